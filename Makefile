@@ -1,0 +1,31 @@
+# Two entry points for a fresh machine (see README):
+#   make demo   set up, then run the main job on the bundled sample site (offline)
+#   make test   set up, then run the test suite
+PYTHON ?= python3.11
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: demo test bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip
+
+# torch (CPU build) must be installed before sentence-transformers, or pip
+# resolves a multi-GB CUDA build.
+$(VENV)/.installed: pyproject.toml $(BIN)/python
+	$(BIN)/pip install "torch==2.13.0"
+	$(BIN)/pip install -e ".[st,dev]"
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/cdtp demo --out out/demo
+
+test: $(VENV)/.installed
+	TMPDIR=$${TMPDIR:-/tmp} $(BIN)/python -m pytest -q -rs
+
+bench: $(VENV)/.installed
+	$(BIN)/python -m benchmarks.run
+
+clean:
+	rm -rf out build *.egg-info

@@ -1,0 +1,1 @@
+"""Scrapy Baike crawler: spiders, parsers, pipelines, middlewares and the local Baike site."""

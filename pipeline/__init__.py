@@ -1,0 +1,1 @@
+"""cdtp's Beam pipeline and its command line."""

@@ -1,0 +1,25 @@
+"""Explicit, versioned pyarrow schemas: the contracts between cdtp's stages.
+
+Every Parquet output is written with one of these schemas; nothing relies on
+schema inference, so a column never changes type because a shard happened to
+hold only nulls.
+"""
+from schemas.raw_entry import RAW_ENTRY_FIELDS, RAW_ENTRY_SCHEMA, RawEntry
+from schemas.outputs import (
+    AUDIT_SCHEMA,
+    DISCARDED_TRIPLE_SCHEMA,
+    PAIR_SCHEMA,
+    SCHEMA_VERSION,
+    TRIPLE_STRUCT,
+)
+
+__all__ = [
+    "AUDIT_SCHEMA",
+    "DISCARDED_TRIPLE_SCHEMA",
+    "PAIR_SCHEMA",
+    "RAW_ENTRY_FIELDS",
+    "RAW_ENTRY_SCHEMA",
+    "RawEntry",
+    "SCHEMA_VERSION",
+    "TRIPLE_STRUCT",
+]

@@ -1,0 +1,38 @@
+"""Shared test fixtures.
+
+Real data lives in ../shared/data beside the project root. Tests that need it
+take the `shared_data` fixture, which skips with a clear reason when the folder
+is absent (CI always has it).
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = ROOT.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_tmpdir(tmp_path_factory):
+    """Beam leaves temp dirs behind: point TMPDIR at pytest's own tmp tree."""
+    tmp = tmp_path_factory.mktemp("tmpdir")
+    old = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(tmp)
+    tempfile.tempdir = None
+    yield
+    if old is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = old
+    tempfile.tempdir = None
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real data folder {SHARED_DATA} is absent (it sits beside the project root in CI)")
+    return SHARED_DATA

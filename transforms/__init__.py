@@ -1,0 +1,1 @@
+"""Pure functions behind every pipeline stage: no Beam, no I/O."""
