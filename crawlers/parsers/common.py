@@ -1,0 +1,329 @@
+"""Shared helpers for the Baike page parsers: decoding, text cleaning, page identity.
+
+Every parser is a pure function from HTML to a RawEntry-shaped dict, so the
+text rules live here once:
+
+* summaries are plain text: anchor texts kept, citation marks such as `[1]` or
+  `[2-4]` dropped, whitespace runs collapsed (paragraphs joined by a newline);
+* infobox names lose every space and `&nbsp;` (`简&nbsp;&nbsp;称` -> `简称`), so the
+  same attribute has one spelling across pages;
+* infobox values keep their line structure (`<br/>` -> newline), because a
+  multi-valued attribute (three campuses, four awards) is several facts, and
+  the triple stage needs to see where one ends.
+
+`page_identity` answers "which entry is this page?" without a full parse; the
+local Baike site server uses it to map `/item/<title>/<lemma_id>` to files.
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+from urllib.parse import unquote, urljoin, urlsplit
+
+import lxml.html
+from lxml import etree
+
+# Citation marks inside text: [1], [12], [3-5], [6,7] (also full-width brackets).
+CITATION_RE = re.compile(r"[\[［]\s*\d+(?:\s*[-–,，、]\s*\d+)*\s*[\]］]")
+_WS_RE = re.compile(r"[ \t\r\f\v\u00a0\u3000\u200b\ufeff]+")
+_NAME_WS_RE = re.compile(r"[\s\u00a0\u3000\u200b\ufeff]+")
+_META_CHARSET_RE = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-]+)""", re.I)
+_NEW_LEMMA_ID_RE = re.compile(r"""newLemmaId["']?\s*[:=]\s*["']?(\d+)""")
+_JSON_LEMMA_ID_RE = re.compile(r""""lemmaId"\s*:\s*"?(\d+)""")
+_ITEM_PATH_RE = re.compile(r"^/item/([^/?#]+)(?:/(\d+))?/?$")
+_SOGOU_PATH_RE = re.compile(r"^/v(\d+)\.htm$")
+_SOGOU_INNER_RE = re.compile(r"(?:^|[?&])lemmaId=(\d+)")
+_SUBTITLE_PARENS = "()（）"
+
+# Elements whose text is never part of an entry's prose.
+SKIP_TAGS = frozenset({"script", "style", "noscript", "sup", "template", "iframe", "svg"})
+# Classes of in-text widgets: citation anchors, edit buttons, expand/collapse toggles.
+SKIP_CLASSES = ("sup-anchor", "toggle", "edit-icon", "lemma-anchor", "J-edit-link", "supWrap")
+
+
+def decode_html(body: bytes, declared: str | None = None) -> str:
+    """Bytes -> text: declared charset, then a `<meta charset>`, then UTF-8, then GB18030.
+
+    Old Baike mirrors and saved pages are often GBK; GB18030 is its superset,
+    so a GBK page never fails to decode.
+    """
+    candidates: list[str] = []
+    if declared:
+        candidates.append(declared)
+    match = _META_CHARSET_RE.search(body[:4096])
+    if match:
+        candidates.append(match.group(1).decode("ascii", "ignore"))
+    candidates += ["utf-8", "gb18030"]
+    for enc in candidates:
+        enc = enc.lower()
+        if enc in ("gbk", "gb2312", "gb_2312-80", "x-gbk"):
+            enc = "gb18030"
+        try:
+            return body.decode(enc)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return body.decode("utf-8", "replace")
+
+
+def to_tree(html: str | bytes | etree._Element) -> etree._Element | None:
+    """Parse HTML (str or bytes) into an lxml tree; None when nothing parseable remains."""
+    if isinstance(html, etree._Element):
+        return html
+    if isinstance(html, bytes):
+        html = decode_html(html)
+    if not html or not html.strip():
+        return None
+    # lxml refuses str input that carries an XML encoding declaration.
+    if html.lstrip().startswith("<?xml"):
+        html = html.split("?>", 1)[-1]
+    try:
+        return lxml.html.document_fromstring(html)
+    except (etree.ParserError, ValueError):
+        return None
+
+
+def has_class(el: etree._Element, name: str) -> bool:
+    return name in (el.get("class") or "").split()
+
+
+def class_xpath(tag: str, *classes: str) -> str:
+    """XPath step matching `tag` carrying every class in `classes` (as whole tokens)."""
+    conds = " and ".join(
+        f"contains(concat(' ', normalize-space(@class), ' '), ' {c} ')" for c in classes
+    )
+    return f"{tag}[{conds}]" if conds else tag
+
+
+def _skipped(el: etree._Element) -> bool:
+    tag = el.tag
+    if not isinstance(tag, str):  # comments, processing instructions
+        return True
+    if tag in SKIP_TAGS:
+        return True
+    cls = el.get("class")
+    if cls:
+        tokens = cls.split()
+        for skip in SKIP_CLASSES:
+            if skip in tokens:
+                return True
+    return False
+
+
+def _collect(el: etree._Element, out: list[str], skip_nested: tuple[str, ...]) -> None:
+    if el.text:
+        out.append(el.text)
+    for child in el:
+        if not _skipped(child):
+            tag = child.tag
+            if tag == "br":
+                out.append("\n")
+            elif skip_nested and any(has_class(child, c) for c in skip_nested):
+                pass
+            else:
+                block = tag in ("p", "div", "li", "dd", "dt", "tr")
+                if block:
+                    out.append("\n")
+                _collect(child, out, skip_nested)
+                if block:
+                    out.append("\n")
+        if child.tail:
+            out.append(child.tail)
+
+
+def raw_text(el: etree._Element, skip_nested: tuple[str, ...] = ()) -> str:
+    """Text of `el` with `<br>` and block boundaries as newlines, widgets and citations skipped."""
+    out: list[str] = []
+    _collect(el, out, skip_nested)
+    return "".join(out)
+
+
+def clean_inline(text: str) -> str:
+    """One line of prose: citation marks removed, whitespace runs collapsed."""
+    text = CITATION_RE.sub("", text)
+    text = _WS_RE.sub(" ", text.replace("\n", " "))
+    return _join_cjk_spaces(text.strip())
+
+
+def clean_lines(text: str) -> str:
+    """Multi-line text: each line cleaned, empty lines dropped, newlines kept as separators."""
+    text = CITATION_RE.sub("", text)
+    lines = (_join_cjk_spaces(_WS_RE.sub(" ", line).strip()) for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
+def _is_cjk(ch: str) -> bool:
+    o = ord(ch)
+    return (
+        0x4E00 <= o <= 0x9FFF
+        or 0x3400 <= o <= 0x4DBF
+        or 0x3000 <= o <= 0x303F  # CJK punctuation
+        or 0xFF00 <= o <= 0xFFEF  # full-width forms
+        or 0x20000 <= o <= 0x2FFFF
+    )
+
+
+def _join_cjk_spaces(text: str) -> str:
+    """Drop a space that only sits between two CJK characters (an artefact of HTML line breaks).
+
+    Spaces between Latin words ("Shanghai University") are real and stay.
+    """
+    if " " not in text:
+        return text
+    parts = text.split(" ")
+    out = [parts[0]]
+    for part in parts[1:]:
+        prev = out[-1]
+        if prev and part and _is_cjk(prev[-1]) and _is_cjk(part[0]):
+            out[-1] = prev + part
+        else:
+            out.append(part)
+    return " ".join(out)
+
+
+def clean_name(text: str) -> str:
+    """Infobox attribute name: every space, `&nbsp;` and full-width space removed."""
+    return _NAME_WS_RE.sub("", CITATION_RE.sub("", text)).rstrip("：:")
+
+
+def strip_subtitle(text: str | None) -> str | None:
+    """`（云南省政协副主席）` -> `云南省政协副主席`; empty -> None."""
+    if not text:
+        return None
+    text = clean_inline(text).strip(_SUBTITLE_PARENS).strip()
+    return text or None
+
+
+def first(items: Iterable):
+    for item in items:
+        return item
+    return None
+
+
+# --- links ---------------------------------------------------------------
+
+
+def entry_link(href: str | None, base_url: str) -> dict[str, str] | None:
+    """An absolute entry URL for an in-page link, or None when it is not an entry link.
+
+    Entry links are Baidu `/item/<name>[/<id>]` and Sogou `/v<id>.htm` or
+    `ShowInnerLink.htm?lemmaId=<id>`; anything else (javascript:, mailto:,
+    pictures, history pages) is not followed.
+    """
+    if not href:
+        return None
+    href = href.strip()
+    if not href or href.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        return None
+    absolute = urljoin(base_url, href)
+    parts = urlsplit(absolute)
+    if parts.scheme not in ("http", "https"):
+        return None
+    path = parts.path
+    if _ITEM_PATH_RE.match(path) or _SOGOU_PATH_RE.match(path):
+        return {"url": parts._replace(query="", fragment="").geturl()}
+    if path.endswith("/ShowInnerLink.htm") and _SOGOU_INNER_RE.search(parts.query):
+        return {"url": parts._replace(fragment="").geturl()}
+    return None
+
+
+def item_path_parts(url: str) -> tuple[str | None, str | None]:
+    """(title, lemma_id) encoded in an entry URL's path, either may be None."""
+    parts = urlsplit(url)
+    m = _ITEM_PATH_RE.match(parts.path)
+    if m:
+        return unquote(m.group(1)), m.group(2)
+    m = _SOGOU_PATH_RE.match(parts.path)
+    if m:
+        return None, m.group(1)
+    m = _SOGOU_INNER_RE.search(parts.query)
+    if m and parts.path.endswith("/ShowInnerLink.htm"):
+        return None, m.group(1)
+    return None, None
+
+
+def collect_links(
+    anchors: Iterable[etree._Element], base_url: str, self_url: str | None = None
+) -> list[dict[str, str]]:
+    """Entry links {title, url} in document order, first occurrence of each URL only."""
+    seen: set[str] = set()
+    if self_url:
+        seen.add(self_url)
+    links: list[dict[str, str]] = []
+    for a in anchors:
+        link = entry_link(a.get("href"), base_url)
+        if link is None or link["url"] in seen:
+            continue
+        title = clean_inline(a.text_content())
+        if not title:
+            title = item_path_parts(link["url"])[0] or ""
+        if not title:
+            continue
+        seen.add(link["url"])
+        links.append({"title": title, "url": link["url"]})
+    return links
+
+
+# --- identity -------------------------------------------------------------
+
+
+def detect_source(tree: etree._Element, text_hint: str = "") -> str:
+    """"sogou" for Sogou Baike markup, else "baidu"."""
+    if tree.xpath("//link[@rel='canonical'][contains(@href, 'baike.sogou.com')]"):
+        return "sogou"
+    if tree.xpath("//h1[@id='title'] | //div[@id='j-shareAbstract']"):
+        return "sogou"
+    return "baidu"
+
+
+def page_identity(html: str | bytes | etree._Element) -> tuple[str, str | None, str | None, str | None]:
+    """(source, title, subtitle, lemma_id) of a saved or fetched entry page.
+
+    Works for both Baidu markups and Sogou. The lemma id is the one Baidu puts
+    in `/item/<title>/<id>` links (`newLemmaId` in the old page scripts, the
+    canonical link or `"lemmaId"` page data in the current one), so a site
+    server and the crawler's dedup agree on entry identity. Title is None when
+    the page has no entry heading (not an entry page).
+    """
+    text = html if isinstance(html, str) else None
+    if isinstance(html, bytes):
+        text = decode_html(html)
+    tree = to_tree(text if text is not None else html)
+    if tree is None:
+        return ("baidu", None, None, None)
+    source = detect_source(tree)
+    if source == "sogou":
+        from crawlers.parsers import sogou
+
+        title, subtitle = sogou.title_and_subtitle(tree)
+        return source, title, subtitle, sogou.lemma_id(tree)
+    from crawlers.parsers import baidu_current, baidu_legacy
+
+    if baidu_current.is_current(tree):
+        title, subtitle = baidu_current.title_and_subtitle(tree)
+        return source, title, subtitle, baidu_current.lemma_id(tree, text)
+    title, subtitle = baidu_legacy.title_and_subtitle(tree)
+    return source, title, subtitle, baidu_legacy.lemma_id(tree, text)
+
+
+def canonical_lemma_id(tree: etree._Element) -> str | None:
+    """Lemma id from `<link rel=canonical>` or `og:url` pointing at an entry URL."""
+    for href in tree.xpath(
+        "//link[@rel='canonical']/@href | //meta[@property='og:url']/@content"
+    ):
+        _, lemma_id = item_path_parts(href)
+        if lemma_id:
+            return lemma_id
+    return None
+
+
+def script_lemma_id(tree: etree._Element, text: str | None) -> str | None:
+    """Lemma id embedded in page scripts (`newLemmaId: "319190"` or `"lemmaId":319190`)."""
+    if text is None:
+        text = "\n".join(s for s in tree.xpath("//script/text()"))
+    m = _NEW_LEMMA_ID_RE.search(text)
+    if m:
+        return m.group(1)
+    m = _JSON_LEMMA_ID_RE.search(text)
+    if m:
+        return m.group(1)
+    return None
