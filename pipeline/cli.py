@@ -17,6 +17,7 @@ from pipeline.errors import CdtpError
 COMMAND_MODULES = (
     "crawlers.commands",  # seeds, crawl, site
     "pipeline.commands",  # build, query
+    "pipeline.search_commands",  # search index/query
     "pipeline.review_commands",  # review export/import
     "pipeline.domain_commands",  # domain eval
     "pipeline.demo",  # demo
