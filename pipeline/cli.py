@@ -15,7 +15,9 @@ from pipeline.errors import CdtpError
 
 # Modules that contribute subcommands, in the order they appear in --help.
 COMMAND_MODULES = (
-    "crawlers.commands",  # seeds, crawl, site
+    "crawlers.commands",  # crawl
+    "crawlers.seed_commands",  # seeds
+    "crawlers.site_commands",  # site serve
     "pipeline.commands",  # build, query
     "pipeline.search_commands",  # search index/query
     "pipeline.review_commands",  # review export/import
