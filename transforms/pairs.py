@@ -1,0 +1,332 @@
+"""Raw entry -> pair: validation, stable ids and multi-value splitting.
+
+A Baike entry becomes one pair (paper §3.1): the entity is the entry title
+(its subtitle, the disambiguation note, kept apart), the text is the summary,
+and every infobox row (name, value) becomes a triple (entity, name, value).
+Infobox values often list several objects in one cell (`主演: A、B、C`);
+those are split into one triple per object by a configurable rule, because a
+text that names only A supports (x, 主演, A) but not the whole cell.
+
+Ids are hashes of canonical keys, so the same entry gets the same pair_id in
+every run, on every worker, at any scale.
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from transforms.text import normalise
+
+# --------------------------------------------------------------------- validation
+
+_STR_FIELDS_OPTIONAL = ("url", "source", "lemma_id", "subtitle", "summary", "seed", "fetched_at")
+
+
+def _opt_str(obj: dict, key: str, errors: list[str]) -> str | None:
+    v = obj.get(key)
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        errors.append(f"{key}: expected string, got bool")
+        return None
+    if isinstance(v, int) and key == "lemma_id":
+        return str(v)
+    if not isinstance(v, str):
+        errors.append(f"{key}: expected string, got {type(v).__name__}")
+        return None
+    return v
+
+
+def _links(v: Any, key: str, errors: list[str]) -> list[dict]:
+    if v is None:
+        return []
+    if not isinstance(v, list):
+        errors.append(f"{key}: expected list, got {type(v).__name__}")
+        return []
+    out = []
+    for i, link in enumerate(v):
+        if not isinstance(link, dict):
+            errors.append(f"{key}[{i}]: expected object, got {type(link).__name__}")
+            continue
+        title, url = link.get("title"), link.get("url")
+        if title is not None and not isinstance(title, str) or url is not None and not isinstance(url, str):
+            errors.append(f"{key}[{i}]: title/url must be strings")
+            continue
+        out.append({"title": title or "", "url": url or ""})
+    return out
+
+
+def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
+    """(normalised RawEntry dict, None) or (None, detail) for a malformed record.
+
+    The caller turns a failure into an audit row with reason `invalid_input`
+    and this detail, so bad input is never skipped silently and never crashes
+    a worker. Required: a non-empty string title. Optional fields may be
+    missing or null and get their RawEntry defaults; present fields must have
+    the right type. Numeric infobox values are accepted and turned into
+    strings (Parquet sources may type them); anything else wrong is an error.
+    """
+    if not isinstance(obj, dict):
+        return None, f"record is {type(obj).__name__}, expected a JSON object"
+    errors: list[str] = []
+    title = obj.get("title")
+    if not isinstance(title, str) or not title.strip():
+        errors.append("title: missing or empty" if title in (None, "") or isinstance(title, str)
+                      else f"title: expected string, got {type(title).__name__}")
+    out: dict[str, Any] = {k: _opt_str(obj, k, errors) for k in _STR_FIELDS_OPTIONAL}
+    out["title"] = title.strip() if isinstance(title, str) else None
+    out["url"] = out["url"] or ""
+    out["source"] = out["source"] or "baidu"
+    out["summary"] = out["summary"] or ""
+    infobox = obj.get("infobox")
+    items: list[dict] = []
+    if infobox is not None and not isinstance(infobox, list):
+        errors.append(f"infobox: expected list, got {type(infobox).__name__}")
+    for i, item in enumerate(infobox or []):
+        if not isinstance(item, dict):
+            errors.append(f"infobox[{i}]: expected object, got {type(item).__name__}")
+            continue
+        name, value = item.get("name"), item.get("value")
+        if not isinstance(name, str) or not name.strip():
+            errors.append(f"infobox[{i}].name: missing or not a string")
+            continue
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = str(value)
+        elif value is None:
+            value = ""
+        elif not isinstance(value, str):
+            errors.append(f"infobox[{i}].value: expected string, got {type(value).__name__}")
+            continue
+        items.append({"name": name, "value": value,
+                      "value_links": _links(item.get("value_links"), f"infobox[{i}].value_links", errors)})
+    out["infobox"] = items
+    out["links"] = _links(obj.get("links"), "links", errors)
+    tags = obj.get("tags")
+    if tags is None:
+        out["tags"] = []
+    elif not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        errors.append("tags: expected a list of strings")
+    else:
+        out["tags"] = list(tags)
+    depth = obj.get("depth")
+    if depth is None:
+        out["depth"] = 0
+    elif isinstance(depth, bool) or not isinstance(depth, int):
+        errors.append(f"depth: expected integer, got {type(depth).__name__}")
+    else:
+        out["depth"] = depth
+    if errors:
+        return None, "; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else "")
+    return out, None
+
+
+# ---------------------------------------------------------------------------- ids
+
+def _hash(s: str) -> str:
+    return hashlib.blake2b(s.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def entry_key(raw: dict) -> str:
+    """Canonical key of an entry: `<source>:lemma:<id>` when the lemma id is
+    known, else `<source>:title:<normalised title>|<normalised subtitle>`.
+    Two crawls of the same page get the same key."""
+    source = raw.get("source") or "baidu"
+    lemma = raw.get("lemma_id")
+    if lemma not in (None, ""):
+        return f"{source}:lemma:{lemma}"
+    title = unicodedata.normalize("NFKC", raw.get("title") or "").strip().lower()
+    sub = unicodedata.normalize("NFKC", raw.get("subtitle") or "").strip().lower()
+    return f"{source}:title:{title}|{sub}"
+
+
+def make_pair_id(entry_key: str) -> str:
+    """Stable 16-hex-digit hash of an entry key."""
+    return _hash("pair\x1f" + entry_key)
+
+
+def make_triple_id(pair_id: str, relation: str, tail: str, ordinal: int = 0) -> str:
+    """Stable id of a triple; `ordinal` tells apart repeats of the same
+    (relation, tail) in one pair (0 for the first)."""
+    return _hash(f"triple\x1f{pair_id}\x1f{relation}\x1f{tail}\x1f{ordinal}")
+
+
+def triple_ids(pair_id: str, triples: list[dict]) -> list[str]:
+    """Ids for a pair's triples, in order; repeats get ordinals 0, 1, ..."""
+    seen: dict[tuple[str, str], int] = {}
+    out = []
+    for t in triples:
+        key = (t["relation"], t["tail"])
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        out.append(make_triple_id(pair_id, t["relation"], t["tail"], n))
+    return out
+
+
+# ---------------------------------------------------------------- multi-value split
+
+@dataclass
+class PairConfig:
+    """How infobox cells become triples.
+
+    A cell is split on `separators` into one triple per value, except for
+    relations in `no_split_relations` (names, addresses, descriptions whose
+    punctuation is not a list). Separators inside brackets (《A、B》) and
+    ',', '.', '/' between digits never split. A cell with more than
+    `max_values` pieces is kept whole: such cells are prose, not lists.
+    """
+
+    separators: tuple[str, ...] = ("、", "，", ",", "；", ";", "/", "／", "\n", "|", "｜")
+    max_values: int = 30
+    no_split_relations: frozenset[str] = field(default_factory=lambda: frozenset({
+        "中文名", "外文名", "英文名", "别名", "本名", "原名", "简称", "中文名称", "外文名称", "英文名称",
+        "地址", "总部地址", "详细地址", "简介", "经营范围", "口号", "校训", "座右铭",
+    }))
+    # Trailing words that close a list but are not part of the last value.
+    strip_suffixes: tuple[str, ...] = ("等等", "等")
+    # Citation markers like [1] or [2-3] copied from the page.
+    strip_citations: bool = True
+
+
+_CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
+_OPEN = "《（(【[「『〈<“‘\""
+_CLOSE = "》）)】]」』〉>”’\""
+
+
+def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
+    """One string per object named in an infobox cell (at least one)."""
+    if cfg.strip_citations:
+        value = _CITATION.sub("", value)
+    value = value.strip()
+    if relation.strip() in cfg.no_split_relations or not value:
+        return [value]
+    seps = set(cfg.separators)
+    pieces, buf, depth = [], [], 0
+    n = len(value)
+    for i, ch in enumerate(value):
+        if ch in _OPEN and not (ch == '"' and depth > 0):
+            depth += 1
+        elif ch in _CLOSE and depth > 0:
+            depth -= 1
+        elif depth == 0 and ch in seps:
+            prev = value[i - 1] if i else ""
+            nxt = value[i + 1] if i + 1 < n else ""
+            if ch in ",/，." and prev.isdigit() and nxt.isdigit():
+                buf.append(ch)
+                continue
+            pieces.append("".join(buf))
+            buf = []
+            continue
+        buf.append(ch)
+    pieces.append("".join(buf))
+    out = []
+    for p in pieces:
+        p = p.strip()
+        for suf in cfg.strip_suffixes:
+            if p.endswith(suf) and len(p) > len(suf):
+                p = p[: -len(suf)].strip()
+                break
+        if p:
+            out.append(p)
+    if not out:
+        return [value]
+    if len(out) > cfg.max_values:
+        return [value]
+    return out
+
+
+def _link_title(link: dict) -> list[str]:
+    """Names a value link gives: its anchor title and the linked page title
+    (from /item/<title>/<id> URLs)."""
+    names = []
+    if link.get("title"):
+        names.append(link["title"])
+    url = link.get("url") or ""
+    if url:
+        path = urlsplit(url).path
+        parts = [p for p in path.split("/") if p]
+        if len(parts) >= 2 and parts[0] in ("item", "v", "lemma"):
+            t = unquote(parts[1])
+            if t and not t.isdigit():
+                names.append(t)
+    return names
+
+
+def triple_aliases(raw_item: dict, piece: str, n_pieces: int) -> tuple[str, ...]:
+    """Other names of one value taken from the infobox row's value_links.
+
+    For a split cell, a link is an alias of the piece it names (its anchor
+    equals the piece); for an unsplit cell every link of the row counts.
+    """
+    out: list[str] = []
+    npiece = normalise(piece)
+    for link in raw_item.get("value_links") or []:
+        names = _link_title(link)
+        if not names:
+            continue
+        if n_pieces > 1 and normalise(names[0]) != npiece and not any(normalise(x) == npiece for x in names):
+            continue
+        for x in names:
+            if x != piece and x not in out:
+                out.append(x)
+    return tuple(out)
+
+
+def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str, ...]]]:
+    """The pair and, parallel to its triples, each triple's aliases."""
+    entity = raw.get("title") or ""
+    text = raw.get("summary") or ""
+    triples: list[dict] = []
+    aliases: list[tuple[str, ...]] = []
+    for item in raw.get("infobox") or []:
+        relation = (item.get("name") or "").strip()
+        pieces = split_values(item.get("value") or "", relation, cfg)
+        for piece in pieces:
+            triples.append({"head": entity, "relation": relation, "tail": piece, "start": None, "end": None,
+                            "match": None, "tail_type": None, "search_status": None})
+            aliases.append(triple_aliases(item, piece, len(pieces)))
+    pair = {
+        "pair_id": make_pair_id(entry_key(raw)),
+        "entity": entity,
+        "subtitle": raw.get("subtitle"),
+        "text": text,
+        "triples": triples,
+        "source_url": raw.get("url") or "",
+        "position_index": None,
+        "num_triples": len(triples),
+        "text_length": len(text),
+        "tags": list(raw.get("tags") or []),
+        "entity_type": None,
+        "domain": None,
+        "domain_confidence": None,
+        "domain_evidence": None,
+        "split": None,
+        "in_subset": None,
+    }
+    return pair, aliases
+
+
+def entry_to_pair(raw: dict, cfg: PairConfig | None = None) -> dict:
+    """A (validated) raw entry as a pair dict shaped like PAIR_SCHEMA, before
+    alignment: triple spans, match and position_index are None."""
+    return pair_with_aliases(raw, cfg or PairConfig())[0]
+
+
+# Infobox names whose values are other names of the entity itself.
+ENTITY_NAME_RELATIONS = frozenset({"中文名", "外文名", "英文名", "别名", "简称", "本名", "原名", "又名",
+                                   "中文名称", "外文名称", "英文名称", "全称", "昵称"})
+
+
+def entity_names(raw: dict) -> tuple[str, ...]:
+    """The entity's own names: title plus 中文名/外文名/简称/别名... values."""
+    names = [raw.get("title") or ""]
+    for item in raw.get("infobox") or []:
+        if (item.get("name") or "").strip() in ENTITY_NAME_RELATIONS:
+            for v in re.split(r"[、,，;；/]", item.get("value") or ""):
+                v = v.strip()
+                if v and v not in names:
+                    names.append(v)
+    return tuple(n for n in names if n)

@@ -1,0 +1,329 @@
+"""Redundant-triple and redundant-description filters (paper §3.2).
+
+A CDTP pair must be strictly aligned in both directions:
+
+* every triple is stated by the text: triples the text does not support are
+  *redundant triples*; they are removed from the pair and kept as auxiliary
+  data (the discarded-triples output). A pair left with no supported triple
+  is discarded (`clean_entry`, stage "redundant_triple");
+* the text says nothing the triples do not hold: text beyond the triples is
+  a *redundant description*. The paper measures it with the position index,
+  the end offset of the last matched triple divided by the text length; a
+  pair is kept only above 0.75. We add two checks on the text after the last
+  matched triple and on enumerations, both explainable by the evidence they
+  name (`check_redundant_description`, stage "redundant_description").
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from transforms.align import AlignConfig, align_value
+from transforms.pairs import PairConfig, entity_names, pair_with_aliases
+from transforms.text import SENTENCE_END, normalise
+
+STAGE_TRIPLE = "redundant_triple"
+STAGE_DESCRIPTION = "redundant_description"
+
+
+@dataclass
+class CleaningConfig:
+    """Configuration of both §3.2 filters."""
+
+    pair: PairConfig = field(default_factory=PairConfig)
+    align: AlignConfig = field(default_factory=AlignConfig)
+    # Paper: keep a pair only if its position index is above this.
+    position_index_threshold: float = 0.75
+    # Beyond the paper, off by default: cut the text after the sentence holding
+    # the last matched triple instead of judging the whole summary.
+    trim_mode: bool = False
+    # Check the text after the last matched triple for relation mentions.
+    check_relation_mentions: bool = True
+    # Relation names shorter than this are not looked for (one-character
+    # infobox names like 号 or 字 are ordinary words in running text).
+    min_mention_length: int = 2
+    max_mention_length: int = 8
+    # Mentions never counted as redundant description (configurable stoplist).
+    ignore_mentions: frozenset[str] = field(default_factory=frozenset)
+    # Check that every item of an enumeration is grounded in a triple.
+    check_enumerations: bool = True
+    # '、' always separates list items; these also do when every item is short
+    # (a comma between clauses is not a list).
+    enumeration_separators: tuple[str, ...] = ("、",)
+    short_item_separators: tuple[str, ...] = ("，", ",", "；", ";", "/")
+    enumeration_max_item_length: int = 12
+    # "grounded": enumerations with at least one grounded item or lying in the
+    # text after the last matched triple; "all": every enumeration.
+    enumeration_scope: str = "grounded"
+    # Drop repeated (relation, tail) triples of one pair (keeps the first).
+    drop_duplicate_triples: bool = True
+
+
+@dataclass
+class CleanResult:
+    """Fate of one raw entry in the redundant-triple stage.
+
+    `dropped_triples` accounts for EVERY input triple that is not in
+    `pair["triples"]`, as (triple, reason, detail): "unsupported_by_text"
+    (the paper's redundant triples, auxiliary data), "duplicate_triple",
+    or "pair_dropped:<pair_reason>" for triples lost with their pair. So
+    input triples = kept triples + dropped_triples, always.
+    """
+
+    pair: dict | None
+    dropped_triples: list[tuple[dict, str, str]]
+    pair_reason: str | None = None
+    detail: str = ""
+    # The pair before the stage (even when dropped), for pair_id/entity in audit rows.
+    pair_id: str | None = None
+
+
+@dataclass
+class Decision:
+    """Fate of one pair in the redundant-description stage."""
+
+    keep: bool
+    reason: str | None
+    detail: str
+    pair: dict
+
+
+def _j(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
+
+
+def position_index(pair: dict) -> float:
+    """End offset of the last matched triple / text length (0.0 when none)."""
+    n = len(pair.get("text") or "")
+    ends = [t["end"] for t in pair.get("triples") or [] if t.get("end") is not None]
+    if not n or not ends:
+        return 0.0
+    return max(ends) / n
+
+
+def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
+    """Redundant-triple stage for one validated raw entry.
+
+    Builds the pair, aligns every triple with the text (transforms/align.py)
+    and removes the triples the text does not support; the pair is dropped
+    when its text is empty, it has no triples, or none is supported.
+    """
+    cfg = cfg or CleaningConfig()
+    pair, aliases = pair_with_aliases(raw, cfg.pair)
+    text = pair["text"]
+    triples = pair["triples"]
+    pid = pair["pair_id"]
+    if not triples:
+        return CleanResult(None, [], "no_triples", "the entry has no infobox triple", pid)
+    if not text.strip():
+        reason = "empty_text"
+        return CleanResult(None, [(t, f"pair_dropped:{reason}", "the entry has no summary text") for t in triples],
+                           reason, f"no summary text; {len(triples)} triples", pid)
+    names = entity_names(raw)
+    nentity = {normalise(n) for n in names}
+    kept: list[dict] = []
+    dropped: list[tuple[dict, str, str]] = []
+    seen: set[tuple[str, str]] = set()
+    for t, al in zip(triples, aliases):
+        tail = t["tail"]
+        if not tail.strip():
+            dropped.append((t, "unsupported_by_text", "empty value"))
+            continue
+        key = (t["relation"], normalise(tail) or tail)
+        if cfg.drop_duplicate_triples and key in seen:
+            dropped.append((t, "duplicate_triple", _j({"relation": t["relation"], "tail": tail})))
+            continue
+        seen.add(key)
+        if normalise(tail) in nentity:
+            # The value names the entity itself (中文名 = title): any of its names supports it.
+            al = (*al, *[n for n in names if n != tail])
+        hit = align_value(tail, text, al, cfg.align)
+        if hit is None:
+            dropped.append((t, "unsupported_by_text",
+                            _j({"tail": tail, "aliases": list(al)[:5], "levels": _levels(cfg.align)})))
+            continue
+        kept.append({**t, "start": hit.start, "end": hit.end, "match": hit.match})
+    if not kept:
+        reason = "no_supported_triple"
+        return CleanResult(None, dropped, reason,
+                           f"none of {len(triples)} triples is supported by the text", pid)
+    out = {**pair, "triples": kept, "num_triples": len(kept)}
+    out["position_index"] = position_index(out)
+    return CleanResult(out, dropped, None, "", pid)
+
+
+def _levels(a: AlignConfig) -> list[str]:
+    return [n for n, on in (("exact", a.exact), ("date", a.dates), ("number", a.numbers),
+                            ("alias", a.aliases), ("fuzzy", a.fuzzy)) if on]
+
+
+# ------------------------------------------------------------ redundant description
+
+def _sentence_end(text: str, pos: int) -> int:
+    """Index just after the sentence that holds position `pos - 1`."""
+    for i in range(max(pos, 0), len(text)):
+        if text[i] in SENTENCE_END:
+            return i + 1
+    return len(text)
+
+
+def _covered(spans: list[tuple[int, int]], s: int, e: int) -> bool:
+    return any(a < e and s < b for a, b in spans)
+
+
+def find_relation_mentions(segment: str, offset: int, vocab: frozenset[str], masked: list[tuple[int, int]],
+                           cfg: CleaningConfig) -> list[tuple[int, int, str]]:
+    """Vocabulary relation names in `segment` (longest first, no overlaps),
+    skipping masked spans; offsets are in the pair text (segment + offset)."""
+    out: list[tuple[int, int, str]] = []
+    n = len(segment)
+    i = 0
+    lo, hi = cfg.min_mention_length, cfg.max_mention_length
+    while i < n:
+        hit = None
+        for L in range(min(hi, n - i), lo - 1, -1):
+            w = segment[i:i + L]
+            if w in vocab and w not in cfg.ignore_mentions:
+                hit = w
+                break
+        if hit is not None and not _covered(masked, offset + i, offset + i + len(hit)):
+            out.append((offset + i, offset + i + len(hit), hit))
+            i += len(hit)
+        else:
+            i += 1
+    return out
+
+
+def _relation_covers(mention: str, relations: set[str]) -> bool:
+    return mention in relations or any(mention in r or (len(r) >= 2 and r in mention) for r in relations)
+
+
+def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, int]]]:
+    """Enumerations in the text: lists of >= 2 item spans separated by
+    enumeration punctuation; with a short-item separator every item must be
+    short."""
+    stops = SENTENCE_END | set("，,：:（）()《》“”\"")
+    seps_always = set(cfg.enumeration_separators)
+    seps_short = set(cfg.short_item_separators)
+    result = []
+    # Split into clauses on any punctuation; then find runs of items.
+    i, n = 0, len(text)
+    items: list[tuple[int, int, str]] = []  # (start, end, separator that ended it)
+
+    def flush():
+        nonlocal items
+        runs: list[list[tuple[int, int]]] = []
+        cur: list[tuple[int, int]] = []
+        cur_kind = None
+        for s, e, sep in items:
+            cur.append((s, e))
+            kind = "always" if sep in seps_always else "short" if sep in seps_short else None
+            if kind is None:
+                if len(cur) >= 2:
+                    runs.append(cur)
+                cur, cur_kind = [], None
+            else:
+                cur_kind = kind if cur_kind in (None, kind) else "always"
+        if len(cur) >= 2:
+            runs.append(cur)
+        for run in runs:
+            result.append([(s, e) for s, e in run if e > s])
+        items = []
+
+    start = 0
+    while i < n:
+        ch = text[i]
+        if ch in seps_always or ch in seps_short:
+            if ch in ",/" and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit():
+                i += 1
+                continue
+            items.append((start, i, ch))
+            start = i + 1
+        elif ch in stops:
+            items.append((start, i, ""))
+            flush()
+            start = i + 1
+        i += 1
+    items.append((start, n, ""))
+    flush()
+    # Comma-separated runs count only when every item is short.
+    out = []
+    for run in result:
+        if len(run) < 2:
+            continue
+        seps_in = {text[e] for s, e in run[:-1] if e < n}
+        if seps_in - seps_always and any(e - s > cfg.enumeration_max_item_length for s, e in run):
+            continue
+        out.append(run)
+    return out
+
+
+def _grounded(item: tuple[int, int], text: str, spans: list[tuple[int, int]], ntails: list[str]) -> bool:
+    s, e = item
+    if _covered(spans, s, e):
+        return True
+    nitem = normalise(text[s:e])
+    if not nitem:
+        return True  # punctuation only
+    return any(nt and (nt in nitem or (len(nitem) >= 2 and nitem in nt)) for nt in ntails)
+
+
+def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
+                                cfg: CleaningConfig | None = None) -> Decision:
+    """Redundant-description stage for one aligned pair (output of clean_entry).
+
+    1. position index above the threshold (paper), after trimming in trim mode;
+    2. the text after the last matched triple names no relation of the global
+       vocabulary (`relation_vocab`, all Baike infobox names) that no triple
+       of the pair covers;
+    3. every item of an enumeration is grounded in a triple.
+    """
+    cfg = cfg or CleaningConfig()
+    text = pair.get("text") or ""
+    triples = pair.get("triples") or []
+    spans = [(t["start"], t["end"]) for t in triples if t.get("end") is not None]
+    if not text or not spans:
+        return Decision(False, "no_matched_triple", "no triple of the pair is aligned with the text", pair)
+    last_end = max(e for _, e in spans)
+    detail_prefix = {}
+    if cfg.trim_mode:
+        cut = _sentence_end(text, last_end)
+        if cut < len(text):
+            detail_prefix = {"trimmed_chars": len(text) - cut}
+            text = text[:cut]
+            pair = {**pair, "text": text, "text_length": len(text)}
+    pi = last_end / len(text)
+    pair = {**pair, "position_index": pi}
+    if not pi > cfg.position_index_threshold:
+        return Decision(False, "position_index_below_threshold",
+                        _j({**detail_prefix, "position_index": round(pi, 4),
+                            "threshold": cfg.position_index_threshold,
+                            "untouched_text": text[last_end:last_end + 60]}), pair)
+    relations = {t["relation"] for t in triples} | {normalise(t["relation"]) for t in triples}
+    if cfg.check_relation_mentions and relation_vocab and last_end < len(text):
+        masked = list(spans)
+        for name in {pair.get("entity") or "", *(t["tail"] for t in triples)}:
+            if len(name) >= 2:
+                j = text.find(name, last_end)
+                while j != -1:
+                    masked.append((j, j + len(name)))
+                    j = text.find(name, j + 1)
+        for s, e, w in find_relation_mentions(text[last_end:], last_end, relation_vocab, masked, cfg):
+            if not _relation_covers(w, relations):
+                return Decision(False, "uncovered_relation_mention",
+                                _j({**detail_prefix, "mention": w, "start": s, "end": e,
+                                    "context": text[max(last_end, s - 10):e + 10],
+                                    "relations": sorted({t["relation"] for t in triples})}), pair)
+    if cfg.check_enumerations:
+        ntails = [normalise(t["tail"]) for t in triples]
+        for run in find_enumerations(text, cfg):
+            grounded = [_grounded(it, text, spans, ntails) for it in run]
+            in_scope = cfg.enumeration_scope == "all" or any(grounded) or run[0][0] >= last_end
+            if in_scope and not all(grounded):
+                bad = [text[s:e] for (s, e), g in zip(run, grounded) if not g]
+                return Decision(False, "ungrounded_enumeration_item",
+                                _j({**detail_prefix, "items": [text[s:e] for s, e in run],
+                                    "ungrounded": bad}), pair)
+    return Decision(True, None, _j({**detail_prefix, "position_index": round(pi, 4)}) if detail_prefix else "",
+                    pair)
