@@ -29,6 +29,7 @@ TRIPLE_STRUCT = pa.struct(
         ("tail_type", pa.string()),  # coarse type (issue 4); null when typing is off
         ("search_status", pa.string()),  # verified | unverified | null when search is off
         ("search_evidence", pa.string()),  # verified: evidence URL; unverified: failure reason (timeout, http_429...)
+        ("triple_id", pa.string()),  # stable id, the same as in the audit (join key)
     ]
 )
 
