@@ -1,0 +1,316 @@
+"""Domain classification of a pair into the CDTP paper's four domains.
+
+Labelling guide (also the rules the lexicons encode; docs/domains.md repeats it)
+-------------------------------------------------------------------------------
+HP 历史与政治 History and Politics: dynasties, emperors, consorts and nobles;
+   politicians and officials (any era); generals, armies, wars, battles,
+   uprisings, revolutions, martyrs; treaties, laws, regulations, government
+   bodies, parliaments, political parties; era names, imperial exams and
+   official posts; historic political sites (imperial tombs, palaces of
+   princes, martyrs' cemeteries, seats of government).
+HS 人文与社会 Humanities and Society: films, TV series, anime, variety shows,
+   songs, albums, books, novels, comics and their characters; writers, poets,
+   artists, calligraphers, actors, singers, hosts, directors, athletes,
+   players and teams; schools, universities, colleges, majors and journals;
+   language (characters, idioms, dialects), religion, festivals, customs,
+   food; museums, theatres, art venues; sports events and cultural prizes.
+TE 科技与经济 Technology and Economics: companies, banks, brands, products
+   (phones, cars, apps, software functions); finance, economics and
+   management; scientists, engineers, professors of science and engineering,
+   entrepreneurs; research institutes, laboratories, academies of science and
+   engineering; chemistry, physics, mathematics, medicine, drugs and diseases;
+   railways, stations, spacecraft, power stations and other engineering.
+NE 自然与环境 Nature and Environment: plant and animal species and taxa;
+   mountains, rivers, lakes, seas, islands, canyons, volcanoes; nature
+   reserves, forests, wetlands, natural scenic areas; climate and geology;
+   geographic units described by area, population, altitude or climate
+   (provinces, counties, towns, villages, regions).
+
+Borderline rules: people go by their field, not their era (a Qing poet is HS,
+a Qing minister HP; a professor of chemistry TE, of literature HS). Works are
+HS whatever their topic. A company in the entertainment trade is still TE
+unless it is a record label or studio described by its artists. Places are NE
+unless the page is about a building or site whose significance is political
+(HP) or cultural (HS).
+
+How a decision is made (WHY this shape)
+--------------------------------------
+A raw Baike entry offers four kinds of evidence, of unequal reliability:
+  1. tags (词条标签): short category words; strong when specific, useless when
+     generic (人物, 社会, 组织机构 are on half the site), so generic tags are
+     simply absent from the lexicon;
+  2. the infobox relation signature: which relation NAMES the entry has
+     (学名/界/门 vs 主演/导演 vs 注册资本 vs 朝代/谥号) - robust because the
+     site's templates differ by category;
+  3. the title and its disambiguation subtitle (e.g. "（民国将领）");
+  4. the summary text and tail values (keyword counts, capped so one long text
+     cannot outvote the infobox).
+Each signal adds capped, weighted votes per domain. When the rule evidence is
+weak or split, an embedding classifier (nearest centroid over seed phrases per
+domain, `transforms/resources/domain_lexicon.json` "prototypes") adds its
+vote. Confidence is the softmax share of the winning domain; below
+`threshold` the code is "unknown". Evidence is kept as compact JSON naming
+every signal that fired, so a reviewer can see why a pair got its domain.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Iterable, Sequence
+
+DOMAINS = ("HP", "HS", "TE", "NE")
+UNKNOWN = "unknown"
+DOMAIN_NAMES = {
+    "HP": "历史与政治",
+    "HS": "人文与社会",
+    "TE": "科技与经济",
+    "NE": "自然与环境",
+}
+
+# Signal weights and caps. A tag or subtitle word is a deliberate statement
+# of category, so it weighs more than one keyword in running text.
+W_TAG, CAP_TAG = 2.0, 4.0
+W_REL, CAP_REL = 1.0, 4.0
+W_SUB, CAP_SUB = 2.0, 4.0
+W_TITLE, CAP_TITLE = 1.0, 2.0
+W_TEXT, CAP_TEXT = 0.5, 3.0
+W_EMB = 2.5
+
+_SUBTITLE_RE = re.compile(r"^(?P<title>.+?)[（(](?P<sub>[^（）()]+)[）)]\s*$")
+_SPACE_RE = re.compile(r"\s+")
+
+
+@dataclass
+class DomainConfig:
+    """Typed config of the domain stage (BuildConfig.domain)."""
+
+    enabled: bool = True
+    threshold: float = 0.4  # winning softmax share below this -> "unknown"
+    embedder: str = "use-m3"  # transforms.embed spec; "none" disables the fallback
+    weak_evidence: float = 2.5  # top rule score below this consults the embedder
+    weak_margin: float = 1.0  # ... or a lead smaller than this
+    text_chars: int = 400  # how much of the text the keyword signal reads
+    batch_size: int = 64
+
+
+@dataclass
+class DomainResult:
+    domain: str
+    confidence: float
+    scores: dict[str, float]
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def evidence_json(self) -> str:
+        return json.dumps(self.evidence, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+@lru_cache(maxsize=1)
+def load_lexicon() -> dict[str, Any]:
+    text = resources.files("transforms").joinpath("resources/domain_lexicon.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def split_title(entity: str, subtitle: str | None = None) -> tuple[str, str]:
+    """Baike titles often carry the disambiguation: "鲍刚（民国将领）"."""
+    entity = (entity or "").strip()
+    m = _SUBTITLE_RE.match(entity)
+    if m:
+        return m.group("title").strip(), (subtitle or m.group("sub")).strip()
+    return entity, (subtitle or "").strip()
+
+
+def norm_relation(name: str) -> str:
+    """Infobox names come with padding: "简    称" -> "简称"."""
+    return _SPACE_RE.sub("", name or "").strip("：: ")
+
+
+def _triples(item: dict[str, Any]) -> list[tuple[str, str]]:
+    out = []
+    for t in item.get("triples") or []:
+        if isinstance(t, dict):
+            out.append((norm_relation(t.get("relation") or t.get("name") or ""), str(t.get("tail") or t.get("value") or "")))
+        elif isinstance(t, (list, tuple)) and len(t) >= 3:
+            out.append((norm_relation(str(t[1])), str(t[2])))
+        elif isinstance(t, (list, tuple)) and len(t) == 2:
+            out.append((norm_relation(str(t[0])), str(t[1])))
+    return [(r, v) for r, v in out if r]
+
+
+def _match_words(text: str, words: Iterable[str], suffix_only_single: bool) -> list[str]:
+    hits = []
+    for w in words:
+        if len(w) == 1 and suffix_only_single:
+            if text.endswith(w):
+                hits.append(w)
+        elif w and w in text:
+            hits.append(w)
+    return hits
+
+
+class DomainClassifier:
+    """Rule evidence + embedding fallback. Build once, call `classify_batch`."""
+
+    def __init__(self, cfg: DomainConfig | None = None, embedder: Any = None, lexicon: dict | None = None):
+        self.cfg = cfg or DomainConfig()
+        self.lex = lexicon or load_lexicon()
+        self._rel_sets = {d: set(self.lex["relations"][d]) for d in DOMAINS}
+        self._embedder = embedder
+        self._centroids = None
+        self._want_embedder = (self.cfg.embedder or "none").lower() != "none"
+
+    # ----------------------------------------------------------------- rules
+    def rule_scores(self, item: dict[str, Any]) -> tuple[dict[str, float], dict[str, Any]]:
+        title, subtitle = split_title(item.get("entity") or item.get("title") or "", item.get("subtitle"))
+        tags = [str(t).strip() for t in (item.get("tags") or []) if str(t).strip()]
+        triples = _triples(item)
+        text = (item.get("text") or item.get("summary") or "")[: self.cfg.text_chars]
+        scores = {d: 0.0 for d in DOMAINS}
+        ev: dict[str, Any] = {}
+
+        # 1. tags: each tag votes once, split between the domains it matches.
+        tag_votes = {d: 0.0 for d in DOMAINS}
+        tag_ev: dict[str, list[str]] = {}
+        for tag in tags:
+            matched = {d: _match_words(tag, self.lex["tags"][d], False) for d in DOMAINS}
+            matched = {d: w for d, w in matched.items() if w}
+            for d in matched:
+                tag_votes[d] += W_TAG / len(matched)
+                tag_ev.setdefault(d, []).append(tag)
+        self._add(scores, tag_votes, CAP_TAG, ev, "tags", tag_ev)
+
+        # 2. infobox relation signature (distinct relation names).
+        rel_votes = {d: 0.0 for d in DOMAINS}
+        rel_ev: dict[str, list[str]] = {}
+        for rel in dict.fromkeys(r for r, _ in triples):
+            for d in DOMAINS:
+                if rel in self._rel_sets[d]:
+                    rel_votes[d] += W_REL
+                    rel_ev.setdefault(d, []).append(rel)
+        self._add(scores, rel_votes, CAP_REL, ev, "relations", rel_ev)
+
+        # 3. disambiguation subtitle, then the title itself (weaker).
+        for key, source, weight, cap in (("subtitle", subtitle, W_SUB, CAP_SUB), ("title", title, W_TITLE, CAP_TITLE)):
+            if not source:
+                continue
+            votes = {d: 0.0 for d in DOMAINS}
+            hits_ev: dict[str, list[str]] = {}
+            for d in DOMAINS:
+                hits = _match_words(source, self.lex["subtitle"][d], True)
+                # "下辖村" also contains "村": count the longest reading only once.
+                hits = [h for h in hits if not any(h != o and h in o for o in hits)]
+                if hits:
+                    votes[d] = weight * len(hits)
+                    hits_ev[d] = hits
+            self._add(scores, votes, cap, ev, key, hits_ev)
+
+        # 4. keywords in the text and the tail values.
+        body = text + " " + " ".join(v for _, v in triples[:40])
+        votes = {d: 0.0 for d in DOMAINS}
+        kw_ev: dict[str, list[str]] = {}
+        for d in DOMAINS:
+            hits = [w for w in self.lex["keywords"][d] if w in body]
+            if hits:
+                votes[d] = W_TEXT * len(hits)
+                kw_ev[d] = hits
+        self._add(scores, votes, CAP_TEXT, ev, "text", kw_ev)
+        return scores, ev
+
+    @staticmethod
+    def _add(scores, votes, cap, ev, key, hits) -> None:
+        fired = {}
+        for d, v in votes.items():
+            if v > 0:
+                v = min(v, cap)
+                scores[d] += v
+                fired[d] = hits.get(d, [])[:5]
+        if fired:
+            ev[key] = fired
+
+    # ------------------------------------------------------------- embedding
+    def _ensure_embedder(self):
+        if self._embedder is None and self._want_embedder:
+            from transforms.embed import make_embedder
+
+            self._embedder = make_embedder(self.cfg.embedder)
+        if self._embedder is not None and self._centroids is None:
+            import numpy as np
+
+            cents = []
+            for d in DOMAINS:
+                vecs = self._embedder.encode(self.lex["prototypes"][d])
+                c = vecs.mean(axis=0)
+                cents.append(c / (np.linalg.norm(c) or 1.0))
+            self._centroids = np.stack(cents).astype("float32")
+        return self._embedder
+
+    @staticmethod
+    def embedding_query(item: dict[str, Any]) -> str:
+        title, subtitle = split_title(item.get("entity") or item.get("title") or "", item.get("subtitle"))
+        rels = list(dict.fromkeys(r for r, _ in _triples(item)))[:8]
+        text = (item.get("text") or item.get("summary") or "")[:80]
+        parts = [title, subtitle, " ".join(item.get("tags") or []), " ".join(rels), text]
+        return " ".join(p for p in parts if p)
+
+    def _needs_embedding(self, scores: dict[str, float]) -> bool:
+        ranked = sorted(scores.values(), reverse=True)
+        return ranked[0] < self.cfg.weak_evidence or ranked[0] - ranked[1] < self.cfg.weak_margin
+
+    # -------------------------------------------------------------- decision
+    def classify(self, item: dict[str, Any]) -> DomainResult:
+        return self.classify_batch([item])[0]
+
+    def classify_batch(self, items: Sequence[dict[str, Any]]) -> list[DomainResult]:
+        ruled = [self.rule_scores(it) for it in items]
+        need = [i for i, (s, _) in enumerate(ruled) if self._needs_embedding(s)]
+        sims: dict[int, list[float]] = {}
+        if need and self._ensure_embedder() is not None:
+            for start in range(0, len(need), max(1, self.cfg.batch_size)):
+                chunk = need[start : start + self.cfg.batch_size]
+                vecs = self._embedder.encode([self.embedding_query(items[i]) for i in chunk])
+                for i, row in zip(chunk, vecs @ self._centroids.T):
+                    sims[i] = [float(x) for x in row]
+        results = []
+        for i, (scores, ev) in enumerate(ruled):
+            scores = dict(scores)
+            if i in sims:
+                s = sims[i]
+                # A sharp softmax over centroid similarities: USE similarities
+                # of short Chinese strings live in a narrow band (0.1-0.5).
+                m = max(s)
+                ex = [math.exp((x - m) / 0.03) for x in s]
+                z = sum(ex)
+                for d, e in zip(DOMAINS, ex):
+                    scores[d] += W_EMB * e / z
+                ev["embedding"] = {d: round(x, 3) for d, x in zip(DOMAINS, s)}
+            results.append(self._decide(scores, ev))
+        return results
+
+    def _decide(self, scores: dict[str, float], ev: dict[str, Any]) -> DomainResult:
+        m = max(scores.values())
+        ex = {d: math.exp(v - m) for d, v in scores.items()}
+        z = sum(ex.values())
+        best = max(DOMAINS, key=lambda d: (scores[d], -DOMAINS.index(d)))
+        conf = ex[best] / z
+        rounded = {d: round(v, 2) for d, v in scores.items()}
+        ev = dict(ev)
+        ev["scores"] = rounded
+        if m <= 0 or conf < self.cfg.threshold:
+            ev["reason"] = "no_evidence" if m <= 0 else "below_threshold"
+            return DomainResult(UNKNOWN, round(conf, 4), rounded, ev)
+        return DomainResult(best, round(conf, 4), rounded, ev)
+
+
+def classify_pairs(pairs: Sequence[dict[str, Any]], classifier: DomainClassifier) -> list[dict[str, Any]]:
+    """Return copies of pair dicts with domain, domain_confidence, domain_evidence set."""
+    out = []
+    for pair, res in zip(pairs, classifier.classify_batch(pairs)):
+        new = dict(pair)
+        new["domain"] = res.domain
+        new["domain_confidence"] = float(res.confidence)
+        new["domain_evidence"] = res.evidence_json()
+        out.append(new)
+    return out
