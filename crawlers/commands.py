@@ -1,0 +1,155 @@
+"""`cdtp` subcommands of the crawl stage.
+
+* `cdtp crawl`: the Scrapy Baike crawler (this module);
+* `cdtp seeds` and `cdtp site serve`: registered below by their own modules
+  (crawlers.seeds, crawlers.site) through `_register_seeds` / `_register_site`.
+
+Registration stays cheap: Scrapy and Twisted are imported inside the handler.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from pipeline.errors import CdtpError
+
+DEFAULT_BASE_URL = "https://baike.baidu.com"
+
+
+@dataclass
+class CrawlConfig:
+    """Everything `cdtp crawl` needs; built from the command line, validated once."""
+
+    seeds_file: Path
+    out_dir: Path
+    base_url: str = DEFAULT_BASE_URL
+    allowed_domains: list[str] = field(default_factory=list)
+    depth_limit: int | None = None
+    max_pages: int | None = None
+    contact: str | None = None
+    log_level: str = "INFO"
+    overrides: dict[str, object] = field(default_factory=dict)
+
+    def validate(self) -> None:
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise CdtpError(f"--base-url must be an http(s) URL, got {self.base_url!r}")
+        if self.depth_limit is not None and self.depth_limit < 0:
+            raise CdtpError("--depth-limit must be >= 0")
+        if self.max_pages is not None and self.max_pages < 1:
+            raise CdtpError("--max-pages must be >= 1")
+        if self.out_dir.exists() and not self.out_dir.is_dir():
+            raise CdtpError(f"--out {self.out_dir} exists and is not a directory")
+        for d in self.allowed_domains:
+            if "/" in d or ":" in d or not d.strip("."):
+                raise CdtpError(f"--allowed-domain takes a host name (e.g. baike.baidu.com), got {d!r}")
+
+
+def _setting_value(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _parse_set(values: list[str]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for item in values:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CdtpError(f"--set takes KEY=VALUE (a Scrapy setting), got {item!r}")
+        out[key.strip()] = _setting_value(value)
+    return out
+
+
+def run_crawl(args: argparse.Namespace) -> int:
+    cfg = CrawlConfig(
+        seeds_file=Path(args.seeds),
+        out_dir=Path(args.out),
+        base_url=args.base_url,
+        allowed_domains=[d.lower().strip() for d in args.allowed_domain],
+        depth_limit=args.depth_limit,
+        max_pages=args.max_pages,
+        contact=args.contact,
+        log_level=args.log_level,
+        overrides=_parse_set(args.set),
+    )
+    cfg.validate()
+    from crawlers.seedlist import read_seeds
+
+    seeds = read_seeds(cfg.seeds_file)
+    if not seeds:
+        raise CdtpError(f"seed file {cfg.seeds_file} holds no titles")
+    cfg.out_dir.mkdir(parents=True, exist_ok=True)
+
+    from scrapy.crawler import CrawlerProcess
+
+    from crawlers.settings import CrawlSettings, scrapy_settings
+    from crawlers.spiders.baike import BaikeSpider
+
+    settings = CrawlSettings(log_level=cfg.log_level, overrides=cfg.overrides)
+    if cfg.contact:
+        settings.contact = cfg.contact
+    process = CrawlerProcess(scrapy_settings(settings))
+    crawler = process.create_crawler(BaikeSpider)
+    process.crawl(
+        crawler,
+        seeds=seeds,
+        out_dir=str(cfg.out_dir),
+        base_url=cfg.base_url,
+        allowed_domains=cfg.allowed_domains,
+        depth_limit=cfg.depth_limit,
+        max_pages=cfg.max_pages,
+    )
+    process.start()  # SIGINT/SIGTERM: Scrapy stops gracefully, pipelines seal the open shard
+    stats_path = cfg.out_dir / "crawl-stats.json"
+    reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
+    if stats_path.exists():
+        data = json.loads(stats_path.read_text(encoding="utf-8"))
+        print(
+            f"cdtp crawl: {data.get('entries_stored')} entries in {cfg.out_dir} "
+            f"(this run: {data['last_run'].get('parsed', 0)} new, finish reason {reason}); "
+            f"stats in {stats_path}",
+            flush=True,
+        )
+    return 0 if reason in ("finished", "max_pages", "closespider_max_pages") else 1
+
+
+def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "crawl",
+        help="crawl Baike entry pages depth-first from seed titles into JSON Lines shards",
+        description=(
+            "Crawl Baike entry pages depth-first from seed titles. Writes DIR/raw-*.jsonl "
+            "(one RawEntry per line) and DIR/crawl-stats.json. Re-running on the same DIR "
+            "resumes: stored pages are never refetched nor duplicated."
+        ),
+    )
+    p.add_argument("--seeds", required=True, metavar="FILE", help="one title per line (optionally title<TAB>subtitle)")
+    p.add_argument("--out", required=True, metavar="DIR", help="output directory (also the resume state)")
+    p.add_argument("--base-url", default=DEFAULT_BASE_URL, metavar="URL", help="Baike-like site; seeds become URL/item/<title>")
+    p.add_argument("--allowed-domain", action="append", default=[], metavar="D", help="extra domain to fetch from (repeatable); the base URL's host is always allowed")
+    p.add_argument("--depth-limit", type=int, default=None, metavar="N", help="follow links at most N hops from a seed")
+    p.add_argument("--max-pages", type=int, default=None, metavar="N", help="stop once N entries are stored (counting earlier runs)")
+    p.add_argument("--contact", default=None, help="contact URL or e-mail put in the User-Agent")
+    p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a Scrapy setting (e.g. AUTOTHROTTLE_START_DELAY=0)")
+    p.set_defaults(handler=run_crawl)
+
+
+# --- seeds and site (owned by crawlers.seeds and crawlers.site) ----------------
+def _register_seeds(subparsers: argparse._SubParsersAction) -> None:
+    """`cdtp seeds`: added by crawlers.seeds (register its parser here)."""
+
+
+def _register_site(subparsers: argparse._SubParsersAction) -> None:
+    """`cdtp site serve`: added by crawlers.site (register its parser here)."""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    _register_seeds(subparsers)
+    _register_crawl(subparsers)
+    _register_site(subparsers)
