@@ -1,0 +1,157 @@
+"""`cdtp build`: the CDTP cleaning pipeline, stage by stage, top to bottom.
+
+    read -> validate -> redundant_triple -> redundant_description
+         -> relation_frequency -> [issue-4 stages] -> finalise -> write
+
+Every stage is a composite PTransform with a stable label, wrapped by
+`_Counted` so the funnel (entries/triples in and out of each stage) comes from
+Beam metrics. Stages return {"pairs", "audit"} (+ "discarded_triples"); all
+audit rows meet in one Flatten, are counted by (stage, kind, fate, reason),
+and written. The two global decisions are side inputs computed by combiners
+in the same pipeline: the relation vocabulary (from all raw entries'
+infobox names) and the kept relations (from the counts over cleaned pairs).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from pipeline.cleaning import (
+    STAGE_DESCRIPTION,
+    STAGE_FINALISE,
+    STAGE_FREQUENCY,
+    STAGE_READ,
+    STAGE_TRIPLE,
+    Finalise,
+    RedundantDescriptionFilter,
+    RedundantTripleFilter,
+    RelationFrequencyFilter,
+    RelationVocabulary,
+    ValidateRawEntries,
+)
+from pipeline.config import BuildConfig
+from pipeline.funnel import count_audit, count_flow, count_histogram
+from pipeline.read import ReadRawRecords
+from pipeline.write import WriteParquetShards
+from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
+from transforms.relations import triples_bin
+
+# Funnel order in stats.json; issue-4 stages add their stage name where they run.
+STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
+               "relation_review", "search_validation", "entity_typing", "domain_classification", "split",
+               STAGE_FINALISE]
+
+AUDIT_KEY = ("kind", "entry_key", "triple_id", "stage", "fate", "reason", "head", "relation", "tail",
+             "detail", "source")
+DISCARDED_KEY = ("pair_id", "relation", "tail", "head", "stage", "reason", "entity", "source_url")
+TOP_RELATIONS_FILE = "_top_relations.json"
+
+
+class _Counted(beam.PTransform):
+    """Run a stage between two flow counters (entries/triples in and out)."""
+
+    def __init__(self, stage: str, inner: beam.PTransform):
+        super().__init__()
+        self.stage = stage
+        self.inner = inner
+
+    def expand(self, pairs):
+        result = dict(pairs | "CountIn" >> count_flow(self.stage, "in") | "Run" >> self.inner)
+        result["pairs"] = result["pairs"] | "CountOut" >> count_flow(self.stage, "out")
+        return result
+
+
+def _write_json(summary: dict, path: str) -> str:
+    import json
+
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        fh.write(json.dumps(summary, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+    return path
+
+
+@dataclass
+class BuildOutputs:
+    pairs: Any
+    audit: Any
+    discarded_triples: Any
+    top_relations: Any
+
+
+def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str],
+                   parquet_files: list[str]) -> BuildOutputs:
+    """Add the whole build to pipeline `p`, writing under cfg.output.out_dir."""
+    out_dir = cfg.output.out_dir
+    audits: list = []
+    discarded: list = []
+
+    def stage(pairs, label: str, name: str, transform: beam.PTransform):
+        """Run one pairs -> {"pairs", "audit"[, "discarded_triples"]} stage."""
+        result = pairs | label >> _Counted(name, transform)
+        audits.append(result["audit"])
+        if "discarded_triples" in result:
+            discarded.append(result["discarded_triples"])
+        return result
+
+    # 1. read: JSON Lines shards and Parquet, through Beam filesystems.
+    records = p | "Read" >> ReadRawRecords(jsonl_patterns, parquet_files)
+
+    # 2. validate: malformed JSON, missing title, wrong types -> invalid_input audit rows.
+    valid = records | "ValidateInput" >> ValidateRawEntries()
+    audits.append(valid["audit"])
+    raws = valid["raws"]
+
+    # Side input: the global vocabulary of Baike relation names (all raw entries).
+    vocabulary = raws | "RelationVocabulary" >> RelationVocabulary(cfg.input.vocabulary_min_count)
+
+    # 3. redundant triple (§3.2): align each triple with the text, drop the unsupported.
+    pairs = stage(raws, "RedundantTriple", STAGE_TRIPLE, RedundantTripleFilter(cfg.cleaning))["pairs"]
+
+    # 4. redundant description (§3.2): position index, uncovered relation mentions, enumerations.
+    pairs = stage(pairs, "RedundantDescription", STAGE_DESCRIPTION,
+                  RedundantDescriptionFilter(cfg.cleaning, vocabulary))["pairs"]
+
+    # 5. relation frequency (§3.2, App. B.1): global counts with a combiner, keep frequent relations.
+    freq = stage(pairs, "RelationFrequency", STAGE_FREQUENCY,
+                 RelationFrequencyFilter(cfg.relation_frequency, cfg.output.top_relations))
+    pairs = freq["pairs"]
+
+    # ---- 6. issue-4 stages: INSERTION POINT -------------------------------------------
+    # Each stage is a PTransform in its own pipeline/ module taking pair dicts and
+    # returning {"pairs", "audit"}; its typed config section lives in BuildConfig
+    # (pipeline/config.py). Add it here with two lines, guarded by its switch:
+    #
+    #     if cfg.search is not None and cfg.search.enabled:
+    #         pairs = stage(pairs, "SearchValidation", "search_validation", SearchValidation(cfg.search))["pairs"]
+    #
+    # Order (paper §3.2, §4.1): relation review -> search validation -> entity typing
+    # -> domain classification -> split/subset. Use the stage names in STAGE_ORDER.
+    # ------------------------------------------------------------------------------------
+
+    # 7. finalise: fate="kept" audit rows for every surviving pair and triple.
+    final = stage(pairs, "Finalise", STAGE_FINALISE, Finalise())
+    pairs = final["pairs"] | "TriplesPerPair" >> count_histogram(triples_bin)
+
+    # 8. write: explicit schemas, deterministic balanced shards, Hive partitions for pairs.
+    o = cfg.output
+    shards = dict(num_shards=o.num_shards, rows_per_shard=o.rows_per_shard, row_group_size=o.row_group_size)
+    written_pairs = pairs | "WritePairs" >> WriteParquetShards(
+        FileSystems.join(out_dir, "pairs"), PAIR_SCHEMA, ("pair_id",), o.partition_by, **shards)
+    written_audit = (
+        tuple(audits)
+        | "AllAudit" >> beam.Flatten()
+        | "CountAudit" >> count_audit()
+        | "WriteAudit" >> WriteParquetShards(FileSystems.join(out_dir, "audit"), AUDIT_SCHEMA, AUDIT_KEY, **shards)
+    )
+    written_discarded = (
+        tuple(discarded)
+        | "AllDiscarded" >> beam.Flatten()
+        | "WriteDiscarded" >> WriteParquetShards(
+            FileSystems.join(out_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA, DISCARDED_KEY, **shards)
+    )
+    top = freq["top_relations"] | "WriteTopRelations" >> beam.Map(
+        _write_json, FileSystems.join(out_dir, TOP_RELATIONS_FILE))
+    return BuildOutputs(written_pairs, written_audit, written_discarded, top)

@@ -1,0 +1,176 @@
+"""`cdtp build` and `cdtp query`.
+
+`cdtp build --input GLOB --out DIR [options] [Beam pipeline options]`: every
+argument `build` does not know is passed unchanged to Beam's PipelineOptions
+(--runner DataflowRunner --project P --region R --temp_location gs://...
+--sdk_container_image IMG / --setup_file ./setup.py,
+--direct_running_mode=multi_processing --direct_num_workers=N). The runner
+defaults to DirectRunner, set explicitly: Beam's own default (Prism)
+downloads a binary and fails offline.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+
+class _PassThroughParser(argparse.ArgumentParser):
+    """Keeps unknown options (Beam's) in `args.beam_args` instead of failing."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        namespace.beam_args = list(getattr(namespace, "beam_args", None) or []) + list(extras)
+        return namespace, []
+
+
+def register(subparsers) -> None:
+    b = subparsers.add_parser(
+        "build",
+        help="clean raw Baike entries into data-text pairs (Apache Beam)",
+        description="Read raw entries (JSON Lines / Parquet), run the CDTP cleaning stages and write "
+                    "pairs, audit and discarded triples as Parquet plus stats.json. Unknown options are "
+                    "Beam pipeline options (e.g. --runner DataflowRunner --project P --region R "
+                    "--temp_location gs://B/tmp --setup_file ./setup.py).",
+    )
+    b.__class__ = _PassThroughParser
+    b.add_argument("--input", action="append", default=[], metavar="GLOB",
+                   help="raw entry files: raw-*.jsonl[.gz] or *.parquet (repeatable; local or gs://)")
+    b.add_argument("--out", required=True, metavar="DIR", help="output directory (local or gs://)")
+    b.add_argument("--config", metavar="FILE.json", help="BuildConfig as JSON (sections: input, cleaning, "
+                   "relation_frequency, output, ...)")
+    b.add_argument("--set", action="append", default=[], metavar="SECTION.FIELD=JSON",
+                   help="override one config field, e.g. --set relation_frequency.min_count=3")
+    b.add_argument("--num-shards", type=int, help="shards per output/partition (0 = from --rows-per-shard)")
+    b.add_argument("--rows-per-shard", type=int, help="target rows per shard when --num-shards is 0")
+    b.add_argument("--min-relation-count", type=int, help="relation-frequency filter: minimum count")
+    b.add_argument("--top-k-relations", type=int, help="relation-frequency filter: keep the top K")
+    b.add_argument("--position-index", type=float, help="redundant-description threshold (paper: 0.75)")
+    b.add_argument("--trim", action="store_true", default=None,
+                   help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
+    b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
+    b.set_defaults(handler=run_build)
+
+    q = subparsers.add_parser(
+        "query",
+        help="SQL over a build's Parquet outputs (DuckDB)",
+        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples. "
+                    "Why was a triple dropped? SELECT stage, reason, detail FROM audit "
+                    "WHERE kind='triple' AND head='…' AND tail='…'",
+    )
+    q.add_argument("dir", metavar="DIR", help="a `cdtp build` output directory")
+    q.add_argument("sql", metavar="SQL")
+    q.add_argument("--format", choices=("table", "csv", "json"), default="table")
+    q.set_defaults(handler=run_query)
+
+
+def _overrides(args) -> dict:
+    o: dict = {"input": {}, "output": {}, "cleaning": {}, "relation_frequency": {}}
+    if args.input:
+        o["input"]["patterns"] = list(args.input)
+    o["output"]["out_dir"] = args.out.rstrip("/") if args.out not in ("/",) else args.out
+    if args.num_shards is not None:
+        o["output"]["num_shards"] = args.num_shards
+    if args.rows_per_shard is not None:
+        o["output"]["rows_per_shard"] = args.rows_per_shard
+    if args.min_relation_count is not None:
+        o["relation_frequency"]["min_count"] = args.min_relation_count
+    if args.top_k_relations is not None:
+        o["relation_frequency"]["top_k"] = args.top_k_relations
+    if args.position_index is not None:
+        o["cleaning"]["position_index_threshold"] = args.position_index
+    if args.trim:
+        o["cleaning"]["trim_mode"] = True
+    return {k: v for k, v in o.items() if v}
+
+
+def pipeline_options(beam_args: list[str]):
+    """Beam options from the pass-through args; DirectRunner unless told otherwise."""
+    from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+
+    opts = PipelineOptions(beam_args)
+    if not opts.view_as(StandardOptions).runner:
+        opts.view_as(StandardOptions).runner = "DirectRunner"
+    return opts
+
+
+def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
+    from apache_beam.io.filesystems import FileSystems
+
+    from pipeline.errors import CdtpError
+
+    names = ("pairs", "audit", "discarded_triples", "stats.json", "_top_relations.json")
+    existing = [FileSystems.join(out_dir, n) for n in names if FileSystems.exists(FileSystems.join(out_dir, n))]
+    if existing and not overwrite:
+        raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(n.rsplit('/', 1)[-1] for n in existing)}); "
+                        "pass --overwrite to replace them")
+    if existing:
+        FileSystems.delete(existing)
+
+
+def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
+    """Run the build described by `cfg`; returns the stats dict (also written to stats.json)."""
+    import apache_beam as beam
+    from apache_beam.runners.runner import PipelineState
+
+    from pipeline.build import build_pipeline
+    from pipeline.errors import CdtpError
+    from pipeline.funnel import read_counters
+    from pipeline.read import expand_inputs
+    from pipeline.stats import assemble_stats, write_stats
+    from pipeline.write import ensure_nonempty
+    from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
+
+    if not cfg.output.out_dir:
+        raise CdtpError("no --out directory given")
+    jsonl, parquet = expand_inputs(cfg.input.patterns)
+    prepare_out_dir(cfg.output.out_dir, overwrite)
+    options = pipeline_options(beam_args)
+    started = time.time()
+    p = beam.Pipeline(options=options)
+    build_pipeline(p, cfg, jsonl, parquet)
+    result = p.run()
+    state = result.wait_until_finish()
+    if state not in (PipelineState.DONE, None) and str(state) != "DONE":
+        raise CdtpError(f"pipeline ended in state {state}")
+    elapsed = time.time() - started
+    from apache_beam.io.filesystems import FileSystems
+
+    out = cfg.output.out_dir
+    ensure_nonempty(FileSystems.join(out, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
+    ensure_nonempty(FileSystems.join(out, "audit"), AUDIT_SCHEMA)
+    ensure_nonempty(FileSystems.join(out, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
+    stats = assemble_stats(read_counters(result), cfg, {"run": {"seconds": round(elapsed, 2),
+                                                                "beam_args": list(beam_args)}})
+    write_stats(stats, out)
+    return stats
+
+
+def run_build(args) -> int:
+    from pipeline.config import load_config
+
+    cfg = load_config(args.config, _overrides(args), args.set)
+    stats = execute_build(cfg, list(getattr(args, "beam_args", []) or []), overwrite=args.overwrite)
+    t = stats["totals"]
+    kept = next((s["out"]["entries"] for s in stats["funnel"] if s["stage"] == "finalise"), 0)
+    print(
+        f"cdtp build: {t['entry']['kept'] + t['entry']['dropped']} entries -> {kept} pairs; "
+        f"triples kept {t['triple']['kept']}, dropped {t['triple']['dropped']}; "
+        f"{stats['run']['seconds']} s; outputs in {cfg.output.out_dir}"
+    )
+    for s in stats["funnel"]:
+        dropped = {**s["dropped"].get("entry", {})}
+        if dropped:
+            print(f"  {s['stage']:<22} in {s['in']['entries']:>8}  out {s['out']['entries']:>8}  "
+                  f"dropped {json.dumps(dropped, ensure_ascii=False)}")
+    return 0
+
+
+def run_query(args) -> int:
+    from pipeline.query import format_rows, run_query as _run
+
+    columns, rows = _run(args.dir, args.sql)
+    text = format_rows(columns, rows, args.format)
+    sys.stdout.write(text + ("\n" if text else ""))
+    return 0

@@ -1,0 +1,134 @@
+"""Reading raw entries through Beam's filesystems (local, gs://, ...).
+
+Two inputs share one element shape, a `RawRecord` tuple
+`(location, payload)`:
+
+* JSON Lines shards (`raw-*.jsonl`, `.jsonl.gz`) come from a splittable
+  `FileBasedSource` that remembers each line's byte offset, so a malformed
+  line is reported as `file@offset` instead of vanishing. gzip shards are read
+  whole (gzip cannot be split), plain shards are split by byte range.
+* Parquet files with the RawEntry fields are read one row group at a time,
+  keeping the row number.
+
+Payload is the raw line (bytes) for JSON Lines and a dict for Parquet; the
+validate stage turns both into RawEntry dicts or `invalid_input` audit rows.
+Nothing goes through `beam.Create` except the list of Parquet file names.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+import apache_beam as beam
+from apache_beam.io import filebasedsource
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from pipeline.errors import CdtpError
+
+PARQUET_SUFFIXES = (".parquet", ".parq")
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz", ".ndjson", ".ndjson.gz", ".jsonl.bz2")
+
+
+def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
+    """Match the patterns at launch; return (jsonl patterns, parquet files).
+
+    Matching at launch makes a typo a clear error before any worker starts,
+    and routes each file to the reader for its format. A pattern that matches
+    only JSON Lines files stays a pattern (one source, however many shards);
+    a mixed pattern is broken into its JSON Lines files.
+    """
+    if not patterns:
+        raise CdtpError("no --input given")
+    jsonl: list[str] = []
+    parquet: list[str] = []
+    for pattern in patterns:
+        try:
+            results = FileSystems.match([pattern])
+        except Exception as exc:  # noqa: BLE001 - filesystem errors vary by scheme
+            raise CdtpError(f"cannot list input {pattern!r}: {exc}") from exc
+        paths = sorted(m.path for r in results for m in r.metadata_list)
+        if not paths:
+            raise CdtpError(f"input pattern {pattern!r} matches no file")
+        its_jsonl = []
+        for path in paths:
+            lower = path.lower()
+            if lower.endswith(PARQUET_SUFFIXES):
+                parquet.append(path)
+            elif lower.endswith(JSONL_SUFFIXES):
+                its_jsonl.append(path)
+            else:
+                raise CdtpError(
+                    f"input file {path} is neither JSON Lines ({', '.join(JSONL_SUFFIXES)}) "
+                    f"nor Parquet ({', '.join(PARQUET_SUFFIXES)})"
+                )
+        if its_jsonl:
+            jsonl.extend([pattern] if len(its_jsonl) == len(paths) else its_jsonl)
+    return list(dict.fromkeys(jsonl)), sorted(set(parquet))
+
+
+class JsonLinesSource(filebasedsource.FileBasedSource):
+    """Lines of JSON Lines files as (`file@byte_offset`, line bytes)."""
+
+    def __init__(self, pattern: str):
+        super().__init__(pattern, compression_type=CompressionTypes.AUTO, splittable=True)
+
+    def read_records(self, file_name: str, range_tracker) -> Iterator[tuple[str, bytes]]:
+        start = range_tracker.start_position()
+        with self.open_file(file_name) as fh:
+            if start > 0:
+                # The line that straddles `start` belongs to the previous range:
+                # step back one byte so a line starting exactly at `start` is ours.
+                fh.seek(start - 1)
+                fh.readline()
+            pos = fh.tell() if start > 0 else 0
+            while range_tracker.try_claim(pos):
+                line = fh.readline()
+                if not line:
+                    break
+                yield (f"{file_name}@{pos}", line)
+                pos += len(line)
+
+
+def _parquet_rows(path: str) -> Iterator[tuple[str, dict]]:
+    """Rows of one Parquet file, a row group at a time, as (`file#row`, dict)."""
+    import pyarrow.parquet as pq
+
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        pf = pq.ParquetFile(fh)
+        row = 0
+        for rg in range(pf.num_row_groups):
+            for record in pf.read_row_group(rg).to_pylist():
+                yield (f"{path}#row={row}", record)
+                row += 1
+
+
+class _ReadParquetFile(beam.DoFn):
+    def process(self, path: str):
+        try:
+            yield from _parquet_rows(path)
+        except Exception as exc:  # noqa: BLE001 - a corrupt file is an input problem
+            yield (f"{path}#file", {"__unreadable__": f"{type(exc).__name__}: {exc}"})
+
+
+class ReadRawRecords(beam.PTransform):
+    """All input files -> PCollection of (location, payload)."""
+
+    def __init__(self, jsonl_patterns: list[str], parquet_files: list[str]):
+        super().__init__()
+        self.jsonl_patterns = list(jsonl_patterns)
+        self.parquet_files = list(parquet_files)
+
+    def expand(self, pbegin):
+        parts = []
+        for i, pattern in enumerate(self.jsonl_patterns):
+            parts.append(pbegin | f"JsonLines[{i}]" >> beam.io.Read(JsonLinesSource(pattern)))
+        if self.parquet_files:
+            parts.append(
+                pbegin
+                | "ParquetFiles" >> beam.Create(self.parquet_files)
+                | "SpreadFiles" >> beam.Reshuffle()
+                | "ParquetRows" >> beam.ParDo(_ReadParquetFile())
+            )
+        if len(parts) == 1:
+            return parts[0]
+        return tuple(parts) | "AllInputs" >> beam.Flatten()

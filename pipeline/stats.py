@@ -1,0 +1,58 @@
+"""DIR/stats.json: the funnel from Beam metrics, top relations, Figure-7 histogram, config echo."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+from pipeline.build import STAGE_ORDER, TOP_RELATIONS_FILE
+from pipeline.config import BuildConfig
+from pipeline.funnel import funnel_from_counters
+from schemas.outputs import SCHEMA_VERSION
+
+HIST_BINS = ("1-1", "1-2", "1-3", "1-3+")
+
+
+def _read_json(path: str) -> Any:
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        return json.loads(fh.read().decode("utf-8"))
+
+
+def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    out_dir = cfg.output.out_dir
+    f = funnel_from_counters(counters, STAGE_ORDER)
+    top_path = FileSystems.join(out_dir, TOP_RELATIONS_FILE)
+    relations = _read_json(top_path) if FileSystems.exists(top_path) else {"top": [], "distinct": 0, "kept": 0}
+    hist = {b: f["histogram"].get(b, 0) for b in HIST_BINS}
+    total_pairs = sum(hist.values())
+    stats = {
+        "schema_version": SCHEMA_VERSION,
+        "totals": f["totals"],
+        "funnel": f["funnel"],
+        "relations": {
+            "distinct_after_cleaning": relations.get("distinct", 0),
+            "kept": relations.get("kept", 0),
+            "top": [{"relation": r, "count": c} for r, c in relations.get("top", [])],
+        },
+        "triples_per_pair": {
+            "counts": hist,
+            "shares": {b: (round(n / total_pairs, 4) if total_pairs else 0.0) for b, n in hist.items()},
+        },
+        "blank_lines": counters.get("read|blank_lines", 0),
+        "config": cfg.to_dict(),
+    }
+    if extra:
+        stats.update(extra)
+    return stats
+
+
+def write_stats(stats: dict[str, Any], out_dir: str) -> str:
+    path = FileSystems.join(out_dir, "stats.json")
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        fh.write(json.dumps(stats, ensure_ascii=False, indent=2, sort_keys=False).encode("utf-8"))
+    top_path = FileSystems.join(out_dir, TOP_RELATIONS_FILE)
+    if FileSystems.exists(top_path):
+        FileSystems.delete([top_path])
+    return path
