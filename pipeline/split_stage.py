@@ -1,0 +1,112 @@
+"""Beam stage ``split``: train/eval split and stratified subset (paper §4.1).
+
+The logic is in transforms/split.py; this module only wires it into Beam so
+that no step needs a global shuffle or depends on bundling:
+
+1. ``AssignSplit``: split from the seeded hash of ``pair_id`` (per element).
+2. ``RelationCounts``: global triple count per relation, a combiner turned
+   into one dict side input, from which the head/torso/tail bins are derived.
+3. ``StratumCounts``: pairs per joint stratum (combiner), then ``Allocate``
+   (largest remainder with marginal repair) on that single small dict.
+4. ``SmallestRanks``: ``Top.SmallestPerKey(N)`` of the rank hash per stratum;
+   with the allocation this gives each stratum's threshold rank.
+5. ``MarkSubset``: ``in_subset = rank <= threshold of its stratum``.
+
+Every combiner is order-insensitive and every tie is broken by a total order,
+so the output is identical across reruns, runners and worker counts. The stage
+drops nothing (its audit output is empty); its ``stats`` output holds one dict
+(sizes, per-domain split, marginals and the subset distance per variable).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import apache_beam as beam
+
+from transforms.split import (
+    SplitConfig,
+    allocate,
+    assign_split,
+    in_subset,
+    pair_relations,
+    rank_key,
+    relation_freq_bins,
+    split_stats,
+    stratum_key,
+    stratum_thresholds,
+)
+
+STAGE = "split"
+
+
+def _with_split(pair: dict[str, Any], seed: int, eval_fraction: float) -> dict[str, Any]:
+    out = dict(pair)
+    out["split"] = assign_split(out["pair_id"], seed, eval_fraction)
+    return out
+
+
+def _keyed(pair: dict[str, Any], relinfo: tuple[dict, dict], cfg: SplitConfig):
+    counts, bins = relinfo
+    return (stratum_key(pair, counts, bins, cfg.bins), rank_key(pair["pair_id"], cfg.seed), pair)
+
+
+def _mark(element, thresholds: dict) -> dict[str, Any]:
+    key, rank, pair = element
+    out = dict(pair)
+    out["in_subset"] = in_subset(rank, thresholds.get(key))
+    return out
+
+
+def _threshold(kv, alloc: dict):
+    key, ranks = kv
+    return next(iter(stratum_thresholds({key: [tuple(r) for r in ranks]}, alloc).items()))
+
+
+class SplitAndSample(beam.PTransform):
+    """pairs -> {"pairs": pairs with split and in_subset, "audit": (empty), "stats": [one dict]}."""
+
+    def __init__(self, cfg: SplitConfig | None = None, label: str | None = None):
+        super().__init__(label)
+        self.cfg = cfg or SplitConfig()
+
+    def default_label(self) -> str:
+        return "SplitAndSample"
+
+    def expand(self, pairs):
+        cfg = self.cfg
+        split = pairs | "AssignSplit" >> beam.Map(_with_split, cfg.seed, cfg.eval_fraction)
+
+        relinfo = (
+            split
+            | "Relations" >> beam.FlatMap(pair_relations)
+            | "RelationCounts" >> beam.combiners.Count.PerElement()
+            | "RelationCountDict" >> beam.combiners.ToDict()
+            | "RelationBins" >> beam.Map(lambda counts: (counts, relation_freq_bins(counts, cfg.bins)))
+        )
+        keyed = split | "StratumKey" >> beam.Map(_keyed, beam.pvalue.AsSingleton(relinfo), cfg)
+
+        counts = (
+            keyed
+            | "StratumOf" >> beam.Map(lambda e: e[0])
+            | "StratumCounts" >> beam.combiners.Count.PerElement()
+            | "StratumCountDict" >> beam.combiners.ToDict()
+        )
+        alloc = counts | "Allocate" >> beam.Map(allocate, cfg.subset_size)
+
+        if cfg.subset_size > 0:
+            thresholds = (
+                keyed
+                | "RankOf" >> beam.Map(lambda e: (e[0], e[1]))
+                | "SmallestRanks" >> beam.combiners.Top.SmallestPerKey(cfg.subset_size)
+                | "Threshold" >> beam.Map(_threshold, beam.pvalue.AsSingleton(alloc))
+                | "ThresholdDict" >> beam.combiners.ToDict()
+            )
+        else:
+            thresholds = counts | "NoThresholds" >> beam.Map(lambda _: {})
+        marked = keyed | "MarkSubset" >> beam.Map(_mark, beam.pvalue.AsSingleton(thresholds))
+
+        stats = counts | "SplitStats" >> beam.Map(
+            lambda c, a: split_stats(c, a, cfg), beam.pvalue.AsSingleton(alloc)
+        )
+        audit = pairs.pipeline | "NoAudit" >> beam.Create([])
+        return {"pairs": marked, "audit": audit, "stats": stats}
