@@ -9,9 +9,9 @@ first, and stops at the first hit:
    must fall on a word boundary so `6亿` is not found inside `7.61亿`.
 2. date: the value parses as a date (`1994年5月27日`, `1994-05-27`,
    `1994.5.27`, `一九九四年`) and the text holds a compatible date in any
-   surface form. By default a text date that is less precise than the value
-   (`1994年` for `1994年5月27日`) counts, as the issue lists it as a
-   surface form; switch off with `date_allow_partial`.
+   surface form. A value less precise than the text (`1994年` against
+   `1994年5月27日`) matches; a text less precise than the value only with
+   `date_allow_partial` (off: the text does not state the day).
 3. number: the value parses as a number with an optional multiplier and unit
    (`2900万美元`, `1.75米`, `12首`) and the text holds the same quantity in
    another form (`2,900万美元`, `175厘米`, `十二首`). Units of another
@@ -48,8 +48,11 @@ class AlignConfig:
     # Shorter values are never fuzzed: one changed character in a 3-character
     # name is another name.
     fuzzy_min_length: int = 5
-    # A text date less precise than the value (year only) still supports it.
-    date_allow_partial: bool = True
+    # A text date less precise than the value (`1994年` for `1994年5月27日`)
+    # still supports it. Off by default: the text then does not state the day,
+    # and on DuIE this was the main source of false support. A value less
+    # precise than the text (`1994年` vs `1994年5月27日`) always matches.
+    date_allow_partial: bool = False
     # A bare number in the text (no unit) may support a value with a unit.
     number_allow_unitless_text: bool = True
     # Relative tolerance when comparing quantities after unit conversion.
@@ -255,6 +258,7 @@ def _close(a: float, b: float, tol: float) -> bool:
 
 # --------------------------------------------------------------------------- levels
 
+_DIGITS = re.compile(r"\d+")
 _BRACKETS = re.compile(r"[（(\[【《〈<「『][^）)\]】》〉>」』]*[）)\]】》〉>」』]")
 
 
@@ -304,21 +308,30 @@ def _date(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     return None
 
 
-def _number(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
+_COUNT_RELATION = re.compile(r"数|量|次|届|个")
+
+
+def _number(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> Alignment | None:
     q = parse_quantity(value)
     if q is None:
         return None
     amount, dim, raw = q
     tol = cfg.number_rel_tol
+    counting = bool(relation and _COUNT_RELATION.search(relation))
     for s, e, t_amount, t_dim, t_raw in find_quantities(text):
+        # One Chinese numeral character (一, 两, 十) is part of countless words
+        # (一部, 两次, 十分): it supports a value only with the value's own unit
+        # or, for a counting relation (曲目数量, 员工数), with a counting unit.
+        single_cn = not text[s].isdigit() and (e - s) <= 2
         if dim == t_dim:
-            ok = _close(amount, t_amount, tol)  # same dimension: compare after unit scaling
+            ok = _close(amount, t_amount, tol) and (not single_cn or dim is not None)
         elif dim is None:
             # A bare value number ("12") stated with a unit in the text ("12首"),
             # but never a day, month or year of a date.
-            ok = t_dim != "time" and _close(raw, t_raw, tol)
+            ok = (t_dim != "time" and _close(raw, t_raw, tol)
+                  and (not single_cn or (counting and t_dim.startswith("count:"))))
         elif t_dim is None:
-            ok = cfg.number_allow_unitless_text and _close(raw, t_raw, tol)
+            ok = cfg.number_allow_unitless_text and not single_cn and _close(raw, t_raw, tol)
         else:
             ok = False  # another dimension: 5月 is not 5首
         if ok:
@@ -364,14 +377,21 @@ def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=cfg.fuzzy_threshold)
     if res is None or res.dest_end <= res.dest_start:
         return None
+    # A different number is a different fact (10.7亿 is not 10.5亿, 9220 is
+    # not 9320): a fuzzy match must keep every digit run of the value.
+    if _DIGITS.findall(nv) != _DIGITS.findall(nt.text[res.dest_start:res.dest_end]):
+        return None
     s, e = nt.span(res.dest_start, res.dest_end)
     return Alignment(s, e, "fuzzy")
 
 
-def align_value(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None) -> Alignment | None:
+def align_value(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
+                relation: str | None = None) -> Alignment | None:
     """Support of `value` in `text`, trying the levels cheapest first; None if
     no level finds it. `aliases` are other names of the value (anchor titles,
-    linked page titles); variants from brackets in the value are added here."""
+    linked page titles); variants from brackets in the value are added here.
+    `relation` (optional) lets the number level accept a counting unit for a
+    bare count (曲目数量 10 / 收录十首歌曲)."""
     cfg = cfg or AlignConfig()
     if not value or not text or not value.strip():
         return None
@@ -384,7 +404,7 @@ def align_value(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignCo
         if hit:
             return hit
     if cfg.numbers:
-        hit = _number(value, text, cfg)
+        hit = _number(value, text, cfg, relation)
         if hit:
             return hit
     if cfg.aliases:

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
 from transforms.text import normalise
+
+# Every key of the output schemas, so pairs built here always carry all
+# columns (later-stage columns start as None), even when a column is added.
+_TRIPLE_KEYS = tuple(TRIPLE_STRUCT.field(i).name for i in range(TRIPLE_STRUCT.num_fields))
+_PAIR_KEYS = tuple(PAIR_SCHEMA.names)
 
 # --------------------------------------------------------------------- validation
 
@@ -207,6 +213,12 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     pieces, buf, depth = [], [], 0
     n = len(value)
     for i, ch in enumerate(value):
+        if depth == 0 and ch == "《" and buf and "".join(buf).rstrip().endswith("》"):
+            # 《A》《B》: adjacent titles are a list even without a separator.
+            pieces.append("".join(buf))
+            buf = [ch]
+            depth = 1
+            continue
         if ch in _OPEN and not (ch == '"' and depth > 0):
             depth += 1
         elif ch in _CLOSE and depth > 0:
@@ -285,27 +297,22 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
         relation = (item.get("name") or "").strip()
         pieces = split_values(item.get("value") or "", relation, cfg)
         for piece in pieces:
-            triples.append({"head": entity, "relation": relation, "tail": piece, "start": None, "end": None,
-                            "match": None, "tail_type": None, "search_status": None})
+            t = dict.fromkeys(_TRIPLE_KEYS)
+            t.update(head=entity, relation=relation, tail=piece)
+            triples.append(t)
             aliases.append(triple_aliases(item, piece, len(pieces)))
-    pair = {
-        "pair_id": make_pair_id(entry_key(raw)),
-        "entity": entity,
-        "subtitle": raw.get("subtitle"),
-        "text": text,
-        "triples": triples,
-        "source_url": raw.get("url") or "",
-        "position_index": None,
-        "num_triples": len(triples),
-        "text_length": len(text),
-        "tags": list(raw.get("tags") or []),
-        "entity_type": None,
-        "domain": None,
-        "domain_confidence": None,
-        "domain_evidence": None,
-        "split": None,
-        "in_subset": None,
-    }
+    pair = dict.fromkeys(_PAIR_KEYS)
+    pair.update(
+        pair_id=make_pair_id(entry_key(raw)),
+        entity=entity,
+        subtitle=raw.get("subtitle"),
+        text=text,
+        triples=triples,
+        source_url=raw.get("url") or "",
+        num_triples=len(triples),
+        text_length=len(text),
+        tags=list(raw.get("tags") or []),
+    )
     return pair, aliases
 
 

@@ -51,8 +51,9 @@ class CleaningConfig:
     # '、' always separates list items; these also do when every item is short
     # (a comma between clauses is not a list).
     enumeration_separators: tuple[str, ...] = ("、",)
-    short_item_separators: tuple[str, ...] = ("，", ",", "；", ";", "/")
-    enumeration_max_item_length: int = 12
+    short_item_separators: tuple[str, ...] = ("，", ",", "；", ";")
+    enumeration_max_item_length: int = 8
+    min_short_items: int = 3
     # "grounded": enumerations with at least one grounded item or lying in the
     # text after the last matched triple; "all": every enumeration.
     enumeration_scope: str = "grounded"
@@ -120,8 +121,10 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
         reason = "empty_text"
         return CleanResult(None, [(t, f"pair_dropped:{reason}", "the entry has no summary text") for t in triples],
                            reason, f"no summary text; {len(triples)} triples", pid)
+    # The entity's other names (简称, 外文名, ...) support a triple whose value
+    # is the entity's own name (中文名 = title): the text may use any of them.
     names = entity_names(raw)
-    nentity = {normalise(n) for n in names}
+    ntitle = normalise(pair["entity"])
     kept: list[dict] = []
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
@@ -135,10 +138,9 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
             dropped.append((t, "duplicate_triple", _j({"relation": t["relation"], "tail": tail})))
             continue
         seen.add(key)
-        if normalise(tail) in nentity:
-            # The value names the entity itself (中文名 = title): any of its names supports it.
+        if ntitle and normalise(tail) == ntitle:
             al = (*al, *[n for n in names if n != tail])
-        hit = align_value(tail, text, al, cfg.align)
+        hit = align_value(tail, text, al, cfg.align, t["relation"])
         if hit is None:
             dropped.append((t, "unsupported_by_text",
                             _j({"tail": tail, "aliases": list(al)[:5], "levels": _levels(cfg.align)})))
@@ -199,63 +201,51 @@ def _relation_covers(mention: str, relations: set[str]) -> bool:
     return mention in relations or any(mention in r or (len(r) >= 2 and r in mention) for r in relations)
 
 
-def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, int]]]:
-    """Enumerations in the text: lists of >= 2 item spans separated by
-    enumeration punctuation; with a short-item separator every item must be
-    short."""
-    stops = SENTENCE_END | set("，,：:（）()《》“”\"")
-    seps_always = set(cfg.enumeration_separators)
-    seps_short = set(cfg.short_item_separators)
-    result = []
-    # Split into clauses on any punctuation; then find runs of items.
-    i, n = 0, len(text)
-    items: list[tuple[int, int, str]] = []  # (start, end, separator that ended it)
+_CLAUSE_STOPS = SENTENCE_END | frozenset("，,：:（）()《》“”\"「」『』【】[]")
 
-    def flush():
-        nonlocal items
-        runs: list[list[tuple[int, int]]] = []
-        cur: list[tuple[int, int]] = []
-        cur_kind = None
-        for s, e, sep in items:
-            cur.append((s, e))
-            kind = "always" if sep in seps_always else "short" if sep in seps_short else None
-            if kind is None:
-                if len(cur) >= 2:
-                    runs.append(cur)
-                cur, cur_kind = [], None
-            else:
-                cur_kind = kind if cur_kind in (None, kind) else "always"
-        if len(cur) >= 2:
-            runs.append(cur)
-        for run in runs:
-            result.append([(s, e) for s, e in run if e > s])
-        items = []
 
-    start = 0
-    while i < n:
+def _split_spans(text: str, start: int, end: int, seps: frozenset[str]) -> list[tuple[int, int]]:
+    """Sub-spans of text[start:end] between separator characters (digits
+    around ',' '/' do not separate: 3,000 and 2019/5 stay whole)."""
+    out, s = [], start
+    for i in range(start, end):
         ch = text[i]
-        if ch in seps_always or ch in seps_short:
-            if ch in ",/" and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit():
-                i += 1
-                continue
-            items.append((start, i, ch))
-            start = i + 1
-        elif ch in stops:
-            items.append((start, i, ""))
-            flush()
-            start = i + 1
-        i += 1
-    items.append((start, n, ""))
-    flush()
-    # Comma-separated runs count only when every item is short.
-    out = []
-    for run in result:
-        if len(run) < 2:
+        if ch in seps and not (ch in ",/" and 0 < i < len(text) - 1
+                               and text[i - 1].isdigit() and text[i + 1].isdigit()):
+            out.append((s, i))
+            s = i + 1
+    out.append((s, end))
+    return out
+
+
+def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, int]]]:
+    """Enumerations in the text, each as its item spans.
+
+    * items separated by `enumeration_separators` (、) inside one clause:
+      `周星驰、巩俐、郑佩佩`;
+    * items separated by `short_item_separators` (，；) inside one sentence
+      when there are at least `min_short_items` of them and every one is at
+      most `enumeration_max_item_length` characters: `导演，编剧，演员`.
+      A comma usually separates clauses, hence the stricter rule.
+    """
+    seps = frozenset(cfg.enumeration_separators)
+    short = frozenset(cfg.short_item_separators)
+    out: list[list[tuple[int, int]]] = []
+    clause_stops = (_CLAUSE_STOPS | short) - seps
+    for cs, ce in _split_spans(text, 0, len(text), clause_stops):
+        if not any(text[i] in seps for i in range(cs, ce)):
             continue
-        seps_in = {text[e] for s, e in run[:-1] if e < n}
-        if seps_in - seps_always and any(e - s > cfg.enumeration_max_item_length for s, e in run):
-            continue
-        out.append(run)
+        items = [(s, e) for s, e in _split_spans(text, cs, ce, seps) if e > s]
+        if len(items) >= 2:
+            out.append(items)
+    if short:
+        sentence_stops = (SENTENCE_END | frozenset("：:（）()")) - short
+        for ss, se in _split_spans(text, 0, len(text), sentence_stops):
+            items = [(s, e) for s, e in _split_spans(text, ss, se, short) if e > s]
+            if (len(items) >= cfg.min_short_items
+                    and all(e - s <= cfg.enumeration_max_item_length for s, e in items)
+                    and not any(text[i] in seps for s, e in items for i in range(s, e))):
+                out.append(items)
     return out
 
 

@@ -98,27 +98,34 @@ def is_ascii_alnum(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
 
+def _same_class(a: str, b: str) -> bool:
+    """Both ASCII letters or both digits: a word or number continues."""
+    return (a.isascii() and b.isascii()) and ((a.isalpha() and b.isalpha()) or (a.isdigit() and b.isdigit()))
+
+
 def boundary_ok(haystack: str, start: int, end: int, needle: str) -> bool:
     """True when a match of `needle` at haystack[start:end] is not inside a
     longer Latin word or number.
 
     `6亿` must not match inside `7.61亿`, `OS` not inside `iOS`, `12` not
-    inside `2012`. Chinese characters have no word boundary, so only the
+    inside `2012`; but `IEC` is found in `IEC60745` (letters then digits is a
+    new token). Chinese characters have no word boundary, so only the
     Latin/digit edges are checked.
     """
     if not needle:
         return False
-    if is_ascii_alnum(needle[0]) and start > 0:
+    first, last = needle[0], needle[-1]
+    if start > 0 and is_ascii_alnum(first):
         before = haystack[start - 1]
-        if is_ascii_alnum(before):
+        if _same_class(before, first):
             return False
-        if before == "." and needle[0].isdigit() and start > 1 and haystack[start - 2].isdigit():
+        if before == "." and first.isdigit() and start > 1 and haystack[start - 2].isdigit():
             return False
-    if is_ascii_alnum(needle[-1]) and end < len(haystack):
+    if end < len(haystack) and is_ascii_alnum(last):
         after = haystack[end]
-        if is_ascii_alnum(after):
+        if _same_class(last, after):
             return False
-        if after == "." and needle[-1].isdigit() and end + 1 < len(haystack) and haystack[end + 1].isdigit():
+        if after == "." and last.isdigit() and end + 1 < len(haystack) and haystack[end + 1].isdigit():
             return False
     return True
 

@@ -1,0 +1,162 @@
+"""Raw entries from public corpora, to measure the cleaning logic on real text.
+
+Neither corpus is a Baike crawl, but both give (entity, text, triples) in the
+RawEntry shape, and both are read at run time from ../shared/data (never
+copied into the project):
+
+* DuIE (`duie_to_raw_entries`): every spo of a sentence is annotated as
+  expressed in that sentence, so it is ground truth for the redundant-triple
+  filter. One raw entry per (sentence, subject); its infobox holds the true
+  triples plus *negative* triples of the same relations taken from other
+  sentences, which the filter must remove.
+* KDConv (`kdconv_to_raw_entries`): Baike-like entity summaries with
+  infobox-style triples of film and music entities; no ground truth, but a
+  realistic mix where most triples are not in the summary.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+_TITLE_NOTE = re.compile(r"^(.*?)[（(]([^（）()]*)[)）]$")
+
+
+@dataclass
+class LabelledEntries:
+    """DuIE-derived raw entries and their gold labels.
+
+    `positives[i]` / `negatives[i]` are the (relation, value) pairs of entry i
+    that the text does / does not express.
+    """
+
+    entries: list[dict]
+    positives: list[set[tuple[str, str]]]
+    negatives: list[set[tuple[str, str]]]
+
+
+def _read_jsonl(path: Path) -> Iterator[dict]:
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                yield json.loads(line)
+
+
+def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: int = 0,
+                        limit: int | None = None) -> LabelledEntries:
+    """Raw entries built from DuIE sentences, with gold labels.
+
+    For each (sentence, subject): title = subject, summary = sentence,
+    infobox = its annotated (predicate, object) rows plus, per true triple,
+    `negatives_per_triple` objects of the same predicate drawn (seeded) from
+    OTHER sentences and not among this entry's annotated objects of that
+    predicate. Negatives are drawn blind: if a drawn object happens to occur
+    in the sentence unannotated, it still counts as a negative, so precision
+    is measured against the annotation, not against string presence.
+    """
+    rows = list(_read_jsonl(Path(path)))
+    if limit is not None:
+        rows = rows[:limit]
+    by_rel: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    for i, r in enumerate(rows):
+        for spo in r.get("spo_list") or []:
+            by_rel[spo["predicate"]].append((spo["object"]["@value"], i))
+    for rel in by_rel:
+        by_rel[rel].sort()
+    rng = random.Random(seed)
+    entries: list[dict] = []
+    pos_out: list[set] = []
+    neg_out: list[set] = []
+    for i, r in enumerate(rows):
+        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for spo in r.get("spo_list") or []:
+            groups[spo["subject"]].append((spo["predicate"], spo["object"]["@value"]))
+        for subject, spos in sorted(groups.items()):
+            # Annotated facts of this sentence, whatever the subject: a negative
+            # never repeats one of them.
+            own = {(p, o) for ss in groups.values() for p, o in ss}
+            positives = set(spos)
+            negatives: set[tuple[str, str]] = set()
+            for p, _ in spos:
+                cands = [o for o, j in by_rel[p] if j != i and (p, o) not in own]
+                for _ in range(negatives_per_triple):
+                    if cands:
+                        negatives.add((p, rng.choice(cands)))
+            infobox = [{"name": p, "value": o, "value_links": []}
+                       for p, o in sorted(positives | negatives)]
+            entries.append({
+                "url": f"duie://train/{i}#{subject}", "source": "duie", "lemma_id": f"{i}:{subject}",
+                "title": subject, "subtitle": None, "summary": r["text"], "infobox": infobox,
+                "links": [], "tags": [], "depth": 0, "seed": None, "fetched_at": None,
+            })
+            pos_out.append(positives)
+            neg_out.append(negatives)
+    return LabelledEntries(entries, pos_out, neg_out)
+
+
+def kdconv_to_raw_entries(path: str | Path) -> list[dict]:
+    """Raw entries from KDConv's entity file: title (without the bracketed
+    disambiguation, which becomes the subtitle), summary, and one infobox row
+    per triple. Entities without summary or triples are kept: the cleaning
+    stage must account for them (empty_text / no_triples)."""
+    out = []
+    for i, r in enumerate(_read_jsonl(Path(path))):
+        entity = r.get("entity") or ""
+        m = _TITLE_NOTE.match(entity)
+        title, subtitle = (m.group(1), m.group(2)) if m and m.group(1) else (entity, None)
+        out.append({
+            "url": f"kdconv://{r.get('domain', '')}/{i}", "source": "kdconv", "lemma_id": None,
+            "title": title, "subtitle": subtitle, "summary": r.get("summary") or "",
+            "infobox": [{"name": rel, "value": tail, "value_links": []} for _h, rel, tail in r.get("triples") or []],
+            "links": [], "tags": [r.get("domain")] if r.get("domain") else [], "depth": 0,
+            "seed": None, "fetched_at": None,
+        })
+    return out
+
+
+def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:
+    """Run clean_entry over labelled entries; precision of the kept triples
+    and recall of the true triples, with per-level counts.
+
+    A triple produced by splitting a cell inherits the cell's label.
+    """
+    from transforms.pairs import split_values
+    from transforms.redundancy import CleaningConfig, clean_entry
+
+    cfg = cfg or CleaningConfig()
+    tp = fp = fn = tn = 0
+    by_level: dict[str, list[int]] = defaultdict(lambda: [0, 0])  # level -> [tp, fp]
+    false_pos: list[tuple[str, str, str, str]] = []
+    false_neg: list[tuple[str, str, str]] = []
+    for entry, pos, neg in zip(data.entries, data.positives, data.negatives):
+        label: dict[tuple[str, str], bool] = {}
+        for (p, o), is_pos in [*((x, False) for x in neg), *((x, True) for x in pos)]:
+            for piece in split_values(o, p, cfg.pair):
+                label[(p, piece)] = is_pos or label.get((p, piece), False)
+        res = clean_entry(entry, cfg)
+        for t in (res.pair or {}).get("triples", []):
+            if label[(t["relation"], t["tail"])]:
+                tp += 1
+                by_level[t["match"]][0] += 1
+            else:
+                fp += 1
+                by_level[t["match"]][1] += 1
+                false_pos.append((t["relation"], t["tail"], t["match"], entry["summary"]))
+        for t, _reason, _detail in res.dropped_triples:
+            if label[(t["relation"], t["tail"])]:
+                fn += 1
+                false_neg.append((t["relation"], t["tail"], entry["summary"]))
+            else:
+                tn += 1
+    return {
+        "entries": len(data.entries), "tp": tp, "fp": fp, "fn": fn, "tn": tn,
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+        "by_level": {k: {"true": v[0], "false": v[1]} for k, v in sorted(by_level.items())},
+        "false_positives": false_pos, "false_negatives": false_neg,
+    }
