@@ -1,0 +1,1 @@
+"""Scrapy extensions of the crawl stage, one concern per module."""

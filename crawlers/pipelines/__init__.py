@@ -1,0 +1,1 @@
+"""Item pipelines of the crawl stage, one concern per module."""

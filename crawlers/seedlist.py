@@ -1,0 +1,55 @@
+"""Reading the seed list `cdtp crawl --seeds FILE` takes.
+
+The format is the plain list `cdtp seeds` writes: one entry title per line,
+optionally `title<TAB>subtitle` for one sense of a polysemous name. Blank
+lines and `#` comments are ignored; duplicates are dropped in order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+from crawlers.keys import seed_key
+from pipeline.errors import CdtpError
+
+
+@dataclass(frozen=True)
+class Seed:
+    title: str
+    subtitle: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"{self.title}（{self.subtitle}）" if self.subtitle else self.title
+
+    def url(self, base_url: str) -> str:
+        return f"{base_url.rstrip('/')}/item/{quote(self.title, safe='')}"
+
+    @property
+    def key(self) -> str:
+        return seed_key(self.title, self.subtitle)
+
+
+def read_seeds(path: str | Path) -> list[Seed]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise CdtpError(f"seed file {p} does not exist") from None
+    except UnicodeDecodeError as exc:
+        raise CdtpError(f"seed file {p} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise CdtpError(f"cannot read seed file {p}: {exc.strerror}") from None
+    seeds: list[Seed] = []
+    seen: set[Seed] = set()
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        title, _, subtitle = line.partition("\t")
+        seed = Seed(title.strip(), subtitle.strip() or None)
+        if seed.title and seed not in seen:
+            seen.add(seed)
+            seeds.append(seed)
+    return seeds

@@ -1,0 +1,1 @@
+"""Scrapy spiders of the crawl stage."""
