@@ -21,6 +21,8 @@ def register(subparsers) -> None:
     idx.add_argument("--input", action="append", required=True, metavar="GLOB",
                      help="input files (repeatable); .jsonl, .jsonl.gz, .parquet; gs:// works")
     idx.add_argument("--out", required=True, metavar="INDEX.duckdb", help="index file to write (replaced if present)")
+    idx.add_argument("--passage-chars", type=int, default=300, metavar="N",
+                     help="index passages of at most N characters, like search snippets (0 = whole pages)")
     idx.set_defaults(handler=_index)
 
     q = sub.add_parser("query", help="run one query; with --head/--tail also show the co-occurrence decision")
@@ -43,12 +45,12 @@ def _index(args: argparse.Namespace) -> int:
     if missing:
         raise CdtpError(f"no input file matches {missing}")
     try:
-        stats, read = build_index_from_patterns(args.input, args.out)
+        stats, read = build_index_from_patterns(args.input, args.out, args.passage_chars)
     except LocalIndexError as exc:
         raise CdtpError(str(exc)) from exc
     except OSError as exc:
         raise CdtpError(f"cannot build index {args.out}: {exc}") from exc
-    print(f"indexed {stats.documents} documents from {read.files} file(s) into {stats.path} in {stats.seconds:.1f}s"
+    print(f"indexed {stats.documents} documents ({stats.passages} passages) from {read.files} file(s) into {stats.path} in {stats.seconds:.1f}s"
           f" ({read.duplicates} duplicate URLs, {read.invalid} invalid records skipped)")
     for example in read.examples:
         print(f"  skipped: {example}", file=sys.stderr)
@@ -79,13 +81,14 @@ def _query(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({
             "query": query,
-            "results": [{"url": r.url, "title": r.title} for r in results],
+            "results": [{"url": r.url, "title": r.title, "snippet": r.snippet} for r in results],
             "decision": decision.__dict__ if decision else None,
         }, ensure_ascii=False))
         return 0
     print(f"query: {query}  ({len(results)} result(s))")
     for rank, r in enumerate(results, 1):
-        print(f"{rank:>3}. {r.title}  {r.url}")
+        snippet = r.snippet if len(r.snippet) <= 60 else r.snippet[:60] + "…"
+        print(f"{rank:>3}. {r.title}  {r.url}\n     {snippet}")
     if decision:
         print(f"decision: {decision.status} ({decision.reason}); evidence: {decision.evidence_url or '-'}; "
               f"results checked: {decision.checked}")

@@ -2,8 +2,8 @@
 
 validate_pairs() takes a batch of pair dicts (PAIR_SCHEMA-shaped, triples with
 TRIPLE_STRUCT keys), runs every distinct "head tail" query once through the
-backend (bounded concurrency), and returns the surviving pairs plus an audit
-row for everything it drops:
+backend (bounded concurrency), and returns the surviving pairs plus what it
+dropped and why (pipeline/search_stage.py turns that into audit rows):
   * not co-occurring in any top-k result other than the source page -> the
     triple is dropped, reason "no_cooccurrence";
   * the search failed -> the triple is "unverified" with the failure reason;
@@ -15,8 +15,6 @@ Kept triples get search_status "verified" (search_evidence = evidence URL).
 """
 from __future__ import annotations
 
-import hashlib
-import json
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -87,35 +85,22 @@ def search_all(
         return dict(zip(distinct, pool.map(one, distinct)))
 
 
-def triple_id(pair: dict[str, Any], triple: dict[str, Any]) -> str:
-    """The triple's id as carried by the pipeline, else a stable hash of it."""
-    if triple.get("triple_id"):
-        return str(triple["triple_id"])
-    key = "\x1f".join(str(x or "") for x in (pair.get("pair_id"), triple.get("head"), triple.get("relation"), triple.get("tail")))
-    return hashlib.sha1(key.encode("utf-8")).hexdigest()[:16]
+@dataclass
+class PairDrops:
+    """What the stage removed from one pair. `pair` and the triple dicts are
+    the ORIGINAL objects (audit ids depend on a triple's position in its pair);
+    `pair_reason` is set when the whole pair goes."""
 
-
-def _audit(pair: dict[str, Any], kind: str, reason: str, detail: dict[str, Any], triple: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {
-        "kind": kind,
-        "entry_key": pair.get("entry_key") or pair.get("pair_id"),
-        "pair_id": pair.get("pair_id"),
-        "triple_id": triple_id(pair, triple) if triple is not None else None,
-        "head": triple.get("head") if triple is not None else None,
-        "relation": triple.get("relation") if triple is not None else None,
-        "tail": triple.get("tail") if triple is not None else None,
-        "fate": "dropped",
-        "stage": STAGE,
-        "reason": reason,
-        "detail": json.dumps(detail, ensure_ascii=False, sort_keys=True),
-        "source": pair.get("source") or pair.get("source_url"),
-    }
+    pair: dict[str, Any]
+    triples: list[tuple[dict[str, Any], str, dict[str, Any]]] = field(default_factory=list)
+    pair_reason: str | None = None
+    pair_detail: dict[str, Any] | None = None
 
 
 @dataclass
 class ValidationOutput:
     pairs: list[dict[str, Any]] = field(default_factory=list)
-    audit: list[dict[str, Any]] = field(default_factory=list)
+    drops: list[PairDrops] = field(default_factory=list)
     counts: Counter = field(default_factory=Counter)  # triples_verified, triples_unverified_kept, ...
 
 
@@ -134,6 +119,7 @@ def validate_pairs(pairs: list[dict[str, Any]], backend: SearchBackend, cfg: Sea
     for pair in pairs:
         triples = pair.get("triples") or []
         kept: list[dict[str, Any]] = []
+        drops = PairDrops(pair)
         for triple in triples:
             query, d = decide_triple(pair, triple, answers, cfg.top_k)
             if d.status == VERIFIED:
@@ -141,21 +127,23 @@ def validate_pairs(pairs: list[dict[str, Any]], backend: SearchBackend, cfg: Sea
                 out.counts["triples_verified"] += 1
             elif d.status == NOT_COOCCURRING:
                 detail = {"query": query, "results_checked": d.checked, "source_page_only": d.source_page_only}
-                out.audit.append(_audit(pair, "triple", "no_cooccurrence", detail, triple))
+                drops.triples.append((triple, "no_cooccurrence", detail))
                 out.counts["triples_not_cooccurring"] += 1
             elif cfg.unverified_policy == "keep":
                 kept.append({**triple, "search_status": UNVERIFIED, "search_evidence": d.reason})
                 out.counts["triples_unverified_kept"] += 1
                 out.counts[f"unverified_{d.reason}"] += 1
             else:
-                out.audit.append(_audit(pair, "triple", "search_unverified", {"query": query, "failure": d.reason}, triple))
+                drops.triples.append((triple, "search_unverified", {"query": query, "failure": d.reason}))
                 out.counts["triples_unverified_dropped"] += 1
                 out.counts[f"unverified_{d.reason}"] += 1
         if not kept:
-            detail = {"triples_in": len(triples), "dropped_here": len(triples)}
-            out.audit.append(_audit(pair, "entry", "no_triple_left", detail))
+            drops.pair_reason = "no_triple_left"
+            drops.pair_detail = {"triples_in": len(triples), "dropped_here": len(drops.triples)}
             out.counts["pairs_dropped"] += 1
-            continue
-        out.pairs.append({**pair, "triples": kept, "num_triples": len(kept)})
-        out.counts["pairs_kept"] += 1
+        else:
+            out.pairs.append({**pair, "triples": kept, "num_triples": len(kept)})
+            out.counts["pairs_kept"] += 1
+        if drops.triples or drops.pair_reason:
+            out.drops.append(drops)
     return out
