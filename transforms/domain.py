@@ -78,7 +78,6 @@ W_REL, CAP_REL = 1.0, 4.0
 W_SUB, CAP_SUB = 2.0, 4.0
 W_TITLE, CAP_TITLE = 1.0, 2.0
 W_TEXT, CAP_TEXT = 0.5, 3.0
-W_EMB = 2.5
 
 _SUBTITLE_RE = re.compile(r"^(?P<title>.+?)[（(](?P<sub>[^（）()]+)[）)]\s*$")
 _SPACE_RE = re.compile(r"\s+")
@@ -95,6 +94,10 @@ class DomainConfig:
     weak_margin: float = 1.0  # ... or a lead smaller than this
     text_chars: int = 400  # how much of the text the keyword signal reads
     batch_size: int = 64
+    emb_weight: float = 2.5  # votes the embedding fallback adds, spread by its softmax
+    emb_temperature: float = 0.03  # softmax temperature over centroid similarities
+    emb_mode: str = "centroid"  # "knn": mean of the k best seed phrases per domain; "centroid"
+    emb_k: int = 3
 
 
 @dataclass
@@ -239,13 +242,30 @@ class DomainClassifier:
         if self._embedder is not None and self._centroids is None:
             import numpy as np
 
+            self._protos = [self._embedder.encode(self.lex["prototypes"][d]) for d in DOMAINS]
             cents = []
-            for d in DOMAINS:
-                vecs = self._embedder.encode(self.lex["prototypes"][d])
+            for vecs in self._protos:
                 c = vecs.mean(axis=0)
                 cents.append(c / (np.linalg.norm(c) or 1.0))
             self._centroids = np.stack(cents).astype("float32")
         return self._embedder
+
+    def _domain_similarities(self, vecs):
+        """Per-domain similarity: centroid cosine, or mean of the k nearest seeds.
+
+        k-NN over seed phrases copes better than one centroid with domains
+        that are unions of unlike things (TE = phones + drugs + banks).
+        """
+        import numpy as np
+
+        if self.cfg.emb_mode == "centroid":
+            return vecs @ self._centroids.T
+        cols = []
+        for protos in self._protos:
+            s = vecs @ protos.T
+            k = min(self.cfg.emb_k, s.shape[1])
+            cols.append(np.sort(s, axis=1)[:, -k:].mean(axis=1))
+        return np.stack(cols, axis=1)
 
     @staticmethod
     def embedding_query(item: dict[str, Any]) -> str:
@@ -271,7 +291,7 @@ class DomainClassifier:
             for start in range(0, len(need), max(1, self.cfg.batch_size)):
                 chunk = need[start : start + self.cfg.batch_size]
                 vecs = self._embedder.encode([self.embedding_query(items[i]) for i in chunk])
-                for i, row in zip(chunk, vecs @ self._centroids.T):
+                for i, row in zip(chunk, self._domain_similarities(vecs)):
                     sims[i] = [float(x) for x in row]
         results = []
         for i, (scores, ev) in enumerate(ruled):
@@ -281,10 +301,10 @@ class DomainClassifier:
                 # A sharp softmax over centroid similarities: USE similarities
                 # of short Chinese strings live in a narrow band (0.1-0.5).
                 m = max(s)
-                ex = [math.exp((x - m) / 0.03) for x in s]
+                ex = [math.exp((x - m) / self.cfg.emb_temperature) for x in s]
                 z = sum(ex)
                 for d, e in zip(DOMAINS, ex):
-                    scores[d] += W_EMB * e / z
+                    scores[d] += self.cfg.emb_weight * e / z
                 ev["embedding"] = {d: round(x, 3) for d, x in zip(DOMAINS, s)}
             results.append(self._decide(scores, ev))
         return results
