@@ -130,6 +130,14 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str]
     # Order (paper §3.2, §4.1): relation review -> search validation -> entity typing
     # -> domain classification -> split/subset. Use the stage names in STAGE_ORDER.
     # ------------------------------------------------------------------------------------
+    if cfg.typing.enabled:
+        from pipeline.domain_stage import STAGE_TYPING, TypeEntities
+
+        pairs = stage(pairs, "EntityTyping", STAGE_TYPING, TypeEntities(cfg.typing))["pairs"]
+    if cfg.domain.enabled:
+        from pipeline.domain_stage import STAGE_DOMAIN, ClassifyDomain
+
+        pairs = stage(pairs, "DomainClassification", STAGE_DOMAIN, ClassifyDomain(cfg.domain))["pairs"]
 
     # 7. finalise: fate="kept" audit rows for every surviving pair and triple.
     final = stage(pairs, "Finalise", STAGE_FINALISE, Finalise())

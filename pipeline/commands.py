@@ -49,6 +49,10 @@ def register(subparsers) -> None:
     b.add_argument("--position-index", type=float, help="redundant-description threshold (paper: 0.75)")
     b.add_argument("--trim", action="store_true", default=None,
                    help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
+    b.add_argument("--no-domain", action="store_true", default=None,
+                   help="skip domain classification (domain columns stay null)")
+    b.add_argument("--embedder", help="embedder of the domain fallback: use-m3 (default, offline), st:<model>, none")
+    b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
     b.set_defaults(handler=run_build)
 
@@ -82,6 +86,15 @@ def _overrides(args) -> dict:
         o["cleaning"]["position_index_threshold"] = args.position_index
     if args.trim:
         o["cleaning"]["trim_mode"] = True
+    dom: dict = {}
+    if getattr(args, "no_domain", None):
+        dom["enabled"] = False
+    if getattr(args, "embedder", None):
+        dom["embedder"] = args.embedder
+    if getattr(args, "domain_threshold", None) is not None:
+        dom["threshold"] = args.domain_threshold
+    if dom:
+        o["domain"] = dom
     return {k: v for k, v in o.items() if v}
 
 

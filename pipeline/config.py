@@ -25,6 +25,8 @@ from typing import Any
 from pipeline.errors import CdtpError
 from transforms.redundancy import CleaningConfig
 from transforms.relations import RelationFrequencyConfig
+from transforms.domain import DomainConfig
+from transforms.entity_type import TypingConfig
 
 
 @dataclass
@@ -69,6 +71,10 @@ class BuildConfig:
     relation_frequency: RelationFrequencyConfig = field(default_factory=RelationFrequencyConfig)
     output: OutputConfig = field(default_factory=OutputConfig)
     # ---- issue-4 stage sections go here (typed, Optional, default None) ----
+    # entity_typing stage: entity_type + triples[].tail_type (on by default).
+    typing: TypingConfig = field(default_factory=TypingConfig)
+    # domain_classification stage: HP/HS/TE/NE/unknown + confidence + evidence; --no-domain skips it.
+    domain: DomainConfig = field(default_factory=DomainConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(dataclasses.asdict(self))
