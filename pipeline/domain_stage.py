@@ -1,0 +1,67 @@
+"""Beam stages ``entity_typing`` and ``domain_classification`` (issue 4).
+
+Thin wrappers: the logic is in transforms/entity_type.py and
+transforms/domain.py. Neither stage drops anything (their audit output is
+empty); they only set columns of the pair dicts:
+
+* ``TypeEntities``: ``entity_type`` and ``triples[].tail_type``;
+* ``ClassifyDomain``: ``domain``, ``domain_confidence``, ``domain_evidence``.
+
+The domain classifier's embedding fallback is a model, so it is built once per
+DoFn instance in ``setup()`` (never pickled with the pipeline) and fed batches
+from ``BatchElements`` so the encoder runs on many pairs at a time.
+"""
+from __future__ import annotations
+
+import apache_beam as beam
+
+from transforms.domain import DomainConfig, classify_pairs
+from transforms.entity_type import TypingConfig, type_pair
+
+STAGE_TYPING = "entity_typing"
+STAGE_DOMAIN = "domain_classification"
+
+
+class TypeEntities(beam.PTransform):
+    """pairs -> {"pairs": pairs with entity_type / tail_type, "audit": (empty)}."""
+
+    def __init__(self, cfg: TypingConfig | None = None):
+        super().__init__()
+        self.cfg = cfg or TypingConfig()
+
+    def expand(self, pairs):
+        typed = pairs if not self.cfg.enabled else pairs | "TypePair" >> beam.Map(type_pair)
+        return {"pairs": typed, "audit": pairs.pipeline | "NoTypingAudit" >> beam.Create([])}
+
+
+class _ClassifyBatchFn(beam.DoFn):
+    def __init__(self, cfg: DomainConfig):
+        self.cfg = cfg
+        self._clf = None
+
+    def setup(self):
+        from transforms.domain import DomainClassifier
+
+        self._clf = DomainClassifier(self.cfg)
+        self._clf._ensure_embedder()  # load the model now, not inside the first bundle
+
+    def process(self, batch):
+        yield from classify_pairs(list(batch), self._clf)
+
+
+class ClassifyDomain(beam.PTransform):
+    """pairs -> {"pairs": pairs with domain columns, "audit": (empty)}."""
+
+    def __init__(self, cfg: DomainConfig | None = None):
+        super().__init__()
+        self.cfg = cfg or DomainConfig()
+
+    def expand(self, pairs):
+        if not self.cfg.enabled:
+            return {"pairs": pairs, "audit": pairs.pipeline | "NoDomainAudit" >> beam.Create([])}
+        classified = (
+            pairs
+            | "BatchForDomain" >> beam.BatchElements(min_batch_size=1, max_batch_size=max(1, self.cfg.batch_size))
+            | "Classify" >> beam.ParDo(_ClassifyBatchFn(self.cfg))
+        )
+        return {"pairs": classified, "audit": pairs.pipeline | "NoDomainAudit" >> beam.Create([])}
