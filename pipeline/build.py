@@ -130,6 +130,11 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str]
     # Order (paper §3.2, §4.1): relation review -> search validation -> entity typing
     # -> domain classification -> split/subset. Use the stage names in STAGE_ORDER.
     # ------------------------------------------------------------------------------------
+    if cfg.relation_review is not None and cfg.relation_review.decisions:
+        from pipeline.review_stage import ApplyRelationReview
+
+        pairs = stage(pairs, "RelationReview", "relation_review", ApplyRelationReview(cfg.relation_review))["pairs"]
+
     if cfg.typing.enabled:
         from pipeline.domain_stage import STAGE_TYPING, TypeEntities
 
@@ -138,6 +143,14 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str]
         from pipeline.domain_stage import STAGE_DOMAIN, ClassifyDomain
 
         pairs = stage(pairs, "DomainClassification", STAGE_DOMAIN, ClassifyDomain(cfg.domain))["pairs"]
+
+    # split/subset (§4.1) runs last: its strata use the domain and entity type set above.
+    if cfg.split.enabled:
+        from pipeline.split_stage import SPLIT_STATS_FILE, SplitAndSample
+
+        split = stage(pairs, "Split", "split", SplitAndSample(cfg.split))
+        pairs = split["pairs"]
+        split["stats"] | "WriteSplitStats" >> beam.Map(_write_json, FileSystems.join(out_dir, SPLIT_STATS_FILE))
 
     # 7. finalise: fate="kept" audit rows for every surviving pair and triple.
     final = stage(pairs, "Finalise", STAGE_FINALISE, Finalise())

@@ -49,6 +49,12 @@ def register(subparsers) -> None:
     b.add_argument("--position-index", type=float, help="redundant-description threshold (paper: 0.75)")
     b.add_argument("--trim", action="store_true", default=None,
                    help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
+    b.add_argument("--relation-review", metavar="DECISIONS.json",
+                   help="drop triples whose relation the annotators rejected (file from `cdtp review import`)")
+    b.add_argument("--seed", type=int, help="split/subset seed (default 0): same seed, same split")
+    b.add_argument("--subset-size", type=int, help="stratified subset size N (default 10000; paper §4.1)")
+    b.add_argument("--no-split", action="store_true", default=None,
+                   help="skip the train/eval split and subset (split and in_subset stay null)")
     b.add_argument("--no-domain", action="store_true", default=None,
                    help="skip domain classification (domain columns stay null)")
     b.add_argument("--embedder", help="embedder of the domain fallback: use-m3 (default, offline), st:<model>, none")
@@ -70,7 +76,7 @@ def register(subparsers) -> None:
 
 
 def _overrides(args) -> dict:
-    o: dict = {"input": {}, "output": {}, "cleaning": {}, "relation_frequency": {}}
+    o: dict = {"input": {}, "output": {}, "cleaning": {}, "relation_frequency": {}, "split": {}}
     if args.input:
         o["input"]["patterns"] = list(args.input)
     o["output"]["out_dir"] = args.out.rstrip("/") if args.out not in ("/",) else args.out
@@ -86,6 +92,14 @@ def _overrides(args) -> dict:
         o["cleaning"]["position_index_threshold"] = args.position_index
     if args.trim:
         o["cleaning"]["trim_mode"] = True
+    if getattr(args, "relation_review", None):
+        o["relation_review"] = {"decisions": args.relation_review}
+    if getattr(args, "seed", None) is not None:
+        o["split"]["seed"] = args.seed
+    if getattr(args, "subset_size", None) is not None:
+        o["split"]["subset_size"] = args.subset_size
+    if getattr(args, "no_split", None):
+        o["split"]["enabled"] = False
     dom: dict = {}
     if getattr(args, "no_domain", None):
         dom["enabled"] = False
@@ -113,7 +127,7 @@ def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
 
     from pipeline.errors import CdtpError
 
-    names = ("pairs", "audit", "discarded_triples", "stats.json", "_top_relations.json")
+    names = ("pairs", "audit", "discarded_triples", "stats.json", "_top_relations.json", "_split_stats.json")
     existing = [FileSystems.join(out_dir, n) for n in names if FileSystems.exists(FileSystems.join(out_dir, n))]
     if existing and not overwrite:
         raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(n.rsplit('/', 1)[-1] for n in existing)}); "

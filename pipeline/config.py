@@ -27,6 +27,8 @@ from transforms.redundancy import CleaningConfig
 from transforms.relations import RelationFrequencyConfig
 from transforms.domain import DomainConfig
 from transforms.entity_type import TypingConfig
+from transforms.review import RelationReviewConfig
+from transforms.split import SplitConfig
 
 
 @dataclass
@@ -75,6 +77,10 @@ class BuildConfig:
     typing: TypingConfig = field(default_factory=TypingConfig)
     # domain_classification stage: HP/HS/TE/NE/unknown + confidence + evidence; --no-domain skips it.
     domain: DomainConfig = field(default_factory=DomainConfig)
+    # relation_review stage (annotators' decisions): None = off; --relation-review FILE sets it.
+    relation_review: RelationReviewConfig | None = None
+    # split stage (§4.1): train/eval split + stratified subset; on by default, --no-split skips it.
+    split: SplitConfig = field(default_factory=SplitConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(dataclasses.asdict(self))
@@ -151,7 +157,10 @@ def from_dict(cls: type, data: dict[str, Any], where: str = "config") -> Any:
     if unknown:
         raise CdtpError(f"{where}: unknown key(s) {unknown}; known: {sorted(names)}")
     kwargs = {k: _coerce(hints[k], v, f"{where}.{k}") for k, v in data.items()}
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except ValueError as exc:  # a section's own validation (__post_init__)
+        raise CdtpError(f"{where}: {exc}") from None
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:

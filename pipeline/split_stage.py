@@ -37,6 +37,8 @@ from transforms.split import (
 )
 
 STAGE = "split"
+# The stats output is written here by the build and merged into stats.json as "split".
+SPLIT_STATS_FILE = "_split_stats.json"
 
 
 def _with_split(pair: dict[str, Any], seed: int, eval_fraction: float) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from apache_beam.io.filesystems import FileSystems
 from pipeline.build import STAGE_ORDER, TOP_RELATIONS_FILE
 from pipeline.config import BuildConfig
 from pipeline.funnel import funnel_from_counters
+from pipeline.split_stage import SPLIT_STATS_FILE
 from schemas.outputs import SCHEMA_VERSION
 
 HIST_BINS = ("1-1", "1-2", "1-3", "1-3+")
@@ -43,6 +44,9 @@ def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, 
         "blank_lines": counters.get("read|blank_lines", 0),
         "config": cfg.to_dict(),
     }
+    split_path = FileSystems.join(out_dir, SPLIT_STATS_FILE)  # split stage: sizes, marginals, subset distance
+    if FileSystems.exists(split_path):
+        stats["split"] = _read_json(split_path)
     if extra:
         stats.update(extra)
     return stats
@@ -52,7 +56,8 @@ def write_stats(stats: dict[str, Any], out_dir: str) -> str:
     path = FileSystems.join(out_dir, "stats.json")
     with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
         fh.write(json.dumps(stats, ensure_ascii=False, indent=2, sort_keys=False).encode("utf-8"))
-    top_path = FileSystems.join(out_dir, TOP_RELATIONS_FILE)
-    if FileSystems.exists(top_path):
-        FileSystems.delete([top_path])
+    for name in (TOP_RELATIONS_FILE, SPLIT_STATS_FILE):
+        tmp_path = FileSystems.join(out_dir, name)
+        if FileSystems.exists(tmp_path):
+            FileSystems.delete([tmp_path])
     return path
