@@ -1,0 +1,239 @@
+"""Domain classification, entity typing and the shared Embedder (issue 4).
+
+Fixtures here are written for this project (own sentences about real facts);
+the labelled evaluation set holds only locators into ../shared/data.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from transforms.domain import DomainClassifier, DomainConfig
+from transforms.entity_type import entity_type, tail_type, type_pair
+
+LABELS = Path(__file__).parent / "data" / "domain_labels.jsonl"
+
+
+@pytest.fixture(scope="module")
+def use_embedder():
+    from transforms.embed import make_embedder
+
+    return make_embedder("use-m3")
+
+
+@pytest.fixture(scope="module")
+def clf(use_embedder):
+    return DomainClassifier(DomainConfig(), embedder=use_embedder)
+
+
+@pytest.fixture(scope="module")
+def rules_only():
+    return DomainClassifier(DomainConfig(embedder="none"))
+
+
+# ------------------------------------------------------------------ embedder
+def test_use_embedder_vectors_are_normalised_and_meaningful(use_embedder):
+    vecs = use_embedder.encode(["北京", "北京市", "苹果", "计算机", "电脑", ""])
+    assert vecs.dtype == np.float32 and vecs.shape == (6, use_embedder.dim)
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    sim = vecs @ vecs.T
+    assert sim[0, 1] > sim[0, 2] + 0.3  # 北京/北京市 far closer than 北京/苹果
+    assert sim[3, 4] > sim[3, 2] + 0.2  # 计算机/电脑 closer than 计算机/苹果
+
+
+def test_embedder_cache_returns_identical_rows(use_embedder):
+    a = use_embedder.encode(["上海大学", "复旦大学"])
+    b = use_embedder.encode(["复旦大学", "上海大学", "上海大学"])
+    assert np.array_equal(a[0], b[1]) and np.array_equal(a[0], b[2]) and np.array_equal(a[1], b[0])
+
+
+def test_bad_embedder_specs_fail_clearly():
+    from transforms.embed import EmbedderError, make_embedder
+
+    with pytest.raises(EmbedderError, match="unknown embedder spec"):
+        make_embedder("word2vec")
+    with pytest.raises(EmbedderError, match="needs a model path"):
+        make_embedder("st:")
+
+
+@pytest.mark.slow
+def test_sentence_transformers_backend_loads_a_local_model(tmp_path):
+    """A tiny random BERT written to disk, wrapped as an ST model, loaded by spec."""
+    torch = pytest.importorskip("torch")
+    from sentence_transformers import SentenceTransformer, models
+    from transformers import BertConfig, BertModel, BertTokenizer
+
+    from transforms.embed import EmbedderError, make_embedder
+
+    hf = tmp_path / "hf"
+    hf.mkdir()
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] + list("北京市苹果计算机电脑上海大学")
+    (hf / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    BertTokenizer(str(hf / "vocab.txt")).save_pretrained(str(hf))
+    torch.manual_seed(0)
+    cfg = BertConfig(vocab_size=len(vocab), hidden_size=32, num_hidden_layers=1, num_attention_heads=2,
+                     intermediate_size=64, max_position_embeddings=64)
+    BertModel(cfg).save_pretrained(str(hf))
+    word = models.Transformer(str(hf))
+    st_dir = tmp_path / "st"
+    SentenceTransformer(modules=[word, models.Pooling(32, "mean")]).save(str(st_dir))
+
+    emb = make_embedder(f"st:{st_dir}", shared=False)
+    vecs = emb.encode(["北京", "苹果", "北京"])
+    assert emb.dim == 32 and vecs.shape == (3, 32) and vecs.dtype == np.float32
+    assert np.allclose(np.linalg.norm(vecs, axis=1), 1.0, atol=1e-5)
+    assert np.allclose(vecs[0], vecs[2])
+    with pytest.raises(EmbedderError, match="cannot load"):
+        make_embedder(f"st:{tmp_path / 'missing'}", shared=False)
+
+
+# ------------------------------------------------------- domain: rule evidence
+def _ev(res):
+    return json.loads(res.evidence_json())
+
+
+def test_hp_from_relations_and_subtitle(rules_only):
+    res = rules_only.classify({
+        "entity": "李世民（唐朝第二位皇帝）", "tags": ["历史人物"],
+        "triples": [{"relation": "朝代", "tail": "唐朝"}, {"relation": "谥号", "tail": "文皇帝"}],
+        "text": "李世民在626年即位，年号贞观。",
+    })
+    ev = _ev(res)
+    assert res.domain == "HP"
+    assert "朝代" in ev["relations"]["HP"] and "谥号" in ev["relations"]["HP"]
+    assert "皇帝" in ev["subtitle"]["HP"]
+
+
+def test_hs_from_film_signature(rules_only):
+    res = rules_only.classify({
+        "entity": "霸王别姬", "tags": ["电影", "影视作品"],
+        "triples": [{"relation": "导演", "tail": "陈凯歌"}, {"relation": "主演", "tail": "张国荣"},
+                    {"relation": "上映时间", "tail": "1993年"}],
+        "text": "一部讲述两位京剧演员半生故事的电影。",
+    })
+    ev = _ev(res)
+    assert res.domain == "HS" and res.confidence > 0.9
+    assert set(ev["relations"]["HS"]) >= {"导演", "主演", "上映时间"} and ev["tags"]["HS"]
+
+
+def test_te_from_company_signature(rules_only):
+    res = rules_only.classify({
+        "entity": "华为技术有限公司",
+        "triples": [{"relation": "总部地点", "tail": "深圳"}, {"relation": "创始人", "tail": "任正非"},
+                    {"relation": "注册资本", "tail": "400亿元"}],
+        "text": "一家生产通信设备和手机的科技公司。",
+    })
+    ev = _ev(res)
+    assert res.domain == "TE"
+    assert set(ev["relations"]["TE"]) >= {"总部地点", "创始人", "注册资本"}
+    assert "公司" in ev["title"]["TE"]
+
+
+def test_ne_from_taxonomy_signature(rules_only):
+    res = rules_only.classify({
+        "entity": "银杏", "tags": ["植物"],
+        "triples": [{"relation": "界", "tail": "植物界"}, {"relation": "门", "tail": "银杏门"},
+                    {"relation": "纲", "tail": "银杏纲"}, {"relation": "学名", "tail": "Ginkgo biloba"}],
+        "text": "落叶乔木，叶片扇形，秋季变黄。",
+    })
+    ev = _ev(res)
+    assert res.domain == "NE"
+    assert set(ev["relations"]["NE"]) >= {"界", "门", "纲", "学名"} and "植物" in ev["tags"]["NE"]
+
+
+def test_people_go_by_their_field(rules_only):
+    poet = rules_only.classify({"entity": "杜甫（唐代诗人）", "triples": [{"relation": "代表作品", "tail": "《春望》"}]})
+    general = rules_only.classify({"entity": "霍去病（西汉将领）", "triples": [{"relation": "朝代", "tail": "西汉"}]})
+    scientist = rules_only.classify({"entity": "钱学森（中国科学院院士）", "triples": [{"relation": "研究方向", "tail": "航天"}]})
+    assert (poet.domain, general.domain, scientist.domain) == ("HS", "HP", "TE")
+
+
+def test_generic_tags_alone_give_unknown(rules_only):
+    res = rules_only.classify({"entity": "某某", "tags": ["人物", "社会"], "triples": [{"relation": "中文名", "tail": "某某"}]})
+    assert res.domain == "unknown" and _ev(res)["reason"] == "no_evidence"
+
+
+def test_embedding_fallback_decides_when_rules_are_silent(clf):
+    res = clf.classify({"entity": "大熊猫", "triples": [{"relation": "别称", "tail": "猫熊"}]})
+    ev = _ev(res)
+    assert "embedding" in ev and set(ev["embedding"]) == {"HP", "HS", "TE", "NE"}
+    assert res.domain == "NE"
+
+
+def test_strong_rules_skip_the_embedder(clf):
+    res = clf.classify({"entity": "长江", "triples": [{"relation": "流域面积", "tail": "180万平方公里"},
+                                                      {"relation": "发源地", "tail": "唐古拉山"},
+                                                      {"relation": "河长", "tail": "6300公里"}]})
+    assert res.domain == "NE" and "embedding" not in _ev(res)
+
+
+# ------------------------------------------------------------- entity typing
+@pytest.mark.parametrize("entity,tags,relations,expected,reason", [
+    ("鲁迅", [], ["出生日期", "国籍", "代表作品"], "person", "relations"),
+    ("浙江大学", ["高校"], ["校训", "创办时间"], "organisation", "relations"),
+    ("黄山", [], ["海拔", "主峰"], "place", "relations"),
+    ("西游记（明代吴承恩所著小说）", [], [], "work", "subtitle"),
+    ("水杉", [], ["界", "门", "科"], "species", "relations"),
+    ("赤壁之战", [], ["发生时间", "参战方"], "event", "relations"),
+    ("某物", [], [], "other", "no_signal"),
+])
+def test_entity_types_with_reasons(entity, tags, relations, expected, reason):
+    d = entity_type(entity, tags, relations)
+    assert d.type == expected and d.reason.startswith(reason)
+
+
+@pytest.mark.parametrize("value,relation,expected,reason", [
+    ("1994年5月27日", "创办时间", "date", "value_pattern"),
+    ("2004-06-25", "上映时间", "date", "value_pattern"),
+    ("1949", "成立时间", "date", "value_pattern"),
+    ("1949", "人口数量", "number", "value_pattern"),
+    ("200万平方米", "占地面积", "quantity", "value_pattern"),
+    ("12首", "曲目数量", "quantity", "value_pattern"),
+    ("6人", "专职院士", "quantity", "value_pattern"),
+    ("张艺谋", "导演", "person", "relation:导演"),
+    ("人民文学出版社", "出版社", "organisation", "relation:出版社"),
+    ("杭州", "总部地点", "place", "relation:总部地点"),
+    ("《呐喊》", "收录", "work", "book_title_marks"),
+    ("蔷薇科", "科", "species", "relation:科"),
+    ("亚热带季风气候", "气候", "other", "no_signal"),
+])
+def test_tail_types_with_reasons(value, relation, expected, reason):
+    d = tail_type(value, relation)
+    assert (d.type, d.reason) == (expected, reason)
+
+
+def test_type_pair_sets_columns_without_mutating_input():
+    pair = {"entity": "上海大学", "tags": ["大学"], "triples": [{"relation": "创办时间", "tail": "1994年5月27日"}]}
+    out = type_pair(pair)
+    assert out["entity_type"] == "organisation" and out["triples"][0]["tail_type"] == "date"
+    assert "tail_type" not in pair["triples"][0]
+
+
+# --------------------------------------------------- labelled evaluation set
+@pytest.mark.shared
+def test_labelled_set_accuracy(shared_data, clf):
+    from transforms.domain_labels import evaluate, format_report, load_labels, split_by_source
+
+    items = load_labels(LABELS, shared_data)
+    counts = {d: sum(1 for i in items if i["gold"] == d) for d in ("HP", "HS", "TE", "NE")}
+    assert len(items) >= 200 and min(counts.values()) >= 40, counts
+    report = evaluate(items, clf)
+    print(format_report(report))
+    assert report["accuracy"] >= 0.90, format_report(report)
+    _, held = split_by_source(items, ("kgclue", "kdconv"))
+    assert evaluate(held, clf)["accuracy"] >= 0.85  # sources never used to tune the weights
+
+
+def test_label_rows_are_checked(tmp_path):
+    from transforms.domain_labels import LabelError, load_labels
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"entity": "x", "domain": "XX"}) + "\n", encoding="utf-8")
+    with pytest.raises(LabelError, match="unknown domain label"):
+        load_labels(bad, None)
+    bad.write_text(json.dumps({"source": "duie/train.jsonl", "locator": 1, "entity": "x", "domain": "HP"}) + "\n")
+    with pytest.raises(LabelError, match="needs the data folder"):
+        load_labels(bad, tmp_path / "nowhere")
