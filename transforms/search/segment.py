@@ -1,11 +1,15 @@
 """Chinese word segmentation for the full-text index.
 
-DuckDB's FTS tokenizer splits on whitespace after removing its `ignore`
-pattern, whose default `(\\.|[^a-z])+` deletes every CJK character: an
-unsegmented Chinese corpus indexes to nothing. So documents and queries are
-both segmented with jieba here (search mode, which also emits the sub-words of
-long words, e.g. 上海大学 -> 上海 / 大学 / 上海大学) and joined with spaces; the index
-is created with an `ignore` pattern that only strips control characters.
+DuckDB's FTS tokenizer splits on whitespace after applying its `ignore`
+pattern; Chinese has no spaces, so unsegmented text indexes as clause-long
+"words" (40 characters on average on the real Baike pages) and a query word
+matches only a run that is exactly that word: "吴明红 上海大学副校长" finds
+nothing. (The issue saw the default pattern strip CJK altogether; either way
+nothing useful matches.) So documents and queries are both segmented with
+jieba (search mode, which also emits the sub-words of long words, e.g.
+上海大学 -> 上海 / 大学 / 上海大学) and joined with spaces; the index is created
+with an `ignore` pattern that only strips control characters, because an
+empty pattern splits every character apart.
 """
 from __future__ import annotations
 
