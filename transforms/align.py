@@ -31,7 +31,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from transforms.text import boundary_ok, find_bounded, normalise, normalise_with_map
+from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 
 
 @dataclass
@@ -75,7 +75,7 @@ _CN_DIGIT = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 
 _CN_UNIT = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10_000, "亿": 100_000_000}
 
-_D = r"(?<![0-9.])"
+_D = r"(?<!\d)(?<!\d\.)"
 _CN = "零〇○一二三四五六七八九"
 _CN_SMALL = "一二三四五六七八九十"
 _DATE_RES = (
@@ -189,9 +189,13 @@ _add_units("jpy", {"日元": 1.0})
 _add_units("time", {"年": 1.0, "月": 1.0, "日": 1.0, "号": 1.0, "天": 1.0, "小时": 1.0,
                     "分钟": 1.0, "秒": 1.0, "周": 1.0, "岁": 1.0})
 _add_units("percent", {"%": 1.0, "％": 1.0})
-for _w in ("首", "个", "部", "集", "人", "名", "位", "张", "件", "座", "家", "所", "项", "种", "次",
+# Counters of people are interchangeable: 300人 / 300名 / 300位.
+for _w in ("人", "名", "位", "万人"):
+    _UNITS[_w] = ("count:person", 1.0)
+_UNITS["万人"] = ("count:person", 1e4)
+for _w in ("首", "个", "部", "集", "张", "件", "座", "家", "所", "项", "种", "次",
            "场", "本", "篇", "章", "层", "条", "只", "头", "册", "卷", "季", "期", "届", "支", "辆",
-           "架", "艘", "台", "户", "栋", "间", "款", "门", "颗", "枚", "万人"):
+           "架", "艘", "台", "户", "栋", "间", "款", "门", "颗", "枚"):
     _UNITS.setdefault(_w, ("count:" + _w, 1.0))
 
 _MULT = {"十": 10, "百": 100, "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8,
@@ -200,7 +204,7 @@ _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=Tru
 _MULT_ALT = "|".join(sorted(_MULT, key=len, reverse=True))
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿"
 _NUMBER_RE = re.compile(
-    r"(?<![0-9.,])(\d+(?:,\d{3})*(?:\.\d+)?|[" + _CN_NUM + r"]+)\s*"
+    r"(?<!\d)(?<!\d[.,])(\d+(?:,\d{3})*(?:\.\d+)?|[" + _CN_NUM + r"]+)\s*"
     r"(" + _MULT_ALT + r")?\s*(" + _UNIT_ALT + r")?",
     re.IGNORECASE,
 )
@@ -284,11 +288,17 @@ def _exact(value: str, text: str) -> Alignment | None:
     if not nv:
         return None
     nt = normalise_with_map(text)
-    j = find_bounded(nt.text, nv)
-    if j == -1:
-        return None
-    s, e = nt.span(j, j + len(nv))
-    return Alignment(s, e, "exact")
+    j = nt.text.find(nv)
+    while j != -1:
+        s, e = nt.span(j, j + len(nv))
+        # Judge word boundaries on the ORIGINAL neighbours: normalisation drops
+        # the bracket or space that separated `ATL（Amperex`.
+        before = norm_char(text[s - 1]) if s > 0 else ""
+        after = norm_char(text[e]) if e < len(text) else ""
+        if boundary_ok(before + nv + after, len(before), len(before) + len(nv), nv):
+            return Alignment(s, e, "exact")
+        j = nt.text.find(nv, j + 1)
+    return None
 
 
 def _date(value: str, text: str, cfg: AlignConfig) -> Alignment | None:

@@ -47,8 +47,23 @@ def _read_jsonl(path: Path) -> Iterator[dict]:
                 yield json.loads(line)
 
 
+def reword_value(value: str) -> str:
+    """Another surface form of a value, as an infobox might write it: a full
+    date as ISO `YYYY-MM-DD`, Latin letters and digits in full width. Used to
+    check that alignment does not depend on the text and the infobox sharing
+    one spelling."""
+    from transforms.align import parse_date
+
+    d = parse_date(value)
+    if d is not None and d[1] is not None and d[2] is not None:
+        return f"{d[0]:04d}-{d[1]:02d}-{d[2]:02d}"
+    if any(c.isascii() and c.isalnum() for c in value):
+        return "".join(chr(ord(c) + 0xFEE0) if c.isascii() and c.isalnum() else c for c in value)
+    return value
+
+
 def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: int = 0,
-                        limit: int | None = None) -> LabelledEntries:
+                        limit: int | None = None, reword: bool = False) -> LabelledEntries:
     """Raw entries built from DuIE sentences, with gold labels.
 
     For each (sentence, subject): title = subject, summary = sentence,
@@ -58,6 +73,8 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
     predicate. Negatives are drawn blind: if a drawn object happens to occur
     in the sentence unannotated, it still counts as a negative, so precision
     is measured against the annotation, not against string presence.
+    With `reword`, the true values are written in another surface form
+    (`reword_value`) so the date and width levels are exercised.
     """
     rows = list(_read_jsonl(Path(path)))
     if limit is not None:
@@ -80,7 +97,7 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
             # Annotated facts of this sentence, whatever the subject: a negative
             # never repeats one of them.
             own = {(p, o) for ss in groups.values() for p, o in ss}
-            positives = set(spos)
+            positives = {(p, reword_value(o)) for p, o in spos} if reword else set(spos)
             negatives: set[tuple[str, str]] = set()
             for p, _ in spos:
                 cands = [o for o, j in by_rel[p] if j != i and (p, o) not in own]

@@ -28,7 +28,7 @@ _KEEP = frozenset("%+#&")
 _char_cache: dict[str, str] = {}
 
 
-def _norm_char(ch: str) -> str:
+def norm_char(ch: str) -> str:
     """Normalised form of one character ('' when dropped); memoised."""
     out = _char_cache.get(ch)
     if out is not None:
@@ -79,13 +79,13 @@ def normalise_with_map(text: str) -> NormalisedText:
     offsets: list[int] = []
     n = len(text)
     for i, ch in enumerate(text):
-        out = _norm_char(ch)
+        out = norm_char(ch)
         if not out:
             continue
         if out == ".":
             # Keep a dot only between two digits: '1.75' stays, '。' or 'A.B' go.
             prev_digit = bool(chars) and chars[-1].isdigit()
-            nxt = _norm_char(text[i + 1]) if i + 1 < n else ""
+            nxt = norm_char(text[i + 1]) if i + 1 < n else ""
             if not (prev_digit and nxt[:1].isdigit()):
                 continue
         for c in out:
