@@ -1,0 +1,107 @@
+"""The Beam stage ValidateBySearch: TestPipeline + assert_that over a local
+index of our own sentences (the corpus is written by the test)."""
+from __future__ import annotations
+
+import json
+
+import apache_beam as beam
+import pytest
+from apache_beam.options.pipeline_options import PipelineOptions
+from apache_beam.testing import test_pipeline
+from apache_beam.testing.util import assert_that, equal_to
+
+from pipeline.search_stage import ValidateBySearch, audit_rows, prepare_search
+from transforms.search.local_index import build_index_from_patterns
+from transforms.search.types import SearchConfig
+from transforms.search.validate import make_backend, validate_pairs
+
+DOCS = [
+    {"url": "https://corpus.example/hz", "title": "杭州", "text": "杭州是浙江省的省会，西湖位于杭州市区西部。"},
+    {"url": "https://corpus.example/su", "title": "苏轼", "text": "苏轼，号东坡居士，北宋文学家，曾任杭州通判。"},
+    {"url": "https://corpus.example/xihu", "title": "西湖", "text": "西湖是中国著名的淡水湖。"},
+]
+
+
+def _t(h, r, t):
+    return {"head": h, "relation": r, "tail": t, "start": 0, "end": 2, "match": "exact", "tail_type": None,
+            "search_status": None}
+
+
+PAIRS = [
+    {"pair_id": "hz", "entity": "杭州", "source_url": "https://corpus.example/hz", "_entry_key": "baidu:lemma:1",
+     "_source": "raw.jsonl", "text": "…", "num_triples": 2,
+     # 浙江省 is stated only on 杭州's own page; 杭州通判 on 苏轼's page.
+     "triples": [_t("杭州", "所属省份", "浙江省"), _t("苏轼", "任职", "杭州通判")]},
+    {"pair_id": "su", "entity": "苏轼", "source_url": "https://corpus.example/su", "_entry_key": "baidu:lemma:2",
+     "_source": "raw.jsonl", "text": "…", "num_triples": 2,
+     "triples": [_t("苏轼", "号", "东坡居士"), _t("苏轼", "朝代", "唐朝")]},
+]
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("stage")
+    corpus = tmp / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in DOCS), encoding="utf-8")
+    stats, read = build_index_from_patterns([str(corpus)], str(tmp / "index.duckdb"))
+    assert (stats.documents, read.invalid) == (3, 0)
+    return str(tmp / "index.duckdb")
+
+
+def _options():
+    return PipelineOptions(runner="DirectRunner")
+
+
+def test_stage_keeps_cooccurring_triples_and_audits_the_rest(index, tmp_path):
+    cfg = SearchConfig(enabled=True, backend="local", index_path=index, cache_dir=str(tmp_path / "c"), batch_size=2)
+    with test_pipeline.TestPipeline(options=_options()) as p:
+        out = p | beam.Create(PAIRS) | ValidateBySearch(cfg)
+        kept = out["pairs"] | "Kept" >> beam.Map(
+            lambda pair: (pair["pair_id"], pair["num_triples"],
+                          sorted((t["tail"], t["search_status"], t["search_evidence"]) for t in pair["triples"])))
+        assert_that(kept, equal_to([
+            ("hz", 1, [("杭州通判", "verified", "https://corpus.example/su")]),
+        ]), label="pairs")
+        reasons = out["audit"] | "Reasons" >> beam.Map(
+            lambda r: (r["kind"], r["pair_id"], r["tail"], r["fate"], r["stage"], r["reason"], r["entry_key"],
+                       json.loads(r["detail"]).get("query")))
+        assert_that(reasons, equal_to([
+            # only its own page says 杭州 is in 浙江省
+            ("triple", "hz", "浙江省", "dropped", "search_validation", "no_cooccurrence", "baidu:lemma:1", "杭州 浙江省"),
+            # 东坡居士 likewise: only on 苏轼's own page
+            ("triple", "su", "东坡居士", "dropped", "search_validation", "no_cooccurrence", "baidu:lemma:2", "苏轼 东坡居士"),
+            ("triple", "su", "唐朝", "dropped", "search_validation", "no_cooccurrence", "baidu:lemma:2", "苏轼 唐朝"),
+            ("entry", "su", None, "dropped", "search_validation", "no_triple_left", "baidu:lemma:2", None),
+        ]), label="audit")
+
+
+def test_stage_ids_match_the_pipeline_audit_convention(index):
+    """Dropped triple rows carry the same triple_id the finalise stage would give."""
+    from pipeline import audit
+
+    cfg = SearchConfig(enabled=True, backend="local", index_path=index)
+    out = validate_pairs(PAIRS, make_backend(cfg), cfg)
+    rows = [row for d in out.drops for row in audit_rows(d)]
+    hz_ids = audit.triple_ids(PAIRS[0])
+    assert [r["triple_id"] for r in rows if r["pair_id"] == "hz"] == [hz_ids[0]]
+    assert all(r["source"] == "raw.jsonl" for r in rows)
+
+
+def test_disabled_stage_passes_pairs_through(index):
+    with test_pipeline.TestPipeline(options=_options()) as p:
+        out = p | beam.Create(PAIRS) | ValidateBySearch(SearchConfig(enabled=False))
+        assert_that(out["pairs"] | beam.Map(lambda x: x["pair_id"]), equal_to(["hz", "su"]), label="same")
+        assert_that(out["audit"], equal_to([]), label="none")
+
+
+def test_prepare_search_indexes_the_build_input_and_caches_in_out(tmp_path):
+    raw = tmp_path / "raw.jsonl"
+    entry = {"url": "https://baike.example/item/西湖", "source": "baidu", "title": "西湖", "summary": "西湖位于杭州。",
+             "infobox": [{"name": "所在地", "value": "杭州", "value_links": []}]}
+    raw.write_text(json.dumps(entry, ensure_ascii=False) + "\n", encoding="utf-8")
+    cfg = prepare_search(SearchConfig(enabled=True, backend="local"), [str(raw)], str(tmp_path / "out"))
+    assert cfg.index_path == str(tmp_path / "out" / "search_index.duckdb")
+    assert cfg.cache_dir == str(tmp_path / "out" / "search_cache")
+    results = make_backend(cfg).search("西湖 杭州", 10)
+    assert [r.url for r in results] == ["https://baike.example/item/西湖"]
+    assert prepare_search(None, [], str(tmp_path)) is None
