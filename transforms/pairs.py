@@ -204,12 +204,18 @@ _CLOSE = "》）)】]」』〉>”’\""
 
 def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     """One string per object named in an infobox cell (at least one)."""
-    if cfg.strip_citations:
+    if cfg.strip_citations and "[" in value:
         value = _CITATION.sub("", value)
     value = value.strip()
     if relation.strip() in cfg.no_split_relations or not value:
         return [value]
-    seps = set(cfg.separators)
+    seps = frozenset(cfg.separators)
+    if "》" not in value and seps.isdisjoint(value):
+        # Fast path: most cells hold one value.
+        for suf in cfg.strip_suffixes:
+            if value.endswith(suf) and len(value) > len(suf):
+                return [value[: -len(suf)].strip()]
+        return [value]
     pieces, buf, depth = [], [], 0
     n = len(value)
     for i, ch in enumerate(value):
@@ -273,9 +279,12 @@ def triple_aliases(raw_item: dict, piece: str, n_pieces: int) -> tuple[str, ...]
     For a split cell, a link is an alias of the piece it names (its anchor
     equals the piece); for an unsplit cell every link of the row counts.
     """
+    links = raw_item.get("value_links")
+    if not links:
+        return ()
     out: list[str] = []
     npiece = normalise(piece)
-    for link in raw_item.get("value_links") or []:
+    for link in links:
         names = _link_title(link)
         if not names:
             continue

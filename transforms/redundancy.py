@@ -128,22 +128,26 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
     kept: list[dict] = []
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
+    levels = ",".join(_levels(cfg.align))
     for t, al in zip(triples, aliases):
         tail = t["tail"]
         if not tail.strip():
             dropped.append((t, "unsupported_by_text", "empty value"))
             continue
-        key = (t["relation"], normalise(tail) or tail)
+        ntail = normalise(tail)
+        key = (t["relation"], ntail or tail)
         if cfg.drop_duplicate_triples and key in seen:
-            dropped.append((t, "duplicate_triple", _j({"relation": t["relation"], "tail": tail})))
+            dropped.append((t, "duplicate_triple", f"repeats ({t['relation']}, {tail}) of this entry"))
             continue
         seen.add(key)
-        if ntitle and normalise(tail) == ntitle:
+        if ntitle and ntail == ntitle:
             al = (*al, *[n for n in names if n != tail])
         hit = align_value(tail, text, al, cfg.align, t["relation"])
         if hit is None:
-            dropped.append((t, "unsupported_by_text",
-                            _j({"tail": tail, "aliases": list(al)[:5], "levels": _levels(cfg.align)})))
+            detail = f"value not found in text at levels {levels}"
+            if al:
+                detail += f"; aliases tried: {'|'.join(al[:5])}"
+            dropped.append((t, "unsupported_by_text", detail))
             continue
         kept.append({**t, "start": hit.start, "end": hit.end, "match": hit.match})
     if not kept:

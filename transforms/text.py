@@ -16,8 +16,8 @@ numbers: '.' between digits (1.75 must not become 175) and '%'.
 """
 from __future__ import annotations
 
+import re
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 
 # Symbols that are not Unicode punctuation (category P*) but separate name
@@ -25,14 +25,7 @@ from functools import lru_cache
 _EXTRA_DROP = frozenset("·•・‧〃～~`^|")
 _KEEP = frozenset("%+#&")
 
-_char_cache: dict[str, str] = {}
-
-
-def norm_char(ch: str) -> str:
-    """Normalised form of one character ('' when dropped); memoised."""
-    out = _char_cache.get(ch)
-    if out is not None:
-        return out
+def _compute_char(ch: str) -> str:
     pieces = []
     for c in unicodedata.normalize("NFKC", ch).lower():
         if c in _KEEP or c == ".":
@@ -40,58 +33,86 @@ def norm_char(ch: str) -> str:
             continue
         if c in _EXTRA_DROP or c.isspace():
             continue
-        cat = unicodedata.category(c)
-        if cat[0] in "PZC":
+        if unicodedata.category(c)[0] in "PZC":
             continue
         pieces.append(c)
-    out = "".join(pieces)
-    if len(_char_cache) < 200_000:
-        _char_cache[ch] = out
-    return out
+    return "".join(pieces)
+
+
+class _Table(dict):
+    """str.translate table filled on demand: ord(ch) -> normalised string.
+
+    str.translate looks characters up in C, so once a character has been
+    seen, normalising a text costs no Python-level work per character.
+    """
+
+    def __missing__(self, code: int) -> str:
+        out = _compute_char(chr(code))
+        if len(self) < 200_000:
+            self[code] = out
+        return out
+
+
+_TABLE = _Table()
+# A '.' survives only between two digits (1.75 must not become 175).
+_STRAY_DOT = re.compile(r"(?<!\d)\.|\.(?!\d)")
+
+
+def norm_char(ch: str) -> str:
+    """Normalised form of one character ('' when dropped); memoised."""
+    return _TABLE[ord(ch)]
 
 
 def normalise(s: str) -> str:
-    """Normalised form of a short string (a value, an alias, a relation)."""
-    return normalise_with_map(s).text
+    """Normalised form of a string (a value, an alias, a relation, a text)."""
+    out = s.translate(_TABLE)
+    if "." in out:
+        out = _STRAY_DOT.sub("", out)
+    return out
 
 
-@dataclass(frozen=True)
 class NormalisedText:
-    """A normalised text and, per normalised character, its original index."""
+    """A normalised text and, per normalised character, its original index.
 
-    text: str
-    offsets: tuple[int, ...]
-    original: str
+    The offset map is built lazily: most alignments are decided by a raw
+    `str.find` or a miss, and never need to map a span back.
+    """
+
+    __slots__ = ("text", "original", "_offsets")
+
+    def __init__(self, original: str):
+        self.original = original
+        self.text = normalise(original)
+        self._offsets: list[int] | None = None
+
+    @property
+    def offsets(self) -> list[int]:
+        if self._offsets is None:
+            table = _TABLE
+            pre = [i for i, ch in enumerate(self.original) for _ in table[ord(ch)]]
+            if len(pre) != len(self.text):  # stray dots were removed
+                raw = self.original.translate(table)
+                keep = [True] * len(raw)
+                for m in _STRAY_DOT.finditer(raw):
+                    keep[m.start()] = False
+                pre = [o for o, k in zip(pre, keep) if k]
+            self._offsets = pre
+        return self._offsets
 
     def span(self, nstart: int, nend: int) -> tuple[int, int]:
         """Original [start, end) of the normalised slice [nstart, nend)."""
-        return self.offsets[nstart], self.offsets[nend - 1] + 1
+        off = self.offsets
+        return off[nstart], off[nend - 1] + 1
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def normalise_with_map(text: str) -> NormalisedText:
     """Normalise `text`, keeping an offset map back to the original.
 
     Cached (LRU) because one summary is aligned against every value of its
     entry: the pair's text is normalised once, not once per triple.
     """
-    chars: list[str] = []
-    offsets: list[int] = []
-    n = len(text)
-    for i, ch in enumerate(text):
-        out = norm_char(ch)
-        if not out:
-            continue
-        if out == ".":
-            # Keep a dot only between two digits: '1.75' stays, '。' or 'A.B' go.
-            prev_digit = bool(chars) and chars[-1].isdigit()
-            nxt = norm_char(text[i + 1]) if i + 1 < n else ""
-            if not (prev_digit and nxt[:1].isdigit()):
-                continue
-        for c in out:
-            chars.append(c)
-            offsets.append(i)
-    return NormalisedText("".join(chars), tuple(offsets), text)
+    return NormalisedText(text)
 
 
 def is_ascii_alnum(ch: str) -> bool:
