@@ -31,14 +31,19 @@ SHARD_RE = re.compile(r"^raw-(\d+)\.jsonl(?:\.gz|\.part)?$")
 ALIASES_FILE = "aliases.jsonl"
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
-    """Write JSON to a temp name beside `path`, fsync, then `os.replace` (never a half file)."""
+def write_json_atomic(path: Path, data: Any, fsync: bool = True) -> None:
+    """Write JSON to a temp name beside `path`, then `os.replace` (never a half file).
+
+    `fsync=False` still survives a killed process (the kernel has the bytes);
+    only a power loss could lose the last write.
+    """
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     with open(tmp, "w", encoding="utf-8") as fh:
         json.dump(data, fh, ensure_ascii=False, indent=2, sort_keys=True)
         fh.write("\n")
         fh.flush()
-        os.fsync(fh.fileno())
+        if fsync:
+            os.fsync(fh.fileno())
     os.replace(tmp, path)
 
 

@@ -4,9 +4,12 @@ The counters a dataset builder needs to judge a crawl (fetched, parsed,
 blocked, duplicates skipped, errors by reason) must add up over a crawl that
 was killed and resumed several times, so the file holds the totals: at start
 the previous totals are read back, and every write is previous totals + this
-run's counters (Scrapy's `cdtp/*` stats). Writes happen at most every
-CDTP_STATS_INTERVAL seconds and at close, via temp file + os.replace; a kill
-loses at most the last interval of counts, never the file.
+run's counters (Scrapy's `cdtp/*` stats). The file is rewritten (temp file +
+os.replace) after every stored entry, at most every CDTP_STATS_INTERVAL seconds
+for other events, and at close; a kill loses at most the last interval of
+fetch/error counts, never the file. On restart `parsed` is reconciled with
+the entries actually on disk (it can never be lower), so a kill between
+storing an entry and rewriting the file does not under-count.
 """
 from __future__ import annotations
 
@@ -69,8 +72,8 @@ class CrawlStatsFile:
         crawler.signals.connect(ext.spider_opened, signal=signals.spider_opened)
         crawler.signals.connect(ext.spider_closed, signal=signals.spider_closed)
         crawler.signals.connect(ext.response_received, signal=signals.response_received)
-        for sig in (signals.item_scraped, signals.request_dropped):
-            crawler.signals.connect(ext.maybe_write, signal=sig)
+        crawler.signals.connect(ext.item_scraped, signal=signals.item_scraped)
+        crawler.signals.connect(ext.maybe_write, signal=signals.request_dropped)
         return ext
 
     def spider_opened(self, spider: Any) -> None:
@@ -82,6 +85,12 @@ class CrawlStatsFile:
                 self.runs = int(prev.get("runs") or 0)
             except (ValueError, OSError, AttributeError):
                 self.base = {}
+        restored = getattr(spider, "restored", 0)
+        if restored > (self.base.get("parsed") or 0):
+            self.base["parsed"] = restored  # entries on disk were parsed, whatever the last write said
+        self.write(finished=False)
+
+    def item_scraped(self, *args: Any, **kwargs: Any) -> None:
         self.write(finished=False)
 
     def response_received(self, response: Any, request: Any, spider: Any = None) -> None:
@@ -120,5 +129,5 @@ class CrawlStatsFile:
             "finished": finished,
             "finish_reason": reason,
         }
-        write_json_atomic(self.path, data)
+        write_json_atomic(self.path, data, fsync=finished or reason is not None)
         self._last = time.monotonic()

@@ -91,7 +91,19 @@ class BaikeSpider(scrapy.Spider):
         # Seal shards a killed run left open before anything reads or appends.
         self.recovery = self.store.recover()
         self.restored = 0
+        self.dup_on_disk = 0
         self._cap_hit = False
+        self._restore()
+
+    def _restore(self) -> None:
+        """Rebuild the seen set from the stored entries (the output is the crawl state)."""
+        for entry in self.store.iter_entries():
+            if self.frontier.restore(entry):
+                self.restored += 1
+            else:
+                self.dup_on_disk += 1
+        for key, canon in self.store.iter_aliases():
+            self.frontier.add_alias(key, canon)
 
     # -- helpers -----------------------------------------------------------------
     def _inc(self, key: str, n: int = 1) -> None:
@@ -121,19 +133,11 @@ class BaikeSpider(scrapy.Spider):
 
     # -- start ---------------------------------------------------------------------
     async def start(self) -> AsyncIterator[Any]:
-        dup_on_disk = 0
-        for entry in self.store.iter_entries():
-            if self.frontier.restore(entry):
-                self.restored += 1
-            else:
-                dup_on_disk += 1
-        for key, canon in self.store.iter_aliases():
-            self.frontier.add_alias(key, canon)
         self.crawler.stats.set_value(STAT + "restored_entries", self.restored)
         if self.recovery.truncated_lines_dropped:
             self._inc("truncated_lines_dropped", self.recovery.truncated_lines_dropped)
-        if dup_on_disk:
-            self._inc("duplicates_on_disk", dup_on_disk)
+        if self.dup_on_disk:
+            self._inc("duplicates_on_disk", self.dup_on_disk)
         if self.restored:
             logger.info("resuming: %d entries already stored in %s", self.restored, self.store.out_dir)
         if self.frontier.max_pages is not None and self.restored >= self.frontier.max_pages:
