@@ -146,7 +146,9 @@ def test_alias_from_value_links_and_brackets():
     text = "Ryan Gosling出生于加拿大。"
     a = align_value("瑞恩·高斯林（Ryan Gosling）", text, cfg=NO_FUZZ)
     assert a is not None and a.match == "alias" and span(text, a) == "Ryan Gosling"
-    assert value_variants("美国(俄裔)") == ["美国", "俄裔"]
+    assert value_variants("美国(俄裔)") == ["美国"]  # a Chinese bracket part is a qualifier
+    assert align_value("1995年10月27日（美国）", "该片在美国上映。", cfg=NO_FUZZ) is None
+    assert value_variants("上大（SHU）") == ["上大", "SHU"]
     # Aliases are only a fallback: a direct hit stays exact.
     assert align_value("刘德华", "刘德华主演。", aliases=["华仔"], cfg=NO_FUZZ).match == "exact"
     # One-character aliases are ignored (too ambiguous).

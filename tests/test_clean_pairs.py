@@ -98,6 +98,8 @@ def test_ids_are_stable_and_distinct():
         ("《雨人》《碟中谍》 《木兰花》", "代表作品", ["《雨人》", "《碟中谍》", "《木兰花》"]),
         ("《我们、他们》、你们", "代表作品", ["《我们、他们》", "你们"]),  # no split inside titles
         ("3,000、2019/5/1", "数字", ["3,000", "2019/5/1"]),  # digits keep ',' and '/'
+        ("演员/歌手", "职业", ["演员", "歌手"]),
+        ("31-1718/N", "国内刊号", ["31-1718/N"]),  # a code, not a list
         ("北京市海淀区颐和园路5号、北大", "地址", ["北京市海淀区颐和园路5号、北大"]),  # no-split relation
         ("周杰伦[1]", "歌手", ["周杰伦"]),  # citation marker
         ("", "歌手", [""]),
@@ -132,6 +134,9 @@ def test_pair_shape_matches_schema():
         ("无间道", "主演", "刘德华"), ("无间道", "主演", "梁朝伟")]
     assert all(t["start"] is None and t["end"] is None and t["match"] is None for t in pair["triples"])
     assert pair["num_triples"] == 4 and pair["text_length"] == len(pair["text"])
+    # Layout whitespace inside a Chinese infobox name is dropped.
+    spaced = entry_to_pair(raw_entry(infobox=[{"name": "简\xa0\xa0称", "value": "无间", "value_links": []}]))
+    assert spaced["triples"][0]["relation"] == "简称"
     assert pair["source_url"].startswith("https://") and pair["tags"] == ["电影"]
     assert pair["domain"] is None and pair["split"] is None
     # The explicit schema accepts it as is.

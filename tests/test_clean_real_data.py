@@ -95,3 +95,54 @@ def test_kdconv_fates_and_reasons(shared_data):
         v for k, v in entry_fate.items() if k not in ("kept", "empty_text"))
     assert 0.05 * aligned <= entry_fate["kept"] <= 0.5 * aligned
     assert entry_fate["uncovered_relation_mention"] > 0 and entry_fate["ungrounded_enumeration_item"] > 0
+
+
+def _baike_2019_entries(shared_data):
+    """Raw entries from the 2019 Baidu Baike extraction: infobox rows
+    (`name$$value`) and the first paragraph of the page text as summary."""
+    base = shared_data / "baike-baidu-2019" / "extracted"
+    out = {}
+    for f in sorted((base / "info-table").glob("*.txt")):
+        rows = [line.split("$$", 1) for line in f.read_text(encoding="utf-8").splitlines() if "$$" in line]
+        para = base / "info-para" / f.name
+        summary = para.read_text(encoding="utf-8").split("\n")[0] if para.exists() else ""
+        raw, err = validate_raw_entry({"title": f.stem, "summary": summary, "source": "baidu",
+                                       "infobox": [{"name": n, "value": v} for n, v in rows]})
+        assert err is None
+        out[f.stem] = raw
+    return out
+
+
+def test_real_baike_entries(shared_data):
+    """Real Baike infoboxes: layout-spaced names (`简    称`), bracketed
+    abbreviations, multi-valued cells, values the summary never states."""
+    entries = _baike_2019_entries(shared_data)
+    assert len(entries) >= 15
+    vocab = relation_vocabulary(Counter(normalise_relation(i["name"], {}) for e in entries.values()
+                                        for i in e["infobox"]), 1)
+    results = {name: clean_entry(raw) for name, raw in entries.items()}
+    for name, res in results.items():
+        n_in = len(entry_to_pair(entries[name])["triples"])
+        assert n_in == len(res.pair["triples"] if res.pair else []) + len(res.dropped_triples), name
+
+    shu = results["上海大学"]
+    kept = {(t["relation"], t["tail"]): t["match"] for t in shu.pair["triples"]}
+    assert kept[("中文名", "上海大学")] == "exact"
+    assert kept[("外文名", "Shanghai University")] == "exact"
+    assert kept[("简称", "上大（SHU）")] == "alias"  # 上大 stated, brackets stripped
+    assert ("创办时间", "1994年5月27日") in kept
+    dropped = {(t["relation"], t["tail"]): r for t, r, _ in shu.dropped_triples}
+    alumni = [k for k in dropped if k[0] == "知名校友"]
+    assert len(alumni) >= 5 and all(dropped[k] == "unsupported_by_text" for k in alumni)  # split, then unstated
+    # `属    性` and `属性` are the same infobox row rendered twice.
+    assert dropped[("属性", "211工程")] == "duplicate_triple"
+    # Its summary lists programmes no triple holds: a redundant description.
+    d = check_redundant_description(shu.pair, vocab)
+    assert d.reason == "ungrounded_enumeration_item"
+
+    fates = Counter()
+    for name, res in results.items():
+        fates["kept" if res.pair and check_redundant_description(res.pair, vocab).keep
+              else "dropped"] += 1
+    print(f"\nBaike 2019: {dict(fates)}")
+    assert fates["dropped"] > fates["kept"] >= 1  # most Baike summaries run past their infobox

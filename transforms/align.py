@@ -266,16 +266,24 @@ _DIGITS = re.compile(r"\d+")
 _BRACKETS = re.compile(r"[（(\[【《〈<「『][^）)\]】》〉>」』]*[）)\]】》〉>」』]")
 
 
+_LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
+
+
 def value_variants(value: str) -> list[str]:
     """Other spellings of a value derivable from the value alone: the part
-    outside brackets and the parts inside them (`瑞恩·高斯林（Ryan Gosling）`)."""
+    outside brackets, and a Latin-script part inside them, which names the
+    same thing (`瑞恩·高斯林（Ryan Gosling）`, `上大（SHU）`). A Chinese part
+    inside brackets is a qualifier (`1995年10月27日（美国）`, `美国（俄裔）`,
+    `（自然科学版）`), never another name of the value."""
+    if not any(c in value for c in "（([【《〈<「『"):
+        return []
     out = []
     outside = _BRACKETS.sub("", value).strip()
     if outside and outside != value:
         out.append(outside)
     for m in _BRACKETS.finditer(value):
         inner = m.group(0)[1:-1].strip()
-        if inner:
+        if inner and _LATIN_NAME.match(inner) and len(inner) >= 2:
             out.append(inner)
     return out
 

@@ -197,6 +197,20 @@ class PairConfig:
     strip_citations: bool = True
 
 
+def _is_latin(ch: str) -> bool:
+    return bool(ch) and ch.isascii() and ch.isalnum()
+
+
+# Whitespace between two CJK characters in an infobox name is layout
+# (Baike renders two-character names as `简    称`), not part of the name.
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+
+
+def clean_relation_name(name: str) -> str:
+    """Infobox name as written, minus layout whitespace: `简\xa0\xa0称` -> `简称`."""
+    return _CJK_GAP.sub("", name.strip())
+
+
 _CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
 _OPEN = "《（(【[「『〈<“‘\""
 _CLOSE = "》）)】]」』〉>”’\""
@@ -207,7 +221,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     if cfg.strip_citations and "[" in value:
         value = _CITATION.sub("", value)
     value = value.strip()
-    if relation.strip() in cfg.no_split_relations or not value:
+    if clean_relation_name(relation) in cfg.no_split_relations or not value:
         return [value]
     seps = frozenset(cfg.separators)
     if "》" not in value and seps.isdisjoint(value):
@@ -233,6 +247,10 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
             prev = value[i - 1] if i else ""
             nxt = value[i + 1] if i + 1 < n else ""
             if ch in ",/，." and prev.isdigit() and nxt.isdigit():
+                buf.append(ch)
+                continue
+            if ch in "/／" and (_is_latin(prev) or _is_latin(nxt)):
+                # 31-1718/N, TCP/IP: a code, not a list (演员/歌手 is one).
                 buf.append(ch)
                 continue
             pieces.append("".join(buf))
@@ -303,7 +321,7 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
     triples: list[dict] = []
     aliases: list[tuple[str, ...]] = []
     for item in raw.get("infobox") or []:
-        relation = (item.get("name") or "").strip()
+        relation = clean_relation_name(item.get("name") or "")
         pieces = split_values(item.get("value") or "", relation, cfg)
         for piece in pieces:
             t = dict.fromkeys(_TRIPLE_KEYS)
@@ -340,7 +358,7 @@ def entity_names(raw: dict) -> tuple[str, ...]:
     """The entity's own names: title plus 中文名/外文名/简称/别名... values."""
     names = [raw.get("title") or ""]
     for item in raw.get("infobox") or []:
-        if (item.get("name") or "").strip() in ENTITY_NAME_RELATIONS:
+        if clean_relation_name(item.get("name") or "") in ENTITY_NAME_RELATIONS:
             for v in re.split(r"[、,，;；/]", item.get("value") or ""):
                 v = v.strip()
                 if v and v not in names:

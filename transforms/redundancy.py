@@ -205,7 +205,8 @@ def _relation_covers(mention: str, relations: set[str]) -> bool:
     return mention in relations or any(mention in r or (len(r) >= 2 and r in mention) for r in relations)
 
 
-_CLAUSE_STOPS = SENTENCE_END | frozenset("，,：:（）()《》“”\"「」『』【】[]")
+# Quotes and title marks do not end a clause: `入选“甲计划”、“乙计划”` is one list.
+_CLAUSE_STOPS = SENTENCE_END | frozenset("，,：:（）()【】[]")
 
 
 def _split_spans(text: str, start: int, end: int, seps: frozenset[str]) -> list[tuple[int, int]]:
