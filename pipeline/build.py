@@ -135,6 +135,11 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str]
 
         pairs = stage(pairs, "RelationReview", "relation_review", ApplyRelationReview(cfg.relation_review))["pairs"]
 
+    if cfg.search.enabled:
+        from pipeline.search_stage import ValidateBySearch
+
+        pairs = stage(pairs, "SearchValidation", "search_validation", ValidateBySearch(cfg.search))["pairs"]
+
     if cfg.typing.enabled:
         from pipeline.domain_stage import STAGE_TYPING, TypeEntities
 

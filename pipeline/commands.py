@@ -58,6 +58,14 @@ def register(subparsers) -> None:
     b.add_argument("--no-domain", action="store_true", default=None,
                    help="skip domain classification (domain columns stay null)")
     b.add_argument("--embedder", help="embedder of the domain fallback: use-m3 (default, offline), st:<model>, none")
+    b.add_argument("--search-backend", choices=("local", "searxng", "off"),
+                   help="search co-occurrence validation (§3.2): local full-text index (default index: the "
+                        "build's own input), a SearXNG service, or off (default)")
+    b.add_argument("--search-index", metavar="INDEX.duckdb", help="local index from `cdtp search index` (implies local)")
+    b.add_argument("--searxng-url", metavar="URL", help="SearXNG base URL, e.g. http://127.0.0.1:8888 (implies searxng)")
+    b.add_argument("--search-cache", metavar="DIR", help="search cache directory (default: OUT/search_cache)")
+    b.add_argument("--unverified-policy", choices=("keep", "drop"),
+                   help="triples whose search FAILED: keep them as unverified (default) or drop them")
     b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
     b.set_defaults(handler=run_build)
@@ -109,7 +117,26 @@ def _overrides(args) -> dict:
         dom["threshold"] = args.domain_threshold
     if dom:
         o["domain"] = dom
+    o["search"] = _search_overrides(args)
     return {k: v for k, v in o.items() if v}
+
+
+def _search_overrides(args) -> dict:
+    s: dict = {}
+    backend = getattr(args, "search_backend", None)
+    if backend is None and getattr(args, "searxng_url", None):
+        backend = "searxng"
+    if backend is None and getattr(args, "search_index", None):
+        backend = "local"
+    if backend == "off":
+        s["enabled"] = False
+    elif backend:
+        s.update(enabled=True, backend=backend)
+    for flag, key in (("search_index", "index_path"), ("searxng_url", "searxng_url"),
+                      ("search_cache", "cache_dir"), ("unverified_policy", "unverified_policy")):
+        if getattr(args, flag, None):
+            s[key] = getattr(args, flag)
+    return s
 
 
 def pipeline_options(beam_args: list[str]):
@@ -153,6 +180,10 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
         raise CdtpError("no --out directory given")
     jsonl, parquet = expand_inputs(cfg.input.patterns)
     prepare_out_dir(cfg.output.out_dir, overwrite)
+    if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
+        from pipeline.search_stage import prepare_search
+
+        cfg.search = prepare_search(cfg.search, cfg.input.patterns, cfg.output.out_dir)
     options = pipeline_options(beam_args)
     started = time.time()
     p = beam.Pipeline(options=options)

@@ -25,6 +25,7 @@ from typing import Any
 from pipeline.errors import CdtpError
 from transforms.redundancy import CleaningConfig
 from transforms.relations import RelationFrequencyConfig
+from transforms.search.types import SearchConfig
 from transforms.domain import DomainConfig
 from transforms.entity_type import TypingConfig
 from transforms.review import RelationReviewConfig
@@ -81,6 +82,8 @@ class BuildConfig:
     relation_review: RelationReviewConfig | None = None
     # split stage (§4.1): train/eval split + stratified subset; on by default, --no-split skips it.
     split: SplitConfig = field(default_factory=SplitConfig)
+    # search_validation stage (§3.2): off by default; --search-backend local|searxng switches it on.
+    search: SearchConfig = field(default_factory=SearchConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(dataclasses.asdict(self))
