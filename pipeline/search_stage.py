@@ -125,6 +125,16 @@ def prepare_search(cfg: SearchConfig | None, input_patterns: list[str], out_dir:
     Returns the updated config (or the input when search is off)."""
     if cfg is None or not cfg.enabled:
         return cfg
+    from pipeline.errors import CdtpError
+    from transforms.search.local_index import LocalIndexError
+
+    try:
+        return _prepare(cfg, input_patterns, out_dir)
+    except (ValueError, LocalIndexError) as exc:
+        raise CdtpError(f"search validation: {exc}") from exc
+
+
+def _prepare(cfg: SearchConfig, input_patterns: list[str], out_dir: str) -> SearchConfig:
     updates: dict[str, Any] = {}
     if cfg.backend == "local" and not cfg.index_path:
         from transforms.search.local_index import build_index_from_patterns
