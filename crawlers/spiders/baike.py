@@ -31,7 +31,7 @@ from twisted.python.failure import Failure
 
 from crawlers.frontier import Frontier, Offer
 from crawlers.keys import link_key
-from crawlers.parsers import has_content, parse_entry
+from crawlers.parsers import decode_html, has_content, parse_entry
 from crawlers.seedlist import Seed
 from crawlers.store import EntryStore
 
@@ -66,6 +66,12 @@ def error_reason(failure: Failure) -> str:
     if isinstance(exc, ConnectionRefusedError):
         return "connection_refused"
     return "download_error_" + "".join("_" + c.lower() if c.isupper() else c for c in name).strip("_")
+
+
+def _header_charset(response: Response) -> str | None:
+    ctype = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
+    _, _, charset = ctype.partition("charset=")
+    return charset.split(";")[0].strip().strip('"') or None
 
 
 class BaikeSpider(scrapy.Spider):
@@ -104,6 +110,21 @@ class BaikeSpider(scrapy.Spider):
                 self.dup_on_disk += 1
         for key, canon in self.store.iter_aliases():
             self.frontier.add_alias(key, canon)
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "BaikeSpider":
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider.on_dropped, signal=scrapy.signals.request_dropped)
+        return spider
+
+    def on_dropped(self, request: scrapy.Request, spider: Any = None) -> None:
+        """The scheduler refused a request: a redirect leading back to a URL already asked for."""
+        if "cdtp_key" not in request.meta:
+            return
+        if request.meta.get("redirect_urls"):
+            self._inc("errors/redirect_loop")
+        else:
+            self._inc("errors/dropped_duplicate_request")
 
     # -- helpers -----------------------------------------------------------------
     def _inc(self, key: str, n: int = 1) -> None:
@@ -155,7 +176,9 @@ class BaikeSpider(scrapy.Spider):
         if not isinstance(response, TextResponse):
             self._inc("errors/not_html")
             return
-        entry = parse_entry(response.text, response.url)
+        # Decode ourselves: declared charset, then <meta>, then UTF-8, then GB18030, so an
+        # undeclared GBK page is read correctly rather than guessed (see parsers.common).
+        entry = parse_entry(decode_html(response.body, _header_charset(response)), response.url)
         if entry is None:
             self._inc("errors/unparseable")
             return
@@ -166,9 +189,10 @@ class BaikeSpider(scrapy.Spider):
             self._inc("notes/no_summary")
         if not entry["infobox"]:
             self._inc("notes/no_infobox")
-        if response.encoding and response.encoding.lower().replace("-", "") not in ("utf8", "ascii"):
-            self._inc(f"notes/encoding_{response.encoding.lower().replace('-', '_')}")
-        if "</html>" not in response.text[-4096:].lower():
+        charset = (_header_charset(response) or "").replace("-", "")
+        if charset and charset not in ("utf8", "ascii"):
+            self._inc(f"notes/encoding_{charset}")
+        if b"</html>" not in response.body[-4096:].lower():
             self._inc("notes/truncated_html")
         urls = [response.url, *meta.get("redirect_urls", [])]
         entry["seed"] = seed
