@@ -3,9 +3,10 @@
 The logic is in transforms/split.py; this module only wires it into Beam so
 that no step needs a global shuffle or depends on bundling:
 
-1. ``AssignSplit``: split from the seeded hash of ``pair_id`` (per element).
-2. ``RelationCounts``: global triple count per relation, a combiner turned
+1. ``RelationCounts``: global triple count per relation, a combiner turned
    into one dict side input, from which the head/torso/tail bins are derived.
+2. ``SplitAndKey``: split from the seeded hash of ``pair_id``, then the
+   stratum key and the rank hash (per element, with the bins side input).
 3. ``StratumCounts``: pairs per joint stratum (combiner), then ``Allocate``
    (largest remainder with marginal repair) on that single small dict.
 4. ``SmallestRanks``: ``Top.SmallestPerKey(N)`` of the rank hash per stratum;
@@ -19,6 +20,7 @@ drops nothing (its audit output is empty); its ``stats`` output holds one dict
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import apache_beam as beam
@@ -41,15 +43,40 @@ STAGE = "split"
 SPLIT_STATS_FILE = "_split_stats.json"
 
 
-def _with_split(pair: dict[str, Any], seed: int, eval_fraction: float) -> dict[str, Any]:
-    out = dict(pair)
-    out["split"] = assign_split(out["pair_id"], seed, eval_fraction)
-    return out
+class _CountRelations(beam.CombineFn):
+    """pairs -> {relation: triple count}, accumulated per bundle (no element per triple)."""
+
+    def create_accumulator(self):
+        return Counter()
+
+    def add_input(self, acc, pair):
+        acc.update(pair_relations(pair))
+        return acc
+
+    def merge_accumulators(self, accs):
+        out = Counter()
+        for a in accs:
+            out.update(a)
+        return out
+
+    def extract_output(self, acc):
+        return dict(acc)
+
+
+class _CountStrata(_CountRelations):
+    """(stratum, rank, pair) -> {stratum: pairs}."""
+
+    def add_input(self, acc, element):
+        acc[element[0]] += 1
+        return acc
 
 
 def _keyed(pair: dict[str, Any], relinfo: tuple[dict, dict], cfg: SplitConfig):
+    """Set the split, then key the pair by stratum and rank (one pass over the pairs)."""
     counts, bins = relinfo
-    return (stratum_key(pair, counts, bins, cfg.bins), rank_key(pair["pair_id"], cfg.seed), pair)
+    out = dict(pair)
+    out["split"] = assign_split(out["pair_id"], cfg.seed, cfg.eval_fraction)
+    return (stratum_key(out, counts, bins, cfg.bins), rank_key(out["pair_id"], cfg.seed), out)
 
 
 def _mark(element, thresholds: dict) -> dict[str, Any]:
@@ -76,23 +103,14 @@ class SplitAndSample(beam.PTransform):
 
     def expand(self, pairs):
         cfg = self.cfg
-        split = pairs | "AssignSplit" >> beam.Map(_with_split, cfg.seed, cfg.eval_fraction)
-
+        # Relation counts do not depend on the split: one combiner over the input pairs.
         relinfo = (
-            split
-            | "Relations" >> beam.FlatMap(pair_relations)
-            | "RelationCounts" >> beam.combiners.Count.PerElement()
-            | "RelationCountDict" >> beam.combiners.ToDict()
+            pairs
+            | "RelationCounts" >> beam.CombineGlobally(_CountRelations())
             | "RelationBins" >> beam.Map(lambda counts: (counts, relation_freq_bins(counts, cfg.bins)))
         )
-        keyed = split | "StratumKey" >> beam.Map(_keyed, beam.pvalue.AsSingleton(relinfo), cfg)
-
-        counts = (
-            keyed
-            | "StratumOf" >> beam.Map(lambda e: e[0])
-            | "StratumCounts" >> beam.combiners.Count.PerElement()
-            | "StratumCountDict" >> beam.combiners.ToDict()
-        )
+        keyed = pairs | "SplitAndKey" >> beam.Map(_keyed, beam.pvalue.AsSingleton(relinfo), cfg)
+        counts = keyed | "StratumCounts" >> beam.CombineGlobally(_CountStrata())
         alloc = counts | "Allocate" >> beam.Map(allocate, cfg.subset_size)
 
         if cfg.subset_size > 0:
