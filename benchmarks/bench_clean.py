@@ -7,6 +7,8 @@ real-text workloads read at run time from ../shared/data:
 
 * duie: DuIE sentences as entries, annotated triples + as many negatives of
   the same relations from other sentences (transforms/corpora.py);
+* kdconv: KDConv film/music entities (Baike-like summaries, most infobox
+  rows not stated), repeated 4 times;
 * mixed: the build benchmark's recombined corpus (benchmarks/raw_corpus.py:
   DuIE + KDConv + plant texts with decoy rows), when available.
 
@@ -29,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from transforms.corpora import duie_to_raw_entries  # noqa: E402
+from transforms.corpora import duie_to_raw_entries, kdconv_to_raw_entries  # noqa: E402
 from transforms.pairs import validate_raw_entry  # noqa: E402
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry  # noqa: E402
 from transforms.relations import relation_vocabulary  # noqa: E402
@@ -70,7 +72,11 @@ def main() -> int:
         print(f"no real data at {SHARED}", file=sys.stderr)
         return 2
     cfg = CleaningConfig()
-    workloads = {"duie": duie_to_raw_entries(SHARED / "duie" / "train.jsonl").entries}
+    workloads = {
+        "duie": duie_to_raw_entries(SHARED / "duie" / "train.jsonl").entries,
+        # Baike-like: long summaries, ~8 infobox rows, most not stated.
+        "kdconv": kdconv_to_raw_entries(SHARED / "kdconv" / "entities_film_music_from_dev_test.jsonl") * 4,
+    }
     try:
         from benchmarks.raw_corpus import generate
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
@@ -138,16 +139,28 @@ def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
     return None
 
 
-def find_dates(text: str) -> list[tuple[int, int, tuple[int, int | None, int | None]]]:
-    """All dates in `text` as (start, end, (y, m, d)), in text order."""
+# A cheap substring that any match of the corresponding _DATE_RES pattern
+# must contain: scanning CJK text with `re` costs ~10 us per pattern, `in`
+# almost nothing.
+_DATE_GUARDS = (("年",), ("-", "/", "."), ("年",))
+
+
+@lru_cache(maxsize=64)
+def find_dates(text: str) -> tuple[tuple[int, int, tuple[int, int | None, int | None]], ...]:
+    """All dates in `text` as (start, end, (y, m, d)), in text order.
+
+    Cached per text: an entry's date values are all checked against the same
+    summary."""
     found = []
-    for rx in _DATE_RES:
+    for rx, guards in zip(_DATE_RES, _DATE_GUARDS):
+        if not any(g in text for g in guards):
+            continue
         for m in rx.finditer(text):
             dt = _date_from_match(m)
             if dt is not None:
                 found.append((m.start(), m.end(), dt))
     found.sort()
-    return found
+    return tuple(found)
 
 
 def dates_compatible(value, text_date, allow_partial: bool) -> bool:
@@ -242,8 +255,10 @@ def parse_quantity(value: str) -> tuple[float, str | None, float] | None:
     return _quantity(m)
 
 
-def find_quantities(text: str) -> list[tuple[int, int, float, str | None, float]]:
-    """All quantities in the text as (start, end, amount, dimension, number)."""
+@lru_cache(maxsize=64)
+def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float], ...]:
+    """All quantities in the text as (start, end, amount, dimension, number);
+    cached per text like find_dates."""
     out = []
     for m in _NUMBER_RE.finditer(text):
         q = _quantity(m)
@@ -253,7 +268,7 @@ def find_quantities(text: str) -> list[tuple[int, int, float, str | None, float]
         while end > m.start() and text[end - 1].isspace():
             end -= 1
         out.append((m.start(), end, *q))
-    return out
+    return tuple(out)
 
 
 def _close(a: float, b: float, tol: float) -> bool:
@@ -266,6 +281,7 @@ _DIGITS = re.compile(r"\d+")
 _BRACKETS = re.compile(r"[（(\[【《〈<「『][^）)\]】》〉>」』]*[）)\]】》〉>」』]")
 
 
+_OPENERS = frozenset("（([【《〈<「『")
 _LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
 
 
@@ -275,7 +291,7 @@ def value_variants(value: str) -> list[str]:
     same thing (`瑞恩·高斯林（Ryan Gosling）`, `上大（SHU）`). A Chinese part
     inside brackets is a qualifier (`1995年10月27日（美国）`, `美国（俄裔）`,
     `（自然科学版）`), never another name of the value."""
-    if not any(c in value for c in "（([【《〈<「『"):
+    if _OPENERS.isdisjoint(value):
         return []
     out = []
     outside = _BRACKETS.sub("", value).strip()
@@ -391,6 +407,12 @@ def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
 
     nt = normalise_with_map(text)
     if len(nt.text) < len(nv) - 1:
+        return None
+    # partial_ratio compares the value with text windows of its own length,
+    # scoring 100 * LCS / len(value); the LCS cannot exceed the number of the
+    # value's characters that occur in the text at all. Most misses stop here.
+    chars = nt.chars
+    if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
         return None
     res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=cfg.fuzzy_threshold)
     if res is None or res.dest_end <= res.dest_start:

@@ -16,6 +16,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -196,6 +197,14 @@ class PairConfig:
     # Citation markers like [1] or [2-3] copied from the page.
     strip_citations: bool = True
 
+    @property
+    def separator_set(self) -> frozenset[str]:
+        cached = self.__dict__.get("_separator_set")
+        if cached is None or cached[0] != self.separators:
+            cached = (self.separators, frozenset(self.separators))
+            self.__dict__["_separator_set"] = cached
+        return cached[1]
+
 
 def _is_latin(ch: str) -> bool:
     return bool(ch) and ch.isascii() and ch.isalnum()
@@ -206,6 +215,7 @@ def _is_latin(ch: str) -> bool:
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 
 
+@lru_cache(maxsize=65536)
 def clean_relation_name(name: str) -> str:
     """Infobox name as written, minus layout whitespace: `简\xa0\xa0称` -> `简称`."""
     return _CJK_GAP.sub("", name.strip())
@@ -223,7 +233,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     value = value.strip()
     if clean_relation_name(relation) in cfg.no_split_relations or not value:
         return [value]
-    seps = frozenset(cfg.separators)
+    seps = cfg.separator_set
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.
         for suf in cfg.strip_suffixes:

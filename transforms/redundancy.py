@@ -16,7 +16,9 @@ A CDTP pair must be strictly aligned in both directions:
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from transforms.align import AlignConfig, align_value
@@ -209,16 +211,23 @@ def _relation_covers(mention: str, relations: set[str]) -> bool:
 _CLAUSE_STOPS = SENTENCE_END | frozenset("，,：:（）()【】[]")
 
 
+@lru_cache(maxsize=32)
+def _sep_regex(seps: frozenset[str]) -> re.Pattern:
+    return re.compile("[" + "".join(re.escape(c) for c in sorted(seps)) + "]")
+
+
 def _split_spans(text: str, start: int, end: int, seps: frozenset[str]) -> list[tuple[int, int]]:
     """Sub-spans of text[start:end] between separator characters (digits
     around ',' '/' do not separate: 3,000 and 2019/5 stay whole)."""
     out, s = [], start
-    for i in range(start, end):
+    n = len(text)
+    for m in _sep_regex(seps).finditer(text, start, end):
+        i = m.start()
         ch = text[i]
-        if ch in seps and not (ch in ",/" and 0 < i < len(text) - 1
-                               and text[i - 1].isdigit() and text[i + 1].isdigit()):
-            out.append((s, i))
-            s = i + 1
+        if ch in ",/" and 0 < i < n - 1 and text[i - 1].isdigit() and text[i + 1].isdigit():
+            continue
+        out.append((s, i))
+        s = i + 1
     out.append((s, end))
     return out
 
@@ -238,7 +247,7 @@ def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, in
     out: list[list[tuple[int, int]]] = []
     clause_stops = (_CLAUSE_STOPS | short) - seps
     for cs, ce in _split_spans(text, 0, len(text), clause_stops):
-        if not any(text[i] in seps for i in range(cs, ce)):
+        if _sep_regex(seps).search(text, cs, ce) is None:
             continue
         items = [(s, e) for s, e in _split_spans(text, cs, ce, seps) if e > s]
         if len(items) >= 2:
@@ -249,7 +258,7 @@ def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, in
             items = [(s, e) for s, e in _split_spans(text, ss, se, short) if e > s]
             if (len(items) >= cfg.min_short_items
                     and all(e - s <= cfg.enumeration_max_item_length for s, e in items)
-                    and not any(text[i] in seps for s, e in items for i in range(s, e))):
+                    and _sep_regex(seps).search(text, ss, se) is None):
                 out.append(items)
     return out
 

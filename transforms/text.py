@@ -63,8 +63,11 @@ def norm_char(ch: str) -> str:
     return _TABLE[ord(ch)]
 
 
+@lru_cache(maxsize=65536)
 def normalise(s: str) -> str:
-    """Normalised form of a string (a value, an alias, a relation, a text)."""
+    """Normalised form of a string (a value, an alias, a relation, a text).
+
+    Memoised: infobox values repeat across entries (中国, 男, 汉族)."""
     out = s.translate(_TABLE)
     if "." in out:
         out = _STRAY_DOT.sub("", out)
@@ -78,12 +81,20 @@ class NormalisedText:
     `str.find` or a miss, and never need to map a span back.
     """
 
-    __slots__ = ("text", "original", "_offsets")
+    __slots__ = ("text", "original", "_offsets", "_chars")
 
     def __init__(self, original: str):
         self.original = original
-        self.text = normalise(original)
+        self.text = normalise.__wrapped__(original)  # texts are not worth caching twice
         self._offsets: list[int] | None = None
+        self._chars: frozenset[str] | None = None
+
+    @property
+    def chars(self) -> frozenset[str]:
+        """The set of normalised characters (a cheap fuzzy prefilter)."""
+        if self._chars is None:
+            self._chars = frozenset(self.text)
+        return self._chars
 
     @property
     def offsets(self) -> list[int]:
