@@ -56,7 +56,7 @@ def register(subparsers) -> None:
         description="Paths come in pairs, annotator A first: A.csv B.csv [A2.csv B2.csv ...], or the folders "
         "OUT/A OUT/B written by `review export`. Items are matched by item_id.",
     )
-    imp.add_argument("paths", nargs="+", metavar="A B", help="annotator A's then annotator B's sheet or folder, repeated")
+    imp.add_argument("paths", nargs="+", metavar="SHEET", help="annotator A's then annotator B's sheet or folder, repeated")
     imp.add_argument("--out", required=True, metavar="DECISIONS.json", help="relation decision file to write")
     imp.add_argument("--disagreements", metavar="CSV",
                      help="where to list disagreements (default: DECISIONS.disagreements.csv beside --out)")
@@ -221,13 +221,21 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _display_width(text: str) -> int:
+    """Terminal columns: CJK characters take two, so the table stays aligned."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _print_summary(result, out: Path, dis_path: Path, undecided: int, fh) -> None:
     rels = result.relations
-    width = max(8, *(len(r) for r in rels))
-    print(f"{'relation':<{width}}  {'n':>5}  {'agree':>6}  {'kappa':>6}  decision", file=fh)
+    width = max(8, *(_display_width(r) for r in rels))
+    print(f"{'relation':<{width}}  {'n':>5}  {'agree':>6}  {'kappa':>7}  decision", file=fh)
     for rel, r in rels.items():
-        kappa = f"{r['kappa']:.3f}" + ("*" if r["kappa_degenerate"] else "")
-        print(f"{rel:<{width}}  {r['n']:>5}  {r['agreement']:>6.3f}  {kappa:>6}  {r['decision']} ({r['reason']})", file=fh)
+        kappa = f"{r['kappa']:.3f}" + ("*" if r["kappa_degenerate"] else " ")
+        pad = " " * (width - _display_width(rel))
+        print(f"{rel}{pad}  {r['n']:>5}  {r['agreement']:>6.3f}  {kappa:>7}  {r['decision']} ({r['reason']})", file=fh)
     if any(r["kappa_degenerate"] for r in rels.values()):
         print("* kappa undefined (both annotators used one label for every item); reported as 1.0", file=fh)
     accepted = sum(1 for r in rels.values() if r["decision"] == "accepted")

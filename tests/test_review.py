@@ -197,6 +197,9 @@ def test_review_round_trip_on_duie(shared_data, tmp_path, capsys):
         assert len({r["pair_id"] for r in rows}) == len(rows)  # N distinct pairs
         for r in rows:
             assert r["decision"] == "" and r["tail"] in r["text"] and r["span"] in ("", r["tail"])
+    # A second export into filled sheets' folder is refused (annotators' work is never overwritten silently).
+    assert main(["review", "export", "--shards", str(build), "--out", str(tmp_path / "rv")]) == 2
+    assert "--force" in capsys.readouterr().err
     again = tmp_path / "rv2"
     assert main(["review", "export", "--shards", str(build / "pairs"), "--out", str(again),
                  "--per-relation", str(per), "--seed", "7"]) == 0
