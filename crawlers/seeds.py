@@ -9,7 +9,8 @@ of a triple, often with Baike's disambiguation subtitle attached
 Supported source formats (auto-detected per file, see `detect_format`):
 
 * ``list``    one title per line, optionally `title<TAB>subtitle` (our own output
-              format, so seed files can be merged again);
+              format, so seed files can be merged again), or a Baike entry URL
+              `https://baike.baidu.com/item/<title>[/<lemma_id>]`;
 * ``kgclue``  KgCLUE QA JSON lines, `{"answer": "head（disambiguation） ||| relation ||| tail"}`;
 * ``nlpcc``   NLPCC-ICCPOL 2016 KBQA files, `<triple id=N>\\th ||| r ||| t` lines
               (question/answer/separator lines are structure, not seeds);
@@ -43,6 +44,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Iterator
+from urllib.parse import unquote_to_bytes
 
 FORMATS = ("list", "kgclue", "nlpcc", "triples")
 
@@ -61,6 +63,7 @@ _OPEN_FULL, _CLOSE_FULL = "（", "）"
 _TRIPLE_SEP = "|||"
 _NLPCC_TAG = re.compile(r"^<(question|triple|answer)\s+id=(\d+)>\s*(.*)$", re.S)
 _NLPCC_SEPARATOR = re.compile(r"^=+$")
+_ITEM_URL = re.compile(r"^https?://[^/\s]+/item/([^/?#\s]+)(?:/\d+)?/?(?:[?#]\S*)?$")
 
 
 @dataclass(frozen=True)
@@ -172,6 +175,8 @@ def _garbage_reason(title: str) -> str | None:
         return "title_too_long"
     if "\ufffd" in title or any(unicodedata.category(c) in ("Cc", "Cs", "Co") for c in title):
         return "bad_characters"
+    if title[0] in "{<" or title.startswith(("http://", "https://")):
+        return "looks_like_markup"
     if _TRIPLE_SEP in title:
         return "unsplit_triple"
     if not any(c.isalnum() for c in title):
@@ -206,10 +211,30 @@ def seed_from_head(head: str, *, square_brackets: bool = False) -> Seed | Malfor
 # ------------------------------------------------------------------- line parsers
 
 
+def seed_from_url(url: str) -> Seed | Malformed:
+    """A Baike entry URL (`https://baike.baidu.com/item/长江/12345`) names its title.
+
+    The lemma id is not kept: a seed is a title (plus subtitle), and the crawl
+    resolves `/item/<title>` itself.
+    """
+    m = _ITEM_URL.match(url.strip())
+    if not m:
+        return Malformed("not_an_entry_url")
+    raw = unquote_to_bytes(m.group(1))
+    for enc in ("utf-8", "gb18030"):
+        try:
+            return make_seed(raw.decode(enc))
+        except UnicodeDecodeError:
+            continue
+    return Malformed("bad_characters")
+
+
 def parse_list_line(line: str) -> Parsed:
-    """`title` or `title<TAB>subtitle`; blank lines and `#` comments carry no seed."""
+    """`title`, `title<TAB>subtitle` or a Baike `/item/` URL; blank lines and `#` comments carry no seed."""
     if not line.strip() or line.lstrip().startswith("#"):
         return None
+    if line.strip().startswith(("http://", "https://")):
+        return seed_from_url(line)
     cells = line.split("\t")
     if len(cells) > 2:
         return Malformed("too_many_columns")

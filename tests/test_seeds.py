@@ -78,6 +78,21 @@ def test_garbage_titles_are_rejected_with_a_reason(line, reason):
     assert parse_list_line(line) == Malformed(reason)
 
 
+@pytest.mark.parametrize(
+    "line, expected",
+    [
+        ("https://baike.baidu.com/item/%E9%95%BF%E6%B1%9F/6401879", Seed("长江")),
+        ("http://127.0.0.1:8000/item/%E9%95%BF%E6%B1%9F?fromModule=lemma_inlink", Seed("长江")),
+        ("https://baike.baidu.com/item/%B3%A4%BD%AD", Seed("长江")),  # GBK-encoded old link
+        ("https://baike.baidu.com/search/word?word=x", Malformed("not_an_entry_url")),
+        ('{"id": 1, "answer": "长江 ||| 长度 ||| 6300千米"}', Malformed("looks_like_markup")),
+        ("<h1>长江</h1>", Malformed("looks_like_markup")),
+    ],
+)
+def test_list_lines_with_urls_and_markup(line, expected):
+    assert parse_list_line(line) == expected
+
+
 def test_seed_key_is_case_insensitive_and_line_round_trips():
     assert Seed("iPhone").key() == Seed("IPHONE").key()
     assert Seed("杜鹃", "鸟类").line() == "杜鹃\t鸟类"
