@@ -8,7 +8,9 @@ site must answer the way Baike does:
   with the smallest lemma id, as Baike serves one sense rather than a list;
 * ``/item/<title>/<lemma_id>`` serves exactly that sense; an id that is not a
   sense of that title is a 404, because the id is what tells senses apart;
-* Sogou pages are also reachable under Sogou's ``/v<lemma_id>.htm``;
+* Sogou pages are also reachable under Sogou's ``/v<lemma_id>.htm``, and the
+  old Baidu ``/view/<lemma_id>.htm`` answers with a 301 redirect to the entry's
+  ``/item/`` URL, as Baike did when it moved to ``/item/``;
 * ``/robots.txt`` allows ``/item/`` and disallows search and user pages (a
   ``robots.txt`` file in the folder replaces it, so a test can forbid paths);
 * pages are served byte for byte with the charset the page declares (saved
@@ -45,6 +47,7 @@ Disallow: /edit/
 PAGE_SUFFIXES = (".html", ".htm")
 _META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-]+)""", re.I)
 _SOGOU_PATH = re.compile(r"^/v(\d+)\.htm$")
+_VIEW_PATH = re.compile(r"^/view/(\d+)\.html?$")
 
 
 @dataclass(frozen=True)
@@ -103,6 +106,7 @@ class SiteIndex:
     by_title: dict[str, list[SitePage]] = field(default_factory=dict)
     by_key: dict[str, list[SitePage]] = field(default_factory=dict)
     sogou_ids: dict[str, SitePage] = field(default_factory=dict)
+    baidu_ids: dict[str, SitePage] = field(default_factory=dict)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
 
     @classmethod
@@ -139,6 +143,8 @@ class SiteIndex:
             index.by_key.setdefault(_lookup_key(title), []).append(page)
             if source == "sogou" and lemma_id:
                 index.sogou_ids.setdefault(lemma_id, page)
+            elif lemma_id:
+                index.baidu_ids.setdefault(lemma_id, page)
         for table in (index.by_title, index.by_key):
             for senses in table.values():
                 senses.sort(key=_sense_order)
@@ -156,6 +162,14 @@ class SiteIndex:
             if page.lemma_id == lemma_id:
                 return page
         return None
+
+    def redirect_for(self, raw_path: str) -> str | None:
+        """Location for an old `/view/<lemma_id>.htm` URL of a known entry, else None."""
+        m = _VIEW_PATH.match(urlsplit(raw_path).path)
+        if not m:
+            return None
+        page = self.baidu_ids.get(m.group(1))
+        return page.item_path() if page else None
 
     def resolve(self, raw_path: str) -> SitePage | None:
         """The page for a request path (query and fragment ignored), or None."""
@@ -220,6 +234,13 @@ class BaikeSiteHandler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if path == "/robots.txt":
             self._send(HTTPStatus.OK, "text/plain; charset=utf-8", server.robots_txt.encode("utf-8"), send_body)
+            return
+        location = server.index.redirect_for(self.path)
+        if location is not None:
+            self.send_response(HTTPStatus.MOVED_PERMANENTLY)
+            self.send_header("Location", location)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
             return
         page = server.index.resolve(self.path)
         if page is None:

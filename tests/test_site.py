@@ -164,6 +164,23 @@ def test_item_urls_serve_the_right_page(sample_site):
     assert fetch(item(base, "长江", 6401879) + "/")[0] == 200
 
 
+def test_old_view_urls_redirect_to_item_urls(sample_site):
+    _, base = sample_site
+    status, _, body = fetch(base + "/view/6401879.htm")  # urllib follows the 301
+    assert status == 200 and h1_of(body) == "长江"
+    opener = urllib.request.build_opener(_NoRedirect)
+    with pytest.raises(urllib.error.HTTPError) as err:
+        opener.open(base + "/view/6406324.htm", timeout=10)
+    assert err.value.code == 301
+    assert err.value.headers["Location"] == "/item/%E6%9D%9C%E9%B9%83/6406324"
+    assert fetch(base + "/view/1.htm")[0] == 404
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
 def test_head_request(sample_site):
     _, base = sample_site
     status, ctype, body = fetch(item(base, "长江"), method="HEAD")

@@ -29,6 +29,7 @@ after editing; tests check the committed pages match this file.
 from __future__ import annotations
 
 import html
+import json
 import re
 import sys
 from dataclasses import dataclass, field
@@ -941,8 +942,6 @@ def render_current(page: Page) -> str:
     data = {"lemmaId": lid, "lemmaTitle": page.title}
     if page.subtitle:
         data["lemmaDesc"] = page.subtitle
-    import json
-
     parts = [_head(page, "utf-8").replace("<html>", '<html lang="zh-CN">')]
     parts[0] = parts[0].replace(
         "</head>\n",
