@@ -29,6 +29,7 @@ from crawlers.parsers.common import (
     raw_text,
     script_lemma_id,
     strip_subtitle,
+    text_of,
 )
 
 _LEMMA_DESC_RE = re.compile(r'"lemmaDesc"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -56,13 +57,13 @@ def title_and_subtitle(tree: etree._Element) -> tuple[str | None, str | None]:
     if not h1s:
         return None, None
     h1 = h1s[0]
-    title = clean_inline(h1.text_content()) or None
+    title = clean_inline(text_of(h1)) or None
     subtitle = None
     parent = h1.getparent()
     scope = parent if parent is not None else tree
     desc = scope.xpath(".//" + _prefix("*", "lemmaDesc"))
     if desc:
-        subtitle = strip_subtitle(desc[0].text_content())
+        subtitle = strip_subtitle(text_of(desc[0]))
     else:
         m = _LEMMA_DESC_RE.search("\n".join(tree.xpath("//script/text()")))
         if m:
@@ -106,7 +107,7 @@ def infobox(tree: etree._Element, base_url: str) -> list[dict[str, Any]]:
 def tags(tree: etree._Element) -> list[str]:
     out: list[str] = []
     for el in tree.xpath("//" + _prefix("*", "tagItem")):
-        tag = clean_inline(el.text_content())
+        tag = clean_inline(text_of(el))
         if tag and tag not in out:
             out.append(tag)
     return out

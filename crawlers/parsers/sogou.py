@@ -26,6 +26,7 @@ from crawlers.parsers.common import (
     item_path_parts,
     raw_text,
     strip_subtitle,
+    text_of,
 )
 
 _SUMMARY = "//div[@id='j-shareAbstract'] | //" + class_xpath("div", "abstract")
@@ -37,9 +38,9 @@ def title_and_subtitle(tree: etree._Element) -> tuple[str | None, str | None]:
     h1s = tree.xpath("//h1[@id='title']") or tree.xpath("//h1")
     if not h1s:
         return None, None
-    title = clean_inline(h1s[0].text_content()) or None
+    title = clean_inline(text_of(h1s[0])) or None
     desc = tree.xpath("//" + class_xpath("*", "lemma_desc") + " | //" + class_xpath("*", "title_tip"))
-    return title, strip_subtitle(desc[0].text_content()) if desc else None
+    return title, strip_subtitle(text_of(desc[0])) if desc else None
 
 
 def lemma_id(tree: etree._Element) -> str | None:
@@ -78,7 +79,7 @@ def infobox(tree: etree._Element, base_url: str) -> list[dict[str, Any]]:
 def tags(tree: etree._Element) -> list[str]:
     out: list[str] = []
     for a in tree.xpath("//*[@id='j-lemma_tags']//a | //" + class_xpath("div", "lemma_tags") + "//a"):
-        tag = clean_inline(a.text_content())
+        tag = clean_inline(text_of(a))
         if tag and tag not in out:
             out.append(tag)
     return out
