@@ -78,6 +78,8 @@ W_REL, CAP_REL = 1.0, 4.0
 W_SUB, CAP_SUB = 2.0, 4.0
 W_TITLE, CAP_TITLE = 1.0, 2.0
 W_TEXT, CAP_TEXT = 0.5, 3.0
+W_OCC, CAP_OCC = 1.5, 3.0
+OCCUPATION_CHARS = 120  # occupations are stated in a biography's opening
 
 _SUBTITLE_RE = re.compile(r"^(?P<title>.+?)[（(](?P<sub>[^（）()]+)[）)]\s*$")
 _SPACE_RE = re.compile(r"\s+")
@@ -210,17 +212,45 @@ class DomainClassifier:
                     hits_ev[d] = hits
             self._add(scores, votes, cap, ev, key, hits_ev)
 
-        # 4. keywords in the text and the tail values.
+        # 4. people go by their field: occupation words in the opening of the
+        # text (and occupation/position tails); biography noise is ignored.
+        is_person = self._is_person(item, title, subtitle, tags, triples)
+        noise: dict[str, set[str]] = {}
+        if is_person:
+            ev["person"] = True
+            noise = {d: set(w) for d, w in self.lex.get("person_noise", {}).items()}
+            opening = text[:OCCUPATION_CHARS] + " " + " ".join(
+                v for r, v in triples if r in ("职业", "职务", "身份", "主要成就", "头衔", "军衔", "官职"))
+            votes = {d: 0.0 for d in DOMAINS}
+            occ_ev: dict[str, list[str]] = {}
+            for d, words in self.lex.get("occupations", {}).items():
+                hits = [w for w in words if w in opening]
+                hits = [h for h in hits if not any(h != o and h in o for o in hits)]
+                if hits:
+                    votes[d] = W_OCC * len(hits)
+                    occ_ev[d] = hits
+            self._add(scores, votes, CAP_OCC, ev, "occupation", occ_ev)
+
+        # 5. keywords in the text and the tail values.
         body = text + " " + " ".join(v for _, v in triples[:40])
         votes = {d: 0.0 for d in DOMAINS}
         kw_ev: dict[str, list[str]] = {}
         for d in DOMAINS:
-            hits = [w for w in self.lex["keywords"][d] if w in body]
+            hits = [w for w in self.lex["keywords"][d] if w in body and w not in noise.get(d, ())]
             if hits:
                 votes[d] = W_TEXT * len(hits)
                 kw_ev[d] = hits
         self._add(scores, votes, CAP_TEXT, ev, "text", kw_ev)
         return scores, ev
+
+    @staticmethod
+    def _is_person(item, title, subtitle, tags, triples) -> bool:
+        typed = item.get("entity_type")
+        if typed:
+            return typed == "person"
+        from transforms.entity_type import entity_type
+
+        return entity_type(title, tags, [r for r, _ in triples], subtitle).type == "person"
 
     @staticmethod
     def _add(scores, votes, cap, ev, key, hits) -> None:

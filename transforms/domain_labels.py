@@ -161,6 +161,17 @@ def _nlpcc_item(root: Path, source: str, locator: Any) -> dict[str, Any]:
     return {"entity": head, "text": "", "tags": [], "triples": [{"head": head, "relation": rel, "tail": tail}]}
 
 
+def _string_triple(value: str) -> dict[str, str]:
+    """"head ||| relation ||| tail", "relation$$tail" or a bare relation name."""
+    for sep in ("|||", "$$", "\t"):
+        parts = [p.strip() for p in value.split(sep)]
+        if len(parts) == 3:
+            return {"head": parts[0], "relation": parts[1], "tail": parts[2]}
+        if len(parts) == 2:
+            return {"relation": parts[0], "tail": parts[1]}
+    return {"relation": value.strip(), "tail": ""}
+
+
 def resolve_row(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
     """Turn one labelled row into a classifier item with its gold label."""
     label = norm_label(row.get("domain", row.get("label")))
@@ -191,7 +202,7 @@ def resolve_row(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
             triples = [{"relation": k, "tail": v} for k, v in ib.items()] if isinstance(ib, dict) else list(ib)
         if isinstance(triples, dict):
             triples = [{"relation": k, "tail": v} for k, v in triples.items()]
-        triples = [{"relation": t, "tail": ""} if isinstance(t, str) else t for t in triples]
+        triples = [_string_triple(t) if isinstance(t, str) else t for t in triples]
         item = {
             "entity": entity,
             "subtitle": row.get("subtitle"),

@@ -61,7 +61,7 @@ class _CachedEmbedder:
     spec: str = ""
     dim: int = 0
 
-    def __init__(self, cache_size: int = 50_000, batch_size: int = 256) -> None:
+    def __init__(self, cache_size: int = 50_000, batch_size: int = 1024) -> None:
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
         self._batch_size = batch_size
