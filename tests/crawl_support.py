@@ -109,6 +109,7 @@ class RecordingServer:
     def __init__(self, routes: dict[str, Route | tuple[int, dict[str, str], bytes]], host: str = "127.0.0.1") -> None:
         self.routes = routes
         self.hits: list[str] = []
+        self.user_agents: set[str] = set()
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -119,6 +120,7 @@ class RecordingServer:
 
                 path = unquote(self.path)
                 outer.hits.append(path)
+                outer.user_agents.add(self.headers.get("User-Agent", ""))
                 route = outer.routes.get(path)
                 if route is None:
                     status, headers, body = 404, {"Content-Type": "text/html; charset=utf-8"}, b"<html><body>not found</body></html>"

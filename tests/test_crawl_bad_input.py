@@ -90,6 +90,7 @@ def test_bad_input_is_counted_by_reason_and_never_crashes(bad_site, tmp_path):
     proc = run_crawl(
         seeds, out, site.base_url, "--depth-limit", "2",
         "--set", "DOWNLOAD_MAXSIZE=200000", "--set", "CDTP_BLOCK_RETRIES=1", "--set", "RETRY_TIMES=1",
+        "--contact", "mailto:crawl-admin@example.org",
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "Traceback" not in proc.stderr
@@ -125,6 +126,33 @@ def test_bad_input_is_counted_by_reason_and_never_crashes(bad_site, tmp_path):
     assert not any("captcha" in h for h in site.hits)
     assert not any("文件" in h or "外站" in h for h in site.hits)
     assert stats["totals"]["links_offsite_skipped"] == 1
+    # an identifying User-Agent with the contact address, on every request
+    (ua,) = site.user_agents
+    assert ua.startswith("cdtp-baike-crawler/") and "mailto:crawl-admin@example.org" in ua
+
+
+def test_sogou_pages_over_http(tmp_path):
+    """A Sogou entry is parsed as source "sogou" and its /v<id>.htm links are followed."""
+    from pathlib import Path
+
+    page = (Path(__file__).parent / "fixtures" / "pages" / "sogou_huangpujiang.html").read_bytes()
+    lujiazui = legacy_page("陆家嘴", "陆家嘴位于黄浦江东岸。", {"所属地区": "浦东新区"}, lemma_id="800004")
+    site = RecordingServer({
+        item("黄浦江"): (200, HTML, page),
+        "/v800004.htm": (200, HTML, lujiazui.encode()),
+    })
+    try:
+        seeds = tmp_path / "seeds.txt"
+        seeds.write_text("黄浦江\n", encoding="utf-8")
+        proc = run_crawl(seeds, tmp_path / "out", site.base_url, "--depth-limit", "1")
+        assert proc.returncode == 0, proc.stderr[-2000:]
+        entries = {e["title"]: e for e in read_entries(tmp_path / "out")}
+        assert entries["黄浦江"]["source"] == "sogou" and entries["黄浦江"]["lemma_id"] == "800001"
+        assert entries["陆家嘴"]["depth"] == 1
+        assert "/v800002.htm" in site.hits  # 上海市: linked, fetched, 404
+        assert read_stats(tmp_path / "out")["errors"] == {"http_404": 2}  # 上海市, 长江
+    finally:
+        site.stop()
 
 
 def test_max_pages_caps_entries_across_runs(bad_site, tmp_path):
