@@ -1,8 +1,8 @@
-"""`cdtp` subcommands of the crawl stage.
+"""`cdtp crawl`: the Scrapy Baike crawler's command.
 
-* `cdtp crawl`: the Scrapy Baike crawler (this module);
-* `cdtp seeds` and `cdtp site serve`: registered below by their own modules
-  (crawlers.seeds, crawlers.site) through `_register_seeds` / `_register_site`.
+The other crawl-stage commands, `cdtp seeds` and `cdtp site serve`, live in
+crawlers.seed_commands and crawlers.site_commands (listed in
+pipeline.cli.COMMAND_MODULES beside this module).
 
 Registration stays cheap: Scrapy and Twisted are imported inside the handler.
 """
@@ -140,16 +140,5 @@ def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run_crawl)
 
 
-# --- seeds and site (owned by crawlers.seeds and crawlers.site) ----------------
-def _register_seeds(subparsers: argparse._SubParsersAction) -> None:
-    """`cdtp seeds`: added by crawlers.seeds (register its parser here)."""
-
-
-def _register_site(subparsers: argparse._SubParsersAction) -> None:
-    """`cdtp site serve`: added by crawlers.site (register its parser here)."""
-
-
 def register(subparsers: argparse._SubParsersAction) -> None:
-    _register_seeds(subparsers)
     _register_crawl(subparsers)
-    _register_site(subparsers)
