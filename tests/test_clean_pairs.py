@@ -142,3 +142,13 @@ def test_pair_shape_matches_schema():
     # The explicit schema accepts it as is.
     table = pa.Table.from_pylist([pair], schema=PAIR_SCHEMA)
     assert table.num_rows == 1
+
+
+def test_lone_surrogates_are_invalid_input():
+    import json
+
+    obj = json.loads('{"title": "x", "summary": "bad \\ud800 text"}')
+    raw, err = validate_raw_entry(obj)
+    assert raw is None and err == "summary: not valid Unicode (lone surrogate)"
+    obj = json.loads('{"title": "x", "infobox": [{"name": "n", "value": "\\udc00"}]}')
+    assert validate_raw_entry(obj)[1] == "infobox[0]: not valid Unicode (lone surrogate)"

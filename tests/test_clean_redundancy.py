@@ -191,3 +191,24 @@ def test_position_index():
     assert pair["position_index"] == 3 / 6
     d = check_redundant_description(pair, VOCAB, CleaningConfig(position_index_threshold=0.4))
     assert d.keep and d.pair["position_index"] == 0.5
+
+
+def test_configs_reject_nonsense():
+    import pytest
+
+    from transforms.align import AlignConfig
+
+    with pytest.raises(ValueError, match="position_index_threshold"):
+        CleaningConfig(position_index_threshold=75)
+    with pytest.raises(ValueError, match="enumeration_scope"):
+        CleaningConfig(enumeration_scope="some")
+    with pytest.raises(ValueError, match="fuzzy_threshold"):
+        AlignConfig(fuzzy_threshold=0.85 * 1000)
+
+
+def test_overlong_text_is_dropped_with_a_reason():
+    e = raw("无间道", "刘德华主演。" * 3000, [("主演", "刘德华")])
+    res = clean_entry(e)
+    assert res.pair is None and res.pair_reason == "text_too_long"
+    assert [r for _, r, _ in res.dropped_triples] == ["pair_dropped:text_too_long"]
+    assert clean_entry(e, CleaningConfig(max_text_length=0)).pair is not None

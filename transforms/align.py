@@ -59,6 +59,12 @@ class AlignConfig:
     # Relative tolerance when comparing quantities after unit conversion.
     number_rel_tol: float = 1e-9
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.fuzzy_threshold <= 100.0:
+            raise ValueError(f"fuzzy_threshold is a rapidfuzz score in [0, 100], not {self.fuzzy_threshold}")
+        if self.fuzzy_min_length < 1:
+            raise ValueError("fuzzy_min_length must be >= 1")
+
 
 @dataclass(frozen=True)
 class Alignment:

@@ -126,9 +126,33 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
         errors.append(f"depth: expected integer, got {type(depth).__name__}")
     else:
         out["depth"] = depth
+    if not errors:
+        _check_encodable(out, errors)
     if errors:
         return None, "; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else "")
     return out, None
+
+
+def _check_encodable(raw: dict, errors: list[str]) -> None:
+    """Lone surrogates (from `\\ud800` escapes in JSON) cannot be written to
+    Parquet: reject the entry here, with the field, rather than crash a writer."""
+    def bad(s: str | None) -> bool:
+        if not s:
+            return False
+        try:
+            s.encode("utf-8")
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    for key in ("title", "subtitle", "summary", "url", "lemma_id", "source", "seed", "fetched_at"):
+        if bad(raw.get(key)):
+            errors.append(f"{key}: not valid Unicode (lone surrogate)")
+    for i, item in enumerate(raw["infobox"]):
+        if bad(item["name"]) or bad(item["value"]) or any(bad(l["title"]) or bad(l["url"]) for l in item["value_links"]):
+            errors.append(f"infobox[{i}]: not valid Unicode (lone surrogate)")
+    if any(bad(l["title"]) or bad(l["url"]) for l in raw["links"]) or any(bad(t) for t in raw["tags"]):
+        errors.append("links/tags: not valid Unicode (lone surrogate)")
 
 
 # ---------------------------------------------------------------------------- ids

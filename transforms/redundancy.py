@@ -61,6 +61,19 @@ class CleaningConfig:
     enumeration_scope: str = "grounded"
     # Drop repeated (relation, tail) triples of one pair (keeps the first).
     drop_duplicate_triples: bool = True
+    # A "summary" longer than this is a whole article, not a CDTP text; it is
+    # dropped (reason text_too_long) instead of being scanned. 0 = no limit.
+    max_text_length: int = 10_000
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.position_index_threshold <= 1.0:
+            raise ValueError(f"position_index_threshold must be in [0, 1], not {self.position_index_threshold}")
+        if self.enumeration_scope not in ("grounded", "all"):
+            raise ValueError(f"enumeration_scope must be 'grounded' or 'all', not {self.enumeration_scope!r}")
+        if not 1 <= self.min_mention_length <= self.max_mention_length:
+            raise ValueError("need 1 <= min_mention_length <= max_mention_length")
+        if self.min_short_items < 2:
+            raise ValueError("min_short_items must be >= 2")
 
 
 @dataclass
@@ -125,6 +138,10 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
                            reason, f"no summary text; {len(triples)} triples", pid)
     # The entity's other names (简称, 外文名, ...) support a triple whose value
     # is the entity's own name (中文名 = title): the text may use any of them.
+    if cfg.max_text_length and len(text) > cfg.max_text_length:
+        reason = "text_too_long"
+        return CleanResult(None, [(t, f"pair_dropped:{reason}", "") for t in triples], reason,
+                           f"text has {len(text)} characters (limit {cfg.max_text_length})", pid)
     names = entity_names(raw)
     ntitle = normalise(pair["entity"])
     kept: list[dict] = []

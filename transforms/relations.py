@@ -72,7 +72,8 @@ class RelationFrequencyConfig:
 
     min_count: int | None = 5
     top_k: int | None = None
-    synonyms: Mapping[str, str] = field(default_factory=default_synonyms)
+    # variant -> canonical relation name; {} switches normalisation to surface only.
+    synonyms: dict[str, str] = field(default_factory=lambda: dict(default_synonyms()))
     mode: str = "and"
 
     def __post_init__(self) -> None:
