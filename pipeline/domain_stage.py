@@ -55,6 +55,15 @@ class ClassifyDomain(beam.PTransform):
     def __init__(self, cfg: DomainConfig | None = None):
         super().__init__()
         self.cfg = cfg or DomainConfig()
+        if self.cfg.enabled:
+            # Fail at construction with a clear message, not in a worker's setup().
+            from pipeline.errors import CdtpError
+            from transforms.embed import EmbedderError, validate_spec
+
+            try:
+                validate_spec(self.cfg.embedder)
+            except EmbedderError as exc:
+                raise CdtpError(f"domain.embedder: {exc}") from None
 
     def expand(self, pairs):
         if not self.cfg.enabled:

@@ -237,3 +237,27 @@ def test_label_rows_are_checked(tmp_path):
     bad.write_text(json.dumps({"source": "duie/train.jsonl", "locator": 1, "entity": "x", "domain": "HP"}) + "\n")
     with pytest.raises(LabelError, match="needs the data folder"):
         load_labels(bad, tmp_path / "nowhere")
+
+
+def test_people_with_education_in_their_biography_keep_their_field(rules_only):
+    """Everyone graduated from somewhere: 大学/学院 must not make a person HS."""
+    res = rules_only.classify({
+        "entity": "张三", "triples": [{"relation": "出生日期", "tail": "1960年"}, {"relation": "毕业院校", "tail": "清华大学"}],
+        "text": "张三，1960年生，物理学家，中国科学院院士。毕业于清华大学物理系，长期在大学任教，培养学生数百人。",
+    })
+    ev = _ev(res)
+    assert res.domain == "TE" and ev["person"] is True
+    assert "物理学家" in ev["occupation"]["TE"]
+    assert "大学" not in ev.get("text", {}).get("HS", [])
+
+
+def test_bad_domain_settings_fail_clearly():
+    from pipeline.domain_stage import ClassifyDomain
+    from pipeline.errors import CdtpError
+
+    with pytest.raises(ValueError, match="threshold"):
+        DomainConfig(threshold=1.5)
+    with pytest.raises(CdtpError, match="does not exist"):
+        ClassifyDomain(DomainConfig(embedder="st:/no/such/model"))
+    with pytest.raises(CdtpError, match="unknown embedder spec"):
+        ClassifyDomain(DomainConfig(embedder="glove"))

@@ -101,6 +101,16 @@ class DomainConfig:
     emb_mode: str = "centroid"  # "knn": mean of the k best seed phrases per domain; "centroid"
     emb_k: int = 3
 
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.threshold <= 1.0:
+            raise ValueError(f"domain threshold must be in [0, 1], got {self.threshold}")
+        if self.batch_size < 1:
+            raise ValueError(f"domain batch_size must be >= 1, got {self.batch_size}")
+        if self.emb_mode not in ("centroid", "knn"):
+            raise ValueError(f"domain emb_mode must be 'centroid' or 'knn', got {self.emb_mode!r}")
+        if self.emb_temperature <= 0:
+            raise ValueError("domain emb_temperature must be > 0")
+
 
 @dataclass
 class DomainResult:

@@ -146,6 +146,27 @@ class SentenceTransformerEmbedder(_CachedEmbedder):
         )
 
 
+def validate_spec(spec: str | None) -> str:
+    """Check a spec's form without loading anything (cheap: for config checks).
+
+    A `st:` target that looks like a path (starts with / . or ~) must exist;
+    anything else after `st:` is taken as a hub id and only checked on load.
+    """
+    import os
+
+    spec = (spec or DEFAULT_EMBEDDER).strip()
+    if spec in ("use-m3", "use", "usem3", "default", "none"):
+        return spec
+    if spec.startswith("st:"):
+        target = spec[3:].strip()
+        if not target:
+            raise EmbedderError("embedder spec 'st:' needs a model path or hub id, e.g. st:/models/text2vec")
+        if target.startswith(("/", ".", "~")) and not os.path.isdir(os.path.expanduser(target)):
+            raise EmbedderError(f"sentence-transformers model folder {target} does not exist")
+        return spec
+    raise EmbedderError(f"unknown embedder spec {spec!r}: use 'use-m3' or 'st:<path or hub id>'")
+
+
 _INSTANCES: dict[str, _CachedEmbedder] = {}
 _INSTANCES_LOCK = threading.Lock()
 
