@@ -30,8 +30,9 @@ from twisted.internet.error import (
 from twisted.python.failure import Failure
 
 from crawlers.frontier import Frontier, Offer
-from crawlers.keys import link_key
+from crawlers.keys import link_key, norm_title
 from crawlers.parsers import decode_html, has_content, parse_entry
+from crawlers.parsers.senses import sense_links
 from crawlers.seedlist import Seed
 from crawlers.store import EntryStore
 
@@ -137,20 +138,20 @@ class BaikeSpider(scrapy.Spider):
         host = parts.hostname.lower()
         return any(host == d or host.endswith("." + d) for d in self.allowed_domains)
 
-    def _request(self, offer: Offer) -> scrapy.Request:
+    def _request(self, offer: Offer, **meta: Any) -> scrapy.Request:
         return scrapy.Request(
             offer.url,
             callback=self.parse,
             errback=self.on_error,
-            meta={"cdtp_key": offer.key, "cdtp_depth": offer.depth, "cdtp_seed": offer.seed},
+            meta={"cdtp_key": offer.key, "cdtp_depth": offer.depth, "cdtp_seed": offer.seed, **meta},
         )
 
-    def _requests(self, offers: list[Offer]) -> Iterable[scrapy.Request]:
+    def _requests(self, offers: list[Offer], **meta: Any) -> Iterable[scrapy.Request]:
         for offer in offers:
             if not self._allowed(offer.url):
                 self._inc("links_offsite_skipped")
                 continue
-            yield self._request(offer)
+            yield self._request(offer, **meta)
 
     # -- start ---------------------------------------------------------------------
     async def start(self) -> AsyncIterator[Any]:
@@ -166,7 +167,7 @@ class BaikeSpider(scrapy.Spider):
             return
         for seed in self.seeds:
             offers = self.frontier.offer(seed.url(self.base_url), 0, seed.label, key=seed.key)
-            for request in self._requests(offers):
+            for request in self._requests(offers, cdtp_want_subtitle=seed.subtitle):
                 yield request
 
     # -- parse -----------------------------------------------------------------------
@@ -178,7 +179,12 @@ class BaikeSpider(scrapy.Spider):
             return
         # Decode ourselves: declared charset, then <meta>, then UTF-8, then GB18030, so an
         # undeclared GBK page is read correctly rather than guessed (see parsers.common).
-        entry = parse_entry(decode_html(response.body, _header_charset(response)), response.url)
+        try:
+            entry = parse_entry(decode_html(response.body, _header_charset(response)), response.url)
+        except Exception:  # a parser bug must cost one page, never the crawl
+            logger.exception("parser failed on %s", response.url)
+            self._inc("errors/parser_exception")
+            return
         if entry is None:
             self._inc("errors/unparseable")
             return
@@ -194,6 +200,10 @@ class BaikeSpider(scrapy.Spider):
             self._inc(f"notes/encoding_{charset}")
         if b"</html>" not in response.body[-4096:].lower():
             self._inc("notes/truncated_html")
+        want = meta.get("cdtp_want_subtitle")
+        if want and norm_title(entry.get("subtitle")) != norm_title(want):
+            yield from self._resolve_sense(response, entry, want, depth, seed)
+            return
         urls = [response.url, *meta.get("redirect_urls", [])]
         entry["seed"] = seed
         status, depth, offers = self.frontier.accept(entry, key, depth, urls)
@@ -218,6 +228,17 @@ class BaikeSpider(scrapy.Spider):
                 self._cap_hit = True
                 raise CloseSpider("max_pages")
         yield from self._requests(offers)
+
+    def _resolve_sense(self, response: Response, entry: dict, want: str, depth: int, seed: str | None) -> Iterable[Any]:
+        """A seed asked for one sense of a polysemous name and got another: follow the right one."""
+        text = decode_html(response.body, _header_charset(response))
+        senses = [s for s in sense_links(text, entry["title"], response.url) if norm_title(s["subtitle"]) == norm_title(want)]
+        if not senses:
+            self._inc("errors/seed_sense_not_found")
+            logger.warning("seed %s（%s）: no such sense linked from %s", entry["title"], want, response.url)
+            return
+        self._inc("notes/seed_sense_redirected")
+        yield from self._requests(self.frontier.offer(senses[0]["url"], depth, seed))
 
     def on_error(self, failure: Failure) -> None:
         reason = error_reason(failure)
