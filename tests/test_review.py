@@ -107,10 +107,19 @@ def test_malformed_sheets_fail_with_file_and_line(tmp_path, content, message):
     assert message in str(exc.value) and str(f) in str(exc.value)
 
 
-def test_sheet_encoding_and_aliases(tmp_path):
-    bad = _write(tmp_path / "gbk.csv", "item_id,relation,decision\nx,作者,accept\n", "gbk")
-    with pytest.raises(ReviewError, match="not UTF-8"):
-        read_sheet(bad)
+def test_sheet_encodings_delimiters_and_aliases(tmp_path):
+    # What spreadsheet programs save: GBK "CSV" (Chinese Windows), UTF-16 tab text, ; in some locales.
+    for name, content, encoding in [
+        ("gbk.csv", "item_id,relation,decision\nx,作者,accept\n", "gbk"),
+        ("utf16.txt", "\ufeffItem_ID\tRelation\tDecision\nx\t作者\taccept\n", "utf-16-le"),
+        ("semi.csv", "item_id;relation;decision\nx;作者;accept\n", "utf-8"),
+    ]:
+        labels, _ = read_sheet(_write(tmp_path / name, content, encoding))
+        assert [(lab.item_id, lab.relation, lab.decision) for lab in labels] == [("x", "作者", "accept")], name
+    garbage = tmp_path / "bin.csv"
+    garbage.write_bytes(b"\x81\x30\xff\xfe" * 4)
+    with pytest.raises(ReviewError, match="save the sheet as CSV UTF-8"):
+        read_sheet(garbage)
     ok = _write(tmp_path / "ok.csv", "\ufeffitem_id,relation,decision\nx,作者, Accept \ny,作者,拒绝\nz,作者,\n\n")
     labels, undecided = read_sheet(ok, skip_undecided=True)
     assert [(lab.item_id, lab.decision) for lab in labels] == [("x", "accept"), ("y", "reject")]

@@ -279,6 +279,27 @@ def parse_decision(raw: str | None) -> str | None:
     return _DECISION_ALIASES[v]
 
 
+def _decode_sheet(raw: bytes, path: Path) -> str:
+    """Text of a sheet as spreadsheet programs save it.
+
+    UTF-8 (with or without BOM) is what export writes; Excel's "Unicode text"
+    is UTF-16 with a BOM; a plain "CSV" saved on a Chinese Windows is GBK,
+    read as GB18030 (its superset). Anything else is a clear error.
+    """
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError:
+            pass
+    else:
+        for encoding in ("utf-8-sig", "gb18030"):
+            try:
+                return raw.decode(encoding)
+            except UnicodeDecodeError:
+                continue
+    raise ReviewError(f"{path}: not UTF-8, UTF-16 or GBK text; save the sheet as CSV UTF-8")
+
+
 def read_sheet(path: Path, skip_undecided: bool = False) -> tuple[list[Label], list[str]]:
     """Labels of one filled sheet, plus the item ids left undecided (when skipped).
 
@@ -290,12 +311,11 @@ def read_sheet(path: Path, skip_undecided: bool = False) -> tuple[list[Label], l
         raw = Path(path).read_bytes()
     except OSError as exc:
         raise ReviewError(f"{path}: cannot read sheet ({exc.strerror or exc})") from None
-    try:
-        content = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ReviewError(f"{path}: not UTF-8 text; save the sheet as CSV UTF-8") from None
-    reader = csv.DictReader(io.StringIO(content, newline=""))
-    header = [h.strip() for h in (reader.fieldnames or [])]
+    content = _decode_sheet(raw, path)
+    first_line = content.split("\n", 1)[0]
+    delimiter = max(",\t;", key=first_line.count)  # spreadsheet locales save ; or tab
+    reader = csv.DictReader(io.StringIO(content, newline=""), delimiter=delimiter)
+    header = [h.strip().lower() for h in (reader.fieldnames or [])]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         raise ReviewError(f"{path}: not a review sheet, missing column(s) {', '.join(missing)} (header: {header})")
