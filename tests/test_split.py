@@ -201,3 +201,16 @@ def test_beam_stage_matches_reference_and_worker_counts():
     assert sum(x[2] for x in expected) == 400
     _run_beam(pairs, cfg, expected, ref_stats, direct_num_workers=1)
     _run_beam(pairs, cfg, expected, ref_stats, direct_num_workers=3, direct_running_mode="multi_threading")
+
+
+@pytest.mark.slow
+def test_beam_stage_on_empty_input_and_zero_subset():
+    empty_cfg = SplitConfig(subset_size=5)
+    _, empty_stats = split_and_sample([], empty_cfg)
+    assert empty_stats["pairs"] == 0 and empty_stats["subset_distance_max"] == 0.0
+    _run_beam([], empty_cfg, [], empty_stats)
+    pairs = synthetic_pairs(50)
+    zero = SplitConfig(subset_size=0)
+    ref, stats = split_and_sample(pairs, zero)
+    assert not any(p["in_subset"] for p in ref) and stats["subset_pairs"] == 0
+    _run_beam(pairs, zero, [(p["pair_id"], p["split"], False) for p in ref], stats)
