@@ -148,3 +148,16 @@ def test_empty_part_shard_is_removed(tmp_path):
     store.recover()
     assert list(tmp_path.iterdir()) == []
     assert json.dumps(list(store.iter_entries())) == "[]"
+
+
+def test_settings_make_the_crawl_depth_first_and_polite():
+    from crawlers.settings import CrawlSettings, scrapy_settings
+
+    s = scrapy_settings(CrawlSettings(contact="mailto:me@example.org"))
+    assert s["DEPTH_PRIORITY"] == 0
+    assert s["SCHEDULER_MEMORY_QUEUE"].endswith("LifoMemoryQueue")
+    assert s["SCHEDULER_DISK_QUEUE"].endswith("PickleLifoDiskQueue")
+    assert s["ROBOTSTXT_OBEY"] is True and s["AUTOTHROTTLE_ENABLED"] is True
+    assert s["CONCURRENT_REQUESTS_PER_DOMAIN"] >= 1 and s["DOWNLOAD_MAXSIZE"] > 0
+    assert "mailto:me@example.org" in s["USER_AGENT"]
+    assert "JOBDIR" not in s  # the output directory is the state

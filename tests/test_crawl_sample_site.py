@@ -42,3 +42,22 @@ def test_polysemous_seed_and_restart_without_refetch(sample_site, tmp_path):
     assert stats["last_run"]["fetched"] == 0  # every entry (and the sense seed) known from disk
     assert stats["last_run"]["restored_entries"] == len(entries)
     assert read_entries(out) == entries and stats["runs"] == 2
+
+
+def test_resume_after_the_site_moved_to_another_port(sample_site, tmp_path):
+    """Stored links are absolute; a restart against a new --base-url still follows them."""
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("长江\n", encoding="utf-8")
+    out = tmp_path / "out"
+    first = run_crawl(seeds, out, sample_site.base_url, "--depth-limit", "0")
+    assert first.returncode == 0, first.stderr[-3000:]
+    assert len(read_entries(out)) == 1
+    moved = SiteProcess(sample_site_dir())
+    try:
+        again = run_crawl(seeds, out, moved.base_url, "--depth-limit", "1")
+        assert again.returncode == 0, again.stderr[-3000:]
+    finally:
+        moved.stop()
+    entries = read_entries(out)
+    assert len(entries) > 1 and all(e["depth"] <= 1 for e in entries)
+    assert read_stats(out)["totals"].get("links_offsite_skipped", 0) == 0

@@ -69,6 +69,11 @@ def error_reason(failure: Failure) -> str:
     return "download_error_" + "".join("_" + c.lower() if c.isupper() else c for c in name).strip("_")
 
 
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
 def _header_charset(response: Response) -> str | None:
     ctype = response.headers.get(b"Content-Type", b"").decode("latin-1").lower()
     _, _, charset = ctype.partition("charset=")
@@ -105,6 +110,7 @@ class BaikeSpider(scrapy.Spider):
     def _restore(self) -> None:
         """Rebuild the seen set from the stored entries (the output is the crawl state)."""
         for entry in self.store.iter_entries():
+            self._rebase(entry)
             if self.frontier.restore(entry):
                 self.restored += 1
             else:
@@ -126,6 +132,21 @@ class BaikeSpider(scrapy.Spider):
             self._inc("errors/redirect_loop")
         else:
             self._inc("errors/dropped_duplicate_request")
+
+    def _rebase(self, entry: dict) -> None:
+        """Point a stored entry's same-site links at the current --base-url.
+
+        Links are stored absolute; if the site moved (a local site restarted on
+        another port, a mirror), resuming must still follow them.
+        """
+        old = _origin(entry.get("url") or "")
+        new = _origin(self.base_url)
+        if not old or old == new:
+            return
+        for link in entry.get("links") or []:
+            url = link.get("url") or ""
+            if url.startswith(old + "/"):
+                link["url"] = new + url[len(old):]
 
     # -- helpers -----------------------------------------------------------------
     def _inc(self, key: str, n: int = 1) -> None:
