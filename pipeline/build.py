@@ -13,6 +13,7 @@ infobox names) and the kept relations (from the counts over cleaned pairs).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,7 @@ from pipeline.cleaning import (
 )
 from pipeline.config import BuildConfig
 from pipeline.funnel import count_audit, count_flow, count_histogram
-from pipeline.read import ReadRawRecords
+from pipeline.read import InputFiles, ReadRawRecords
 from pipeline.write import WriteParquetShards
 from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
 from transforms.relations import triples_bin
@@ -81,8 +82,14 @@ class BuildOutputs:
     top_relations: Any
 
 
-def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str],
-                   parquet_files: list[str]) -> BuildOutputs:
+def resolve_num_shards(cfg: BuildConfig, inputs: InputFiles) -> int:
+    """Shards per output: the configured number, else one per input_bytes_per_shard."""
+    if cfg.output.num_shards > 0:
+        return cfg.output.num_shards
+    return max(1, math.ceil(inputs.estimated_bytes / max(1, cfg.output.input_bytes_per_shard)))
+
+
+def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> BuildOutputs:
     """Add the whole build to pipeline `p`, writing under cfg.output.out_dir."""
     out_dir = cfg.output.out_dir
     audits: list = []
@@ -97,7 +104,7 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str]
         return result
 
     # 1. read: JSON Lines shards and Parquet, through Beam filesystems.
-    records = p | "Read" >> ReadRawRecords(jsonl_patterns, parquet_files)
+    records = p | "Read" >> ReadRawRecords(inputs.jsonl_patterns, inputs.parquet_files)
 
     # 2. validate: malformed JSON, missing title, wrong types -> invalid_input audit rows.
     valid = records | "ValidateInput" >> ValidateRawEntries()
@@ -163,7 +170,7 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, jsonl_patterns: list[str]
 
     # 8. write: explicit schemas, deterministic balanced shards, Hive partitions for pairs.
     o = cfg.output
-    shards = dict(num_shards=o.num_shards, rows_per_shard=o.rows_per_shard, row_group_size=o.row_group_size)
+    shards = dict(num_shards=resolve_num_shards(cfg, inputs), row_group_size=o.row_group_size)
     written_pairs = pairs | "WritePairs" >> WriteParquetShards(
         FileSystems.join(out_dir, "pairs"), PAIR_SCHEMA, ("pair_id",), o.partition_by, **shards)
     written_audit = (

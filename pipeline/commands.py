@@ -42,8 +42,7 @@ def register(subparsers) -> None:
                    "relation_frequency, output, ...)")
     b.add_argument("--set", action="append", default=[], metavar="SECTION.FIELD=JSON",
                    help="override one config field, e.g. --set relation_frequency.min_count=3")
-    b.add_argument("--num-shards", type=int, help="shards per output/partition (0 = from --rows-per-shard)")
-    b.add_argument("--rows-per-shard", type=int, help="target rows per shard when --num-shards is 0")
+    b.add_argument("--num-shards", type=int, help="shards per output/partition (0 = one per 256 MiB of input)")
     b.add_argument("--min-relation-count", type=int, help="relation-frequency filter: minimum count")
     b.add_argument("--top-k-relations", type=int, help="relation-frequency filter: keep the top K")
     b.add_argument("--position-index", type=float, help="redundant-description threshold (paper: 0.75)")
@@ -90,8 +89,6 @@ def _overrides(args) -> dict:
     o["output"]["out_dir"] = args.out.rstrip("/") if args.out not in ("/",) else args.out
     if args.num_shards is not None:
         o["output"]["num_shards"] = args.num_shards
-    if args.rows_per_shard is not None:
-        o["output"]["rows_per_shard"] = args.rows_per_shard
     if args.min_relation_count is not None:
         o["relation_frequency"]["min_count"] = args.min_relation_count
     if args.top_k_relations is not None:
@@ -178,7 +175,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
 
     if not cfg.output.out_dir:
         raise CdtpError("no --out directory given")
-    jsonl, parquet = expand_inputs(cfg.input.patterns)
+    inputs = expand_inputs(cfg.input.patterns)
     prepare_out_dir(cfg.output.out_dir, overwrite)
     if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
         from pipeline.search_stage import prepare_search
@@ -187,7 +184,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
     options = pipeline_options(beam_args)
     started = time.time()
     p = beam.Pipeline(options=options)
-    build_pipeline(p, cfg, jsonl, parquet)
+    build_pipeline(p, cfg, inputs)
     result = p.run()
     state = result.wait_until_finish()
     if state not in (PipelineState.DONE, None) and str(state) != "DONE":

@@ -50,9 +50,10 @@ class OutputConfig:
 
     out_dir: str = ""
     # Shards per output (per partition for pairs). 0 = automatic: one shard per
-    # `rows_per_shard` rows, computed in the pipeline from the actual count.
+    # `input_bytes_per_shard` of input, decided at launch from the file sizes
+    # (deterministic for a given input, and no counting pass over the rows).
     num_shards: int = 0
-    rows_per_shard: int = 200_000
+    input_bytes_per_shard: int = 256 * 1024 * 1024
     # Rows per Parquet row group: small enough that a reader can skip, large
     # enough that column statistics are worth having.
     row_group_size: int = 50_000

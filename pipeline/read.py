@@ -16,6 +16,7 @@ Nothing goes through `beam.Create` except the list of Parquet file names.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Iterator
 
 import apache_beam as beam
@@ -29,8 +30,19 @@ PARQUET_SUFFIXES = (".parquet", ".parq")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz", ".ndjson", ".ndjson.gz", ".jsonl.bz2")
 
 
-def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
-    """Match the patterns at launch; return (jsonl patterns, parquet files).
+@dataclass
+class InputFiles:
+    jsonl_patterns: list[str]
+    parquet_files: list[str]
+    # Uncompressed-equivalent size (compressed files count 4x), for sharding.
+    estimated_bytes: int
+
+
+COMPRESSION_FACTOR = 4
+
+
+def expand_inputs(patterns: list[str]) -> InputFiles:
+    """Match the patterns at launch; return JSON Lines patterns and Parquet files.
 
     Matching at launch makes a typo a clear error before any worker starts,
     and routes each file to the reader for its format. A pattern that matches
@@ -41,12 +53,17 @@ def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
         raise CdtpError("no --input given")
     jsonl: list[str] = []
     parquet: list[str] = []
+    sizes: dict[str, int] = {}
     for pattern in patterns:
         try:
             results = FileSystems.match([pattern])
         except Exception as exc:  # noqa: BLE001 - filesystem errors vary by scheme
             raise CdtpError(f"cannot list input {pattern!r}: {exc}") from exc
-        paths = sorted(m.path for r in results for m in r.metadata_list)
+        metas = [m for r in results for m in r.metadata_list]
+        for m in metas:
+            compressed = m.path.lower().endswith((".gz", ".bz2"))
+            sizes[m.path] = m.size_in_bytes * (COMPRESSION_FACTOR if compressed else 1)
+        paths = sorted(m.path for m in metas)
         if not paths:
             raise CdtpError(f"input pattern {pattern!r} matches no file")
         its_jsonl = []
@@ -63,7 +80,7 @@ def expand_inputs(patterns: list[str]) -> tuple[list[str], list[str]]:
                 )
         if its_jsonl:
             jsonl.extend([pattern] if len(its_jsonl) == len(paths) else its_jsonl)
-    return list(dict.fromkeys(jsonl)), sorted(set(parquet))
+    return InputFiles(list(dict.fromkeys(jsonl)), sorted(set(parquet)), sum(sizes.values()))
 
 
 class JsonLinesSource(filebasedsource.FileBasedSource):

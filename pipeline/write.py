@@ -7,8 +7,8 @@ gives different files on 1 and 2 workers. Here:
 
 * a row goes to shard `hash(sort key) % n` of its partition, so shards are
   balanced by row count and the assignment does not depend on workers;
-* `n` is fixed (`num_shards`) or computed in the pipeline from the actual
-  row count per partition (`rows_per_shard`), via a combiner side input;
+* `n` is fixed when the pipeline is built: `num_shards`, or derived from the
+  input size, so no counting pass has to hold the rows back;
 * each shard is sorted by the sort key before it is written, so a rerun, or a
   run on more workers, writes byte-identical content;
 * files are written through Beam's FileSystems (gs:// works) with the declared
@@ -19,9 +19,7 @@ a null partition value is written as the configured placeholder.
 """
 from __future__ import annotations
 
-import hashlib
-import json
-import math
+import zlib
 from typing import Any, Iterable
 
 import apache_beam as beam
@@ -31,14 +29,15 @@ from apache_beam.io.filesystems import FileSystems
 NULL_PARTITION = {"domain": "unknown", "split": "unassigned"}
 
 
-def sort_key(row: dict[str, Any], columns: tuple[str, ...]) -> tuple:
-    """A total order over rows from scalar columns (None sorts first)."""
-    return tuple((row.get(c) is not None, "" if row.get(c) is None else str(row.get(c))) for c in columns)
+def sort_key(row: dict[str, Any], columns: tuple[str, ...]) -> str:
+    """A total order over rows from scalar columns, as one string (cheap to
+    compare, hash and ship)."""
+    return "\x1f".join("" if row.get(c) is None else str(row.get(c)) for c in columns)
 
 
-def stable_hash(key: tuple) -> int:
-    digest = hashlib.blake2b(json.dumps(key, ensure_ascii=False).encode("utf-8"), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
+def stable_hash(key: str) -> int:
+    """crc32: stable across processes, machines and Python versions (unlike hash())."""
+    return zlib.crc32(key.encode("utf-8"))
 
 
 def partition_of(row: dict[str, Any], partition_by: tuple[str, ...]) -> tuple[str, ...]:
@@ -62,8 +61,8 @@ def shard_path(base: str, partition: tuple[str, ...], shard: int, num_shards: in
     return FileSystems.join(base, *partition, name) if partition else FileSystems.join(base, name)
 
 
-def write_table_file(path: str, schema, rows: list[dict[str, Any]], row_group_size: int) -> None:
-    """Write rows (already ordered) to one Parquet file with `schema`."""
+def write_table_file(path: str, schema, rows: list[tuple], row_group_size: int) -> None:
+    """Write rows (tuples in schema column order, already ordered) to one Parquet file."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -74,46 +73,54 @@ def write_table_file(path: str, schema, rows: list[dict[str, Any]], row_group_si
             if not rows:
                 writer.write_table(schema.empty_table())
             for i in range(0, len(rows), row_group_size):
-                chunk = pa.Table.from_pylist(rows[i : i + row_group_size], schema=schema)
-                writer.write_table(chunk, row_group_size=row_group_size)
+                columns = list(zip(*rows[i : i + row_group_size]))
+                arrays = [pa.array(list(col), type=f.type) for col, f in zip(columns, schema)]
+                writer.write_table(pa.Table.from_arrays(arrays, schema=schema), row_group_size=row_group_size)
         finally:
             writer.close()
 
 
 class _AssignShard(beam.DoFn):
-    def __init__(self, partition_by, key_columns, num_shards, rows_per_shard):
+    """row dict -> ((partition, shard, n), (sort key, row tuple in schema order)).
+
+    Tuples, not dicts, cross the shuffle: the column names are not encoded
+    once per row.
+    """
+
+    def __init__(self, names, partition_by, key_columns, num_shards):
+        self.names = tuple(names)
         self.partition_by = tuple(partition_by)
         self.key_columns = tuple(key_columns)
-        self.num_shards = num_shards
-        self.rows_per_shard = rows_per_shard
+        self.num_shards = max(1, num_shards)
 
-    def process(self, row, counts=None):
-        part = partition_of(row, self.partition_by)
-        if self.num_shards > 0:
-            n = self.num_shards
-        else:
-            n = max(1, math.ceil((counts or {}).get(part, 1) / self.rows_per_shard))
+    def process(self, row):
         key = sort_key(row, self.key_columns)
-        yield ((part, stable_hash(key) % n, n), row)
+        part = partition_of(row, self.partition_by) if self.partition_by else ()
+        n = self.num_shards
+        yield ((part, stable_hash(key) % n, n), (key, tuple(row.get(c) for c in self.names)))
 
 
 class _WriteShard(beam.DoFn):
-    def __init__(self, base, schema, key_columns, row_group_size):
+    def __init__(self, base, schema, row_group_size):
         self.base = base
         self.schema = schema
-        self.key_columns = tuple(key_columns)
         self.row_group_size = row_group_size
 
     def process(self, element):
-        (part, shard, n), rows = element
-        rows = sorted(rows, key=lambda r: sort_key(r, self.key_columns))
+        (part, shard, n), keyed_rows = element
+        keyed_rows = sorted(keyed_rows, key=lambda kv: kv[0])
         path = shard_path(self.base, part, shard, n)
-        write_table_file(path, self.schema, rows, self.row_group_size)
-        yield (path, len(rows))
+        write_table_file(path, self.schema, [r for _, r in keyed_rows], self.row_group_size)
+        yield (path, len(keyed_rows))
 
 
 class WriteParquetShards(beam.PTransform):
-    """rows (dicts) -> Parquet shards under `base`; returns (path, rows) per file."""
+    """rows (dicts) -> Parquet shards under `base`; returns (path, rows) per file.
+
+    `num_shards` is per output (per partition for partitioned outputs) and is
+    fixed when the pipeline is built (see build.resolve_num_shards), so no
+    counting pass over the rows is needed before they are sharded.
+    """
 
     def __init__(
         self,
@@ -121,8 +128,7 @@ class WriteParquetShards(beam.PTransform):
         schema,
         key_columns: Iterable[str],
         partition_by: Iterable[str] = (),
-        num_shards: int = 0,
-        rows_per_shard: int = 200_000,
+        num_shards: int = 1,
         row_group_size: int = 50_000,
     ):
         super().__init__()
@@ -130,26 +136,16 @@ class WriteParquetShards(beam.PTransform):
         self.schema = schema
         self.key_columns = tuple(key_columns)
         self.partition_by = tuple(partition_by)
-        self.num_shards = num_shards
-        self.rows_per_shard = max(1, rows_per_shard)
+        self.num_shards = max(1, num_shards)
         self.row_group_size = max(1, row_group_size)
 
     def expand(self, rows):
-        assign = _AssignShard(self.partition_by, self.key_columns, self.num_shards, self.rows_per_shard)
-        if self.num_shards > 0:
-            keyed = rows | "AssignShard" >> beam.ParDo(assign)
-        else:
-            partition_by = self.partition_by
-            counts = (
-                rows
-                | "PartitionOf" >> beam.Map(partition_of, partition_by)
-                | "RowsPerPartition" >> beam.combiners.Count.PerElement()
-            )
-            keyed = rows | "AssignShard" >> beam.ParDo(assign, counts=beam.pvalue.AsDict(counts))
+        assign = _AssignShard(self.schema.names, self.partition_by, self.key_columns, self.num_shards)
         return (
-            keyed
+            rows
+            | "AssignShard" >> beam.ParDo(assign)
             | "GroupShard" >> beam.GroupByKey()
-            | "WriteShard" >> beam.ParDo(_WriteShard(self.base, self.schema, self.key_columns, self.row_group_size))
+            | "WriteShard" >> beam.ParDo(_WriteShard(self.base, self.schema, self.row_group_size))
         )
 
 
