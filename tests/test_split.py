@@ -213,4 +213,5 @@ def test_beam_stage_on_empty_input_and_zero_subset():
     zero = SplitConfig(subset_size=0)
     ref, stats = split_and_sample(pairs, zero)
     assert not any(p["in_subset"] for p in ref) and stats["subset_pairs"] == 0
+    assert stats["subset_distance_max"] is None  # no subset, no distance
     _run_beam(pairs, zero, [(p["pair_id"], p["split"], False) for p in ref], stats)

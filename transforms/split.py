@@ -272,8 +272,11 @@ def subset_distances(
     counts: Mapping[tuple, int],
     alloc: Mapping[tuple, int],
     fields: Sequence[str] = STRATUM_FIELDS,
-) -> dict[str, float]:
-    """Max absolute difference of proportions, full set vs subset, per variable."""
+) -> dict[str, float | None]:
+    """Max absolute difference of proportions, full set vs subset, per variable.
+
+    None when there is no subset (N = 0 with pairs): no distribution to compare.
+    """
     total = sum(counts.values())
     chosen = sum(alloc.values())
     out: dict[str, float] = {}
@@ -284,7 +287,7 @@ def subset_distances(
             full[k[v]] = full.get(k[v], 0) + c
             sub[k[v]] = sub.get(k[v], 0) + alloc.get(k, 0)
         if total == 0 or chosen == 0:
-            out[name] = 0.0 if total == chosen else 1.0
+            out[name] = 0.0 if total == chosen else None
             continue
         out[name] = max(abs(full[c] / total - sub[c] / chosen) for c in full)
     return out
@@ -326,8 +329,11 @@ def split_stats(
         },
         "full_marginals": marginals(counts),
         "subset_marginals": marginals(alloc),
-        "subset_distance": {k: round(v, 6) for k, v in distances.items()},
-        "subset_distance_max": round(max((distances[v] for v in STRATIFICATION_VARIABLES), default=0.0), 6),
+        "subset_distance": {k: (None if v is None else round(v, 6)) for k, v in distances.items()},
+        "subset_distance_max": (
+            None if any(distances[v] is None for v in STRATIFICATION_VARIABLES)
+            else round(max((distances[v] for v in STRATIFICATION_VARIABLES), default=0.0), 6)
+        ),
     }
 
 
