@@ -261,3 +261,15 @@ def test_bad_domain_settings_fail_clearly():
         ClassifyDomain(DomainConfig(embedder="st:/no/such/model"))
     with pytest.raises(CdtpError, match="unknown embedder spec"):
         ClassifyDomain(DomainConfig(embedder="glove"))
+
+
+def test_entity_type_from_the_summary_opening():
+    d = entity_type("紫荆", [], ["花期"], text="紫荆是豆科紫荆属的落叶灌木，春季开花。")
+    assert d.type == "species" and "relations:花期" in d.reason
+    d = entity_type("李四", [], [], text="李四，男，1950年出生于江苏南京，工程师。")
+    assert d.type == "person" and d.reason.startswith("text:")
+
+
+def test_identifier_tails_are_not_numbers():
+    assert tail_type("021-66135000", "电话").reason == "identifier:电话"
+    assert tail_type("200444", "邮政编码").type == "other"

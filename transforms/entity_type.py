@@ -89,7 +89,9 @@ _TAIL_INDEX = {rel: t for t, rels in _TAIL_BY_RELATION.items() for rel in rels}
 # ---------------------------------------------------------- head type signals
 _HEAD_RELATIONS: dict[str, tuple[str, ...]] = {
     "person": ("出生日期", "出生地", "国籍", "民族", "毕业院校", "职业", "性别", "身高", "体重", "血型", "星座", "逝世日期",
-               "父亲", "母亲", "妻子", "丈夫", "代表作品", "经纪公司", "字", "号", "谥号", "籍贯", "祖籍", "政党", "饰演", "配音", "主要成就"),
+               "父亲", "母亲", "妻子", "丈夫", "代表作品", "经纪公司", "字", "号", "字号", "谥号", "庙号", "年号", "在位时间",
+               "籍贯", "祖籍", "政党", "饰演", "配音", "声优", "主要成就", "军衔", "职务", "官职", "头衔", "民族族群",
+               "继任", "前任", "出生时间", "逝世时间", "握拍", "场上位置", "运动项目"),
     "organisation": ("总部地点", "注册资本", "注册资金", "董事长", "创始人", "总裁", "经营范围", "公司性质", "员工数", "成立日期",
                      "成立时间", "创办时间", "校长", "校训", "院系设置", "主管部门", "简称", "股票代码", "年营业额", "现任领导"),
     "place": ("面积", "人口", "人口数量", "总人口", "气候", "海拔", "行政区划代码", "邮政编码", "电话区号", "下辖地区", "政府驻地",
@@ -109,7 +111,8 @@ _HEAD_TAGS: dict[str, tuple[str, ...]] = {
 }
 _HEAD_SUFFIXES: dict[str, tuple[str, ...]] = {
     "organisation": ("公司", "集团", "银行", "大学", "学院", "中学", "小学", "学校", "研究所", "研究院", "实验室", "协会", "学会",
-                     "委员会", "基金会", "医院", "俱乐部", "乐队", "证券", "工程院", "科学院"),
+                     "委员会", "基金会", "医院", "俱乐部", "乐队", "证券", "工程院", "科学院", "政府", "议会", "国会",
+                     "党", "军", "局", "厅", "署"),
     "place": ("省", "市", "县", "区", "镇", "乡", "村", "山", "峰", "河", "江", "湖", "岛", "湾", "峡谷", "自然保护区", "森林公园", "湿地公园"),
     "event": ("战争", "战役", "之战", "之役", "起义", "事件", "事变", "会议", "运动会", "马拉松", "节"),
     "species": ("亚种",),
@@ -125,13 +128,23 @@ _SUBTITLE_HINTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# What a summary's opening says the entity is ("…是蔷薇科落叶灌木", "…，男，汉族").
+_TEXT_HINTS: dict[str, re.Pattern] = {
+    "species": re.compile(r"[科属]的?(?:植物|动物|物种)|(?:落叶|常绿)?(?:乔木|灌木|草本|藤本)|多年生|一年生|(?:鸟|鱼|昆虫)类"),
+    "person": re.compile(r"[，,]\s*[男女]\s*[，,]|(?:\d{3,4}年\d{1,2}月(?:\d{1,2}日)?)?出生于|生于\d{3,4}年|[（(]\d{3,4}年\s*[—\-－–至]"),
+}
+# Relations whose tails are identifiers, not quantities (电话 15652000852).
+_IDENTIFIER_RELATIONS = ("电话", "代码", "编码", "编号", "号码", "邮编", "区号", "书号", "ISBN", "ISSN", "CN", "IMDb", "imdb")
+
+
 @dataclass
 class TypeDecision:
     type: str
     reason: str  # which signal decided, e.g. "relations:出生日期,国籍"
 
 
-def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] = (), subtitle: str | None = None) -> TypeDecision:
+def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] = (), subtitle: str | None = None,
+                text: str = "") -> TypeDecision:
     """Coarse type of a pair's entity, with the signal that decided it."""
     title, sub = split_title(entity or "", subtitle)
     rels = {norm_relation(r) for r in relations if r}
@@ -162,6 +175,11 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
             vote(t, 1.5, "suffix:" + hit[0])
     if title.startswith("《") and title.endswith("》"):
         vote("work", 2.0, "book_title_marks")
+    opening = (text or "")[:80]
+    for t, rx in _TEXT_HINTS.items():
+        m = rx.search(opening)
+        if m:
+            vote(t, 1.5, "text:" + m.group(0))
     if not votes:
         return TypeDecision("other", "no_signal")
     best = max(votes, key=lambda t: (votes[t], -TYPES.index(t)))
@@ -171,6 +189,8 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
 def tail_type(value: str, relation: str = "") -> TypeDecision:
     """Coarse type of a triple's tail value."""
     rel = norm_relation(relation)
+    if any(k in rel for k in _IDENTIFIER_RELATIONS):
+        return TypeDecision("other", f"identifier:{rel}")
     shape = value_shape(value, rel)
     if shape:
         return TypeDecision(shape, "value_pattern")
@@ -191,7 +211,8 @@ def type_pair(pair: dict[str, Any]) -> dict[str, Any]:
     new = dict(pair)
     triples = [dict(t) for t in (pair.get("triples") or [])]
     new["entity_type"] = entity_type(
-        pair.get("entity") or "", pair.get("tags") or [], [t.get("relation") or "" for t in triples], pair.get("subtitle")
+        pair.get("entity") or "", pair.get("tags") or [], [t.get("relation") or "" for t in triples], pair.get("subtitle"),
+        pair.get("text") or "",
     ).type
     for t in triples:
         t["tail_type"] = tail_type(str(t.get("tail") or ""), t.get("relation") or "").type
