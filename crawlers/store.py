@@ -156,7 +156,11 @@ class EntryStore:
     def open(self) -> None:
         shards = self._shards()
         self._next_index = (shards[-1][0] + 1) if shards else 1
-        self._aliases_fh = open(self.out_dir / ALIASES_FILE, "a", encoding="utf-8")
+        path = self.out_dir / ALIASES_FILE
+        torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
+        self._aliases_fh = open(path, "a", encoding="utf-8")
+        if torn:  # a killed run cut the last alias short: start the next one on a new line
+            self._aliases_fh.write("\n")
 
     def _open_part(self) -> None:
         self._part = self.out_dir / f"raw-{self._next_index:05d}.jsonl.part"

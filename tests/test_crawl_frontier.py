@@ -161,3 +161,12 @@ def test_settings_make_the_crawl_depth_first_and_polite():
     assert s["CONCURRENT_REQUESTS_PER_DOMAIN"] >= 1 and s["DOWNLOAD_MAXSIZE"] > 0
     assert "mailto:me@example.org" in s["USER_AGENT"]
     assert "JOBDIR" not in s  # the output directory is the state
+
+
+def test_torn_alias_line_does_not_corrupt_the_next_one(tmp_path):
+    (tmp_path / "aliases.jsonl").write_text('{"key": "title:a", "canon": "id:item:1"}\n{"key": "ti', encoding="utf-8")
+    store = EntryStore(tmp_path)
+    store.open()
+    store.add_alias("title:b", "id:item:2")
+    store.close()
+    assert list(EntryStore(tmp_path).iter_aliases()) == [("title:a", "id:item:1"), ("title:b", "id:item:2")]
