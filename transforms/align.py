@@ -18,10 +18,14 @@ first, and stops at the first hit:
    dimension never match (`5月` is not `5首`).
 4. alias: another name of the value: anchor titles from value_links, the
    linked page's title, the parts inside/outside brackets of the value.
-5. fuzzy: rapidfuzz partial_ratio on normalised strings, only for values of
-   at least `fuzzy_min_length` normalised characters and only at or above
-   `fuzzy_threshold`. It is the slowest level (10-20x str.find), so it runs
-   only on what every exact level missed.
+5. fuzzy: rapidfuzz partial_ratio on normalised strings locates a candidate,
+   then an edit script verifies it: at most (100 - `fuzzy_threshold`)% of
+   the value's characters inserted or omitted (`美国纽约曼哈顿` /
+   `美国纽约市曼哈顿`), no replaced character in values shorter than
+   `fuzzy_substitution_min_length` (山东/山西电影制片厂 are two studios), and
+   the same digit runs. Only values of at least `fuzzy_min_length`
+   characters. It is the slowest level (10-20x str.find), so it runs only on
+   what every exact level missed.
 
 Offsets in the returned Alignment always refer to the ORIGINAL text.
 """
@@ -49,6 +53,9 @@ class AlignConfig:
     # Shorter values are never fuzzed: one changed character in a 3-character
     # name is another name.
     fuzzy_min_length: int = 5
+    # Values shorter than this must match without replaced characters (only
+    # inserted/omitted ones): 山东电影制片厂 is not 山西电影制片厂.
+    fuzzy_substitution_min_length: int = 12
     # A text date less precise than the value (`1994年` for `1994年5月27日`)
     # still supports it. Off by default: the text then does not state the day,
     # and on DuIE this was the main source of false support. A value less
@@ -310,6 +317,29 @@ def value_variants(value: str) -> list[str]:
     return out
 
 
+def _original_boundary_ok(text: str, s: int, e: int, nv: str) -> bool:
+    """Word boundaries of a normalised match, judged on the ORIGINAL
+    neighbours: a space or punctuation mark there (dropped by normalisation)
+    is a boundary (`Bonnie Turner、Terry`, `ATL（Amperex`); a letter or digit of
+    the same class is not (`8.06亿` does not state `06亿`)."""
+    first, last = nv[0], nv[-1]
+    if s > 0 and first.isascii() and first.isalnum():
+        b = norm_char(text[s - 1])
+        if b:
+            if (b[-1].isdigit() and first.isdigit()) or (b[-1].isascii() and b[-1].isalpha() and first.isalpha()):
+                return False
+        if text[s - 1] in ".," and first.isdigit() and s > 1 and norm_char(text[s - 2])[-1:].isdigit():
+            return False  # inside 8.06 or 21,439
+    if e < len(text) and last.isascii() and last.isalnum():
+        a = norm_char(text[e])
+        if a:
+            if (a[0].isdigit() and last.isdigit()) or (a[0].isascii() and a[0].isalpha() and last.isalpha()):
+                return False
+        if text[e] in ".," and last.isdigit() and e + 1 < len(text) and norm_char(text[e + 1])[:1].isdigit():
+            return False
+    return True
+
+
 def _exact(value: str, text: str) -> Alignment | None:
     i = find_bounded(text, value)
     if i != -1:
@@ -323,9 +353,7 @@ def _exact(value: str, text: str) -> Alignment | None:
         s, e = nt.span(j, j + len(nv))
         # Judge word boundaries on the ORIGINAL neighbours: normalisation drops
         # the bracket or space that separated `ATL（Amperex`.
-        before = norm_char(text[s - 1]) if s > 0 else ""
-        after = norm_char(text[e]) if e < len(text) else ""
-        if boundary_ok(before + nv + after, len(before), len(before) + len(nv), nv):
+        if _original_boundary_ok(text, s, e, nv):
             return Alignment(s, e, "exact")
         j = nt.text.find(nv, j + 1)
     return None
@@ -405,6 +433,35 @@ def fuzzy_score(value: str, text: str) -> tuple[float, int, int] | None:
     return res.score, s, e
 
 
+def _gapped_span(nv: str, window: str, cfg: AlignConfig) -> tuple[int, int] | None:
+    """Verify a fuzzy candidate window and return the matched [start, end)
+    inside it, or None.
+
+    The value may differ from the text by inserted or omitted characters
+    (`美国纽约曼哈顿` / `美国纽约市曼哈顿`, `奥斯卡奖最佳男配角` / `奥斯卡最佳男配角`),
+    at most (100 - threshold)% of its length. Replaced characters are not
+    tolerated in values shorter than `fuzzy_substitution_min_length`: in a
+    Chinese name one replaced character names another thing (山东/山西
+    电影制片厂).
+    """
+    from rapidfuzz.distance import Levenshtein
+
+    ops = [o for o in Levenshtein.opcodes(nv, window)]
+    while ops and ops[0].tag == "insert":  # text before the match
+        ops.pop(0)
+    while ops and ops[-1].tag == "insert":  # text after the match
+        ops.pop()
+    if not ops:
+        return None
+    replaced = sum(o.src_end - o.src_start for o in ops if o.tag == "replace")
+    edits = sum(max(o.src_end - o.src_start, o.dest_end - o.dest_start) for o in ops if o.tag != "equal")
+    if replaced and len(nv) < cfg.fuzzy_substitution_min_length:
+        return None
+    if edits == 0 or edits * 100 > (100 - cfg.fuzzy_threshold) * len(nv):
+        return None
+    return ops[0].dest_start, ops[-1].dest_end
+
+
 def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     nv = normalise(value)
     if len(nv) < cfg.fuzzy_min_length:
@@ -420,14 +477,23 @@ def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     chars = nt.chars
     if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
         return None
-    res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=cfg.fuzzy_threshold)
+    # partial_ratio (C++) locates the best candidate window; a slightly lower
+    # cutoff lets a window shifted by an insertion through to verification.
+    res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=max(0.0, cfg.fuzzy_threshold - 10))
     if res is None or res.dest_end <= res.dest_start:
         return None
+    pad = max(2, len(nv) // 5)
+    w0 = max(0, res.dest_start - pad)
+    window = nt.text[w0:res.dest_end + pad]
+    sub = _gapped_span(nv, window, cfg)
+    if sub is None:
+        return None
+    ns, ne = w0 + sub[0], w0 + sub[1]
     # A different number is a different fact (10.7亿 is not 10.5亿, 9220 is
     # not 9320): a fuzzy match must keep every digit run of the value.
-    if _DIGITS.findall(nv) != _DIGITS.findall(nt.text[res.dest_start:res.dest_end]):
+    if _DIGITS.findall(nv) != _DIGITS.findall(nt.text[ns:ne]):
         return None
-    s, e = nt.span(res.dest_start, res.dest_end)
+    s, e = nt.span(ns, ne)
     return Alignment(s, e, "fuzzy")
 
 

@@ -151,13 +151,13 @@ def boundary_ok(haystack: str, start: int, end: int, needle: str) -> bool:
         before = haystack[start - 1]
         if _same_class(before, first):
             return False
-        if before == "." and first.isdigit() and start > 1 and haystack[start - 2].isdigit():
+        if before in ".," and first.isdigit() and start > 1 and haystack[start - 2].isdigit():
             return False
     if end < len(haystack) and is_ascii_alnum(last):
         after = haystack[end]
         if _same_class(last, after):
             return False
-        if after == "." and last.isdigit() and end + 1 < len(haystack) and haystack[end + 1].isdigit():
+        if after in ".," and last.isdigit() and end + 1 < len(haystack) and haystack[end + 1].isdigit():
             return False
     return True
 
