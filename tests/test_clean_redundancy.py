@@ -212,3 +212,14 @@ def test_overlong_text_is_dropped_with_a_reason():
     assert res.pair is None and res.pair_reason == "text_too_long"
     assert [r for _, r, _ in res.dropped_triples] == ["pair_dropped:text_too_long"]
     assert clean_entry(e, CleaningConfig(max_text_length=0)).pair is not None
+
+
+def test_relation_mention_covered_through_synonyms():
+    """出生时间 in the text is the 出生日期 relation of the pair's triple."""
+    vocab = VOCAB | {"出生时间"}
+    text = "刘德华，中国香港男演员、歌手，出生日期1961年9月27日，出生时间为上午"
+    pair = clean_entry(raw("刘德华", text, [("职业", "演员"), ("职业", "歌手"), ("出生日期", "1961年9月27日")])).pair
+    cfg = CleaningConfig(position_index_threshold=0.5)
+    assert check_redundant_description(pair, vocab, cfg).keep
+    d = check_redundant_description(pair, vocab, CleaningConfig(position_index_threshold=0.5, relation_synonyms={}))
+    assert (d.keep, d.reason, json.loads(d.detail)["mention"]) == (False, "uncovered_relation_mention", "出生时间")

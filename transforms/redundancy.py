@@ -23,6 +23,7 @@ from typing import Any
 
 from transforms.align import AlignConfig, align_value
 from transforms.pairs import PairConfig, entity_names, pair_with_aliases
+from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
 
 STAGE_TRIPLE = "redundant_triple"
@@ -59,6 +60,9 @@ class CleaningConfig:
     # "grounded": enumerations with at least one grounded item or lying in the
     # text after the last matched triple; "all": every enumeration.
     enumeration_scope: str = "grounded"
+    # Synonym map used to decide whether a relation mention is covered; None
+    # = the bundled map (transforms/resources/relation_synonyms.json).
+    relation_synonyms: dict[str, str] | None = None
     # Drop repeated (relation, tail) triples of one pair (keeps the first).
     drop_duplicate_triples: bool = True
     # A "summary" longer than this is a whole article, not a CDTP text; it is
@@ -321,7 +325,12 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                         _j({**detail_prefix, "position_index": round(pi, 4),
                             "threshold": cfg.position_index_threshold,
                             "untouched_text": text[last_end:last_end + 60]}), pair)
+    # A mention is covered by a triple of the same relation under any of its
+    # names: raw, normalised, or canonical through the synonym map
+    # (出生时间 in the text is covered by an 出生日期 triple).
+    syn = cfg.relation_synonyms
     relations = {t["relation"] for t in triples} | {normalise(t["relation"]) for t in triples}
+    relations |= {normalise_relation(r, syn) for r in list(relations)}
     if cfg.check_relation_mentions and relation_vocab and last_end < len(text):
         masked = list(spans)
         for name in {pair.get("entity") or "", *(t["tail"] for t in triples)}:
@@ -331,7 +340,7 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                     masked.append((j, j + len(name)))
                     j = text.find(name, j + 1)
         for s, e, w in find_relation_mentions(text[last_end:], last_end, relation_vocab, masked, cfg):
-            if not _relation_covers(w, relations):
+            if not _relation_covers(w, relations) and normalise_relation(w, syn) not in relations:
                 return Decision(False, "uncovered_relation_mention",
                                 _j({**detail_prefix, "mention": w, "start": s, "end": e,
                                     "context": text[max(last_end, s - 10):e + 10],
