@@ -65,8 +65,9 @@ def test_relation_file_names_are_safe_and_reversible(rel):
 
 
 def test_file_names_stay_unique_and_short():
-    names = sheet_filenames(["ISBN", "isbn", "出生地", "x" * 400, "x" * 401])
-    assert len({n.casefold() for n in names.values()}) == 5
+    names = sheet_filenames(["ISBN", "isbn", "出生地", "x" * 400, "x" * 401, "con"])
+    assert len({n.casefold() for n in names.values()}) == 6
+    assert names["con"] == "con~.csv"
     assert names["出生地"] == "出生地.csv"
     assert all(len(n.encode()) <= 200 for n in names.values())
     with pytest.raises(ReviewError):

@@ -112,6 +112,9 @@ def decode_relation_filename(stem: str) -> str:
     return raw.decode("utf-8")
 
 
+_WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(10)), *(f"LPT{i}" for i in range(10))}
+
+
 def sheet_filenames(relations: Iterable[str]) -> dict[str, str]:
     """relation -> ``<stem>.csv``, unique even on case-insensitive file systems.
 
@@ -119,6 +122,9 @@ def sheet_filenames(relations: Iterable[str]) -> dict[str, str]:
     differ only by case, each gets a short hash of its real name appended.
     """
     stems = {r: relation_filename(r) for r in sorted(set(relations))}
+    for r, s in stems.items():
+        if s.upper() in _WINDOWS_RESERVED:  # CON.csv cannot be created on Windows
+            stems[r] = f"{s}~"
     folded: dict[str, list[str]] = {}
     for r, s in stems.items():
         folded.setdefault(s.casefold(), []).append(r)
