@@ -152,3 +152,19 @@ def test_lone_surrogates_are_invalid_input():
     assert raw is None and err == "summary: not valid Unicode (lone surrogate)"
     obj = json.loads('{"title": "x", "infobox": [{"name": "n", "value": "\\udc00"}]}')
     assert validate_raw_entry(obj)[1] == "infobox[0]: not valid Unicode (lone surrogate)"
+
+
+def test_anchor_texts_of_page_links_are_aliases():
+    """The summary links 华仔 to the page the infobox links as 刘德华."""
+    from transforms.redundancy import clean_entry
+
+    url = "https://baike.baidu.com/item/%E5%88%98%E5%BE%B7%E5%8D%8E/114923"
+    entry = raw_entry(
+        summary="《无间道》由华仔与梁朝伟主演。",
+        infobox=[{"name": "主演", "value": "刘德华", "value_links": [{"title": "刘德华", "url": url}]}],
+        links=[{"title": "华仔", "url": url + "?fromModule=lemma_inlink"}],
+    )
+    raw, err = validate_raw_entry(entry)
+    assert err is None
+    [t] = clean_entry(raw).pair["triples"]
+    assert (t["tail"], t["match"], raw["summary"][t["start"]:t["end"]]) == ("刘德华", "alias", "华仔")

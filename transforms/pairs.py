@@ -325,8 +325,27 @@ def _link_title(link: dict) -> list[str]:
     return names
 
 
-def triple_aliases(raw_item: dict, piece: str, n_pieces: int) -> tuple[str, ...]:
-    """Other names of one value taken from the infobox row's value_links.
+def _url_key(url: str) -> str:
+    """A link target without scheme, query, fragment or trailing slash."""
+    parts = urlsplit(url)
+    return unquote(parts.netloc + parts.path).rstrip("/")
+
+
+def anchor_index(raw: dict) -> dict[str, list[str]]:
+    """Link target -> anchor texts of the entry's links (page-level links)."""
+    index: dict[str, list[str]] = {}
+    for link in raw.get("links") or []:
+        if link.get("url") and link.get("title"):
+            index.setdefault(_url_key(link["url"]), []).append(link["title"])
+    return index
+
+
+def triple_aliases(raw_item: dict, piece: str, n_pieces: int,
+                   anchors: dict[str, list[str]] | None = None) -> tuple[str, ...]:
+    """Other names of one value, from the infobox row's value_links: the
+    link's anchor title, the linked page's title (/item/<title>/<id>), and
+    the anchor texts of the entry's other links to the same page (the
+    summary may link 华仔 to the page the infobox links as 刘德华).
 
     For a split cell, a link is an alias of the piece it names (its anchor
     equals the piece); for an unsplit cell every link of the row counts.
@@ -340,8 +359,10 @@ def triple_aliases(raw_item: dict, piece: str, n_pieces: int) -> tuple[str, ...]
         names = _link_title(link)
         if not names:
             continue
-        if n_pieces > 1 and normalise(names[0]) != npiece and not any(normalise(x) == npiece for x in names):
+        if n_pieces > 1 and not any(normalise(x) == npiece for x in names):
             continue
+        if anchors and link.get("url"):
+            names = names + anchors.get(_url_key(link["url"]), [])
         for x in names:
             if x != piece and x not in out:
                 out.append(x)
@@ -354,6 +375,7 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
     text = raw.get("summary") or ""
     triples: list[dict] = []
     aliases: list[tuple[str, ...]] = []
+    anchors = anchor_index(raw) if raw.get("links") else None
     for item in raw.get("infobox") or []:
         relation = clean_relation_name(item.get("name") or "")
         pieces = split_values(item.get("value") or "", relation, cfg)
@@ -361,7 +383,7 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
             t = dict.fromkeys(_TRIPLE_KEYS)
             t.update(head=entity, relation=relation, tail=piece)
             triples.append(t)
-            aliases.append(triple_aliases(item, piece, len(pieces)))
+            aliases.append(triple_aliases(item, piece, len(pieces), anchors))
     pair = dict.fromkeys(_PAIR_KEYS)
     pair.update(
         pair_id=make_pair_id(entry_key(raw)),
