@@ -477,6 +477,17 @@ def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     chars = nt.chars
     if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
         return None
+    # At most k edits are allowed; they cut the value into at most k + 1 runs
+    # that appear contiguously in the text, so some run of length
+    # ceil((n - k) / (k + 1)) must occur verbatim. One str.find per n-gram
+    # rules out most remaining candidates before any edit distance is run.
+    n = len(nv)
+    k = int((100 - cfg.fuzzy_threshold) * n // 100)
+    if k == 0:
+        return None  # no edit allowed: the exact level already decided
+    run = -(-(n - k) // (k + 1))
+    if run >= 2 and not any(nv[i:i + run] in nt.text for i in range(n - run + 1)):
+        return None
     # partial_ratio (C++) locates the best candidate window; a slightly lower
     # cutoff lets a window shifted by an insertion through to verification.
     res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=max(0.0, cfg.fuzzy_threshold - 10))
