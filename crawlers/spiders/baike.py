@@ -80,6 +80,21 @@ def _header_charset(response: Response) -> str | None:
     return charset.split(";")[0].strip().strip('"') or None
 
 
+def _notes(entry: dict, response: Response) -> list[str]:
+    """Stored, but worth knowing: missing parts, non-UTF-8 charset, HTML cut short."""
+    notes = []
+    if not entry["summary"]:
+        notes.append("no_summary")
+    if not entry["infobox"]:
+        notes.append("no_infobox")
+    charset = (_header_charset(response) or "").replace("-", "")
+    if charset and charset not in ("utf8", "ascii"):
+        notes.append(f"encoding_{charset}")
+    if b"</html>" not in response.body[-4096:].lower():
+        notes.append("truncated_html")
+    return notes
+
+
 class BaikeSpider(scrapy.Spider):
     name = "baike"
 
@@ -212,15 +227,6 @@ class BaikeSpider(scrapy.Spider):
         if not has_content(entry):
             self._inc("errors/no_content")
             return
-        if not entry["summary"]:
-            self._inc("notes/no_summary")
-        if not entry["infobox"]:
-            self._inc("notes/no_infobox")
-        charset = (_header_charset(response) or "").replace("-", "")
-        if charset and charset not in ("utf8", "ascii"):
-            self._inc(f"notes/encoding_{charset}")
-        if b"</html>" not in response.body[-4096:].lower():
-            self._inc("notes/truncated_html")
         want = meta.get("cdtp_want_subtitle")
         if want and norm_title(entry.get("subtitle")) != norm_title(want):
             yield from self._resolve_sense(response, entry, want, depth, seed)
@@ -242,6 +248,8 @@ class BaikeSpider(scrapy.Spider):
             self._inc("duplicates_skipped")
         else:
             self._inc("parsed")
+            for note in _notes(entry, response):
+                self._inc(f"notes/{note}")
             entry["depth"] = depth
             entry["fetched_at"] = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
             yield entry
