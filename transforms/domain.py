@@ -78,7 +78,8 @@ W_REL, CAP_REL = 1.0, 4.0
 W_SUB, CAP_SUB = 2.0, 4.0
 W_TITLE, CAP_TITLE = 1.0, 2.0
 W_TEXT, CAP_TEXT = 0.5, 3.0
-W_OCC, CAP_OCC = 1.5, 3.0
+W_OCC, CAP_OCC = 2.0, 4.0
+W_FIELD, CAP_FIELD = 1.0, 2.0
 OCCUPATION_CHARS = 120  # occupations are stated in a biography's opening
 
 _SUBTITLE_RE = re.compile(r"^(?P<title>.+?)[（(](?P<sub>[^（）()]+)[）)]\s*$")
@@ -240,6 +241,14 @@ class DomainClassifier:
                     votes[d] = W_OCC * len(hits)
                     occ_ev[d] = hits
             self._add(scores, votes, CAP_OCC, ev, "occupation", occ_ev)
+            votes = {d: 0.0 for d in DOMAINS}
+            field_ev: dict[str, list[str]] = {}
+            for d, words in self.lex.get("fields", {}).items():
+                hits = [w for w in words if w in opening]
+                if hits:
+                    votes[d] = W_FIELD * len(hits)
+                    field_ev[d] = hits
+            self._add(scores, votes, CAP_FIELD, ev, "field", field_ev)
 
         # 5. keywords in the text and the tail values.
         body = text + " " + " ".join(v for _, v in triples[:40])
