@@ -92,3 +92,43 @@ def test_cli_errors_are_clear(tmp_path, capsys):
     f.write_text(json.dumps({"entity": "x", "domain": "HP"}) + "\n", encoding="utf-8")
     assert main(["domain", "eval", "--labels", str(f), "--embedder", "nope"]) == 2
     assert "unknown embedder spec" in capsys.readouterr().err
+
+
+def test_build_writes_domain_and_types_and_accounts_for_everything(tmp_path):
+    """`cdtp build` with the issue-4 stages: domain partitions, typed triples, audit complete."""
+    import pyarrow.parquet as pq
+
+    from pipeline.cli import main
+
+    raw = [
+        {"url": "http://baike.test/item/银杏/1", "source": "baidu", "lemma_id": "1", "title": "银杏",
+         "summary": "银杏是银杏科银杏属的落叶乔木，树高可达40米。",
+         "infobox": [{"name": "科", "value": "银杏科", "value_links": []},
+                     {"name": "属", "value": "银杏属", "value_links": []},
+                     {"name": "高度", "value": "40米", "value_links": []}],
+         "links": [], "tags": ["植物"], "depth": 0},
+        {"url": "http://baike.test/item/霸王别姬/2", "source": "baidu", "lemma_id": "2", "title": "霸王别姬",
+         "summary": "《霸王别姬》是陈凯歌执导的电影，张国荣主演，1993年上映。",
+         "infobox": [{"name": "导演", "value": "陈凯歌", "value_links": []},
+                     {"name": "主演", "value": "张国荣", "value_links": []},
+                     {"name": "上映时间", "value": "1993年", "value_links": []}],
+         "links": [], "tags": ["电影"], "depth": 0},
+    ]
+    src = tmp_path / "raw-0.jsonl"
+    src.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in raw) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(src), "--out", str(out), "--set", "relation_frequency.min_count=1"]) == 0
+    rows = {}
+    for f in sorted((out / "pairs").rglob("*.parquet")):
+        for r in pq.read_table(f).to_pylist():
+            rows[r["entity"]] = (f.relative_to(out / "pairs").parts[0], r)
+    part, ginkgo = rows["银杏"]
+    assert part == "domain=NE" and ginkgo["entity_type"] == "species"
+    assert {t["relation"]: t["tail_type"] for t in ginkgo["triples"]} == {"科": "species", "属": "species", "高度": "quantity"}
+    assert "relations" in json.loads(ginkgo["domain_evidence"])
+    part, film = rows["霸王别姬"]
+    assert part == "domain=HS" and film["entity_type"] == "work"
+    assert {t["relation"]: t["tail_type"] for t in film["triples"]} == {"导演": "person", "主演": "person", "上映时间": "date"}
+    audit = pq.read_table(out / "audit").to_pylist()
+    assert not [a for a in audit if a["stage"] in ("entity_typing", "domain_classification")]  # these stages drop nothing
+    assert sum(1 for a in audit if a["kind"] == "triple") == 6
