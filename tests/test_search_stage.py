@@ -105,3 +105,51 @@ def test_prepare_search_indexes_the_build_input_and_caches_in_out(tmp_path):
     results = make_backend(cfg).search("西湖 杭州", 10)
     assert [r.url for r in results] == ["https://baike.example/item/西湖"]
     assert prepare_search(None, [], str(tmp_path)) is None
+
+
+def _entry(title, lemma, summary, infobox):
+    return {"url": f"https://baike.example/item/{title}/{lemma}", "source": "baidu", "lemma_id": lemma, "title": title,
+            "subtitle": None, "summary": summary, "tags": [], "links": [], "depth": 0, "seed": None,
+            "fetched_at": "2026-01-01T00:00:00Z",
+            "infobox": [{"name": n, "value": v, "value_links": []} for n, v in infobox]}
+
+
+def test_cdtp_build_with_local_search_accounts_for_everything(tmp_path):
+    """`cdtp build --search-backend local` indexes its own input, drops what no
+    OTHER page corroborates, and every entry/triple keeps exactly one audit row."""
+    import duckdb
+
+    from pipeline.cli import main
+
+    raw = tmp_path / "raw.jsonl"
+    entries = [
+        _entry("杭州", "101", "杭州是浙江省的省会，市内有著名的西湖。", [("所属地区", "浙江省"), ("著名景点", "西湖")]),
+        _entry("苏轼", "102", "苏轼是北宋文学家，曾任杭州通判。", [("朝代", "北宋"), ("职务", "杭州通判")]),
+        _entry("西湖", "103", "西湖位于杭州西部，是著名的淡水湖。", [("所在城市", "杭州")]),
+    ]
+    raw.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries), encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["build", "--input", str(raw), "--out", str(out), "--search-backend", "local", "--no-domain", "--no-split",
+            "--position-index", "0", "--min-relation-count", "1",
+            "--set", "cleaning.check_enumerations=false", "--set", "cleaning.check_relation_mentions=false"]
+    assert main(args) == 0
+    assert (out / "search_index.duckdb").exists() and (out / "search_cache" / "search_cache.sqlite").exists()
+    con = duckdb.connect()
+    audit = f"read_parquet('{out}/audit/**/*.parquet')"
+    pairs = f"read_parquet('{out}/pairs/**/*.parquet', hive_partitioning=true)"
+    rows = con.execute(f"SELECT kind, head, tail, fate, stage, reason FROM {audit}").fetchall()
+    search_rows = sorted((k, h, t, r) for k, h, t, f, s, r in rows if s == "search_validation")
+    assert search_rows == [
+        ("entry", "苏轼", None, "no_triple_left"),
+        ("triple", "杭州", "浙江省", "no_cooccurrence"),
+        ("triple", "苏轼", "北宋", "no_cooccurrence"),
+        ("triple", "苏轼", "杭州通判", "no_cooccurrence"),
+    ]
+    assert sorted(k for k, *_ in rows) == ["entry"] * 3 + ["triple"] * 5  # one row per input, no more
+    kept = con.execute(
+        f"SELECT t.head, t.tail, t.search_status, t.search_evidence FROM {pairs}, unnest(triples) AS u(t) ORDER BY 1"
+    ).fetchall()
+    assert kept == [
+        ("杭州", "西湖", "verified", "https://baike.example/item/西湖/103"),
+        ("西湖", "杭州", "verified", "https://baike.example/item/杭州/101"),
+    ]

