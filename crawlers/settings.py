@@ -82,7 +82,11 @@ def scrapy_settings(cfg: CrawlSettings) -> dict[str, Any]:
         "CDTP_BLOCK_BACKOFF": cfg.block_backoff_seconds,
         "CDTP_BLOCK_RETRIES": cfg.block_retries,
         # Components, one concern each.
-        "DOWNLOADER_MIDDLEWARES": {"crawlers.middlewares.antibot.AntiBotMiddleware": 40},
+        "DOWNLOADER_MIDDLEWARES": {
+            "crawlers.middlewares.antibot.AntiBotMiddleware": 40,
+            "crawlers.middlewares.offsite_redirect.OffsiteRedirectMiddleware": 650,
+            "crawlers.middlewares.antibot.CaptchaRedirectMiddleware": 660,
+        },
         "ITEM_PIPELINES": {"crawlers.pipelines.jsonl_store.JsonlStorePipeline": 300},
         "EXTENSIONS": {
             "crawlers.extensions.crawl_stats.CrawlStatsFile": 500,

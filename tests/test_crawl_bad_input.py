@@ -51,7 +51,8 @@ def bad_site():
         ("安全验证", item("安全验证")), ("验证码跳转", item("验证码跳转")), ("巨大", item("巨大")),
         ("编码页", item("编码页")), ("无声明编码页", item("无声明编码页")), ("截断", item("截断")),
         ("无信息框", item("无信息框")), ("无摘要", item("无摘要")), ("空页面", item("空页面")),
-        ("图片", item("图片")), ("禁止", item("禁止")),
+        ("图片", item("图片")), ("禁止", item("禁止")), ("外跳", item("外跳")),
+        ("异地验证码", item("异地验证码")),
         # never fetched: another host, a non-http scheme, a script link
         ("外站", f"http://localhost:{offsite.port}/item/外站"), ("文件", "ftp://127.0.0.1/item/文件"),
         ("脚本", "javascript:void(0)"),
@@ -64,6 +65,7 @@ def bad_site():
         item("重定向环二"): (302, {"Location": location("重定向环")}, b""),
         item("安全验证"): (200, HTML, "<html><head><title>百度安全验证</title></head><body>请完成下方验证后继续操作</body></html>".encode()),
         item("验证码跳转"): (302, {"Location": "/static/captcha/tuxing.html?ak=x"}, b""),
+        item("异地验证码"): (302, {"Location": "https://wappass.baidu.com/static/captcha/tuxing.html?ak=y"}, b""),
         item("巨大"): (200, HTML, legacy_page("巨大", "很长的页面。" * 40000, {"大小": "超过上限"}).encode()),
         item("编码页"): (200, {"Content-Type": "text/html; charset=gbk"},
                        legacy_page("编码页", "这个页面使用国标扩展编码保存。", {"编码": "GBK"}, lemma_id="7").replace('charset="utf-8"', 'charset="gbk"').encode("gbk")),
@@ -73,6 +75,7 @@ def bad_site():
         item("无信息框"): (200, HTML, legacy_page("无信息框", "这个词条只有摘要，没有信息框。", {}, lemma_id="10").encode()),
         item("无摘要"): (200, HTML, legacy_page("无摘要", "", {"说明": "只有信息框"}, lemma_id="11").encode()),
         item("空页面"): (200, HTML, b"<html><head><title>x</title></head><body><p>\xe6\x97\xa0</p></body></html>"),
+        item("外跳"): (302, {"Location": f"http://localhost:{offsite.port}/item/%E5%A4%96%E7%AB%99"}, b""),
         item("图片"): (200, {"Content-Type": "image/png"}, b"\x89PNG\r\n\x1a\n" + b"\x00" * 64),
         item("禁止"): (200, HTML, legacy_page("禁止", "不应被抓取。", {"a": "b"}).encode()),
     }
@@ -112,9 +115,10 @@ def test_bad_input_is_counted_by_reason_and_never_crashes(bad_site, tmp_path):
     assert errors["no_content"] == 1
     assert errors["not_html"] == 1
     assert errors["robots_disallowed"] == 1
+    assert errors["offsite"] == 1  # a redirect to another host is not followed
     # verification page and captcha redirect: counted as blocked (each tried twice), never parsed
-    assert stats["blocked"] == 4
-    assert stats["totals"]["blocked_by"] == {"verification_page": 2, "captcha_redirect": 2}
+    assert stats["blocked"] == 6
+    assert stats["totals"]["blocked_by"] == {"verification_page": 2, "captcha_redirect": 4}
     assert stats["totals"]["backoff_delay"] > 0
     notes = stats["totals"]["notes"]
     assert notes["no_infobox"] == 1 and notes["no_summary"] == 1 and notes["encoding_gbk"] == 1

@@ -5,9 +5,11 @@ redirect to a captcha host (wappass.baidu.com/static/captcha/...); Sogou with
 an "antispider" page. Parsing such a page would emit an empty or bogus entry,
 so this middleware:
 
-* sees redirected requests to captcha URLs (process_request, which runs before
-  the off-site filter at priority 40) and verification pages (process_response,
-  after decompression and redirects);
+* sees verification pages (AntiBotMiddleware, priority 40: its
+  process_response runs after decompression and redirects) and redirects to
+  captcha URLs (CaptchaRedirectMiddleware, priority 660: it sees the 3xx before
+  RedirectMiddleware and the off-site checks, since a captcha host such as
+  wappass.baidu.com is usually not an allowed domain);
 * counts them under `cdtp/blocked`;
 * backs off: the download slot's delay is doubled (at least
   CDTP_BLOCK_BACKOFF seconds, at most CDTP_BLOCK_BACKOFF_MAX);
@@ -84,11 +86,6 @@ class AntiBotMiddleware:
             slot.delay = min(max(slot.delay * 2, self.backoff), self.backoff_max)
             self.crawler.stats.set_value("cdtp/backoff_delay", slot.delay)
 
-    def process_request(self, request: Request, spider: Any = None) -> Any:
-        if request.meta.get("redirect_urls") and _CAPTCHA_URL_RE.search(request.url):
-            return self._blocked(request, "captcha_redirect")
-        return None
-
     def process_response(self, request: Request, response: Response, spider: Any = None) -> Any:
         if "cdtp_key" not in request.meta:
             return response  # robots.txt and other non-entry downloads
@@ -96,4 +93,16 @@ class AntiBotMiddleware:
         reason = block_reason(response.url, response.status, head)
         if reason:
             return self._blocked(request, reason)
+        return response
+
+
+class CaptchaRedirectMiddleware(AntiBotMiddleware):
+    """The 3xx half of anti-bot detection: a redirect whose Location is a captcha page."""
+
+    def process_response(self, request: Request, response: Response, spider: Any = None) -> Any:
+        if response.status not in (301, 302, 303, 307, 308) or "cdtp_key" not in request.meta:
+            return response
+        location = response.headers.get(b"Location", b"").decode("latin-1")
+        if location and _CAPTCHA_URL_RE.search(location):
+            return self._blocked(request, "captcha_redirect")
         return response
