@@ -20,6 +20,7 @@ from apache_beam.metrics import Metrics
 
 from transforms.search.types import SearchConfig
 from pipeline import audit
+from pipeline.funnel import NAMESPACE
 from transforms.search.validate import STAGE, PairDrops, make_backend, validate_pairs
 
 INDEX_FILE = "search_index.duckdb"
@@ -71,7 +72,8 @@ class _ValidateBatchFn(beam.DoFn):
     def _count(self, name: str, n: int) -> None:
         counter = self._counters.get(name)
         if counter is None:
-            counter = self._counters[name] = Metrics.counter(STAGE, name)
+            # Namespace cdtp, "search|<name>": stats.json lists them under "search".
+            counter = self._counters[name] = Metrics.counter(NAMESPACE, f"search|{name}")
         counter.inc(n)
 
     def process(self, batch: list[dict[str, Any]]):

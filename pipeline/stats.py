@@ -47,6 +47,9 @@ def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, 
     split_path = FileSystems.join(out_dir, SPLIT_STATS_FILE)  # split stage: sizes, marginals, subset distance
     if FileSystems.exists(split_path):
         stats["split"] = _read_json(split_path)
+    search = {k.split("|", 1)[1]: v for k, v in counters.items() if k.startswith("search|")}
+    if search:  # search_validation: statuses, failure reasons, cache hits/misses
+        stats["search"] = dict(sorted(search.items()))
     if extra:
         stats.update(extra)
     return stats

@@ -134,6 +134,13 @@ def test_cdtp_build_with_local_search_accounts_for_everything(tmp_path):
             "--set", "cleaning.check_enumerations=false", "--set", "cleaning.check_relation_mentions=false"]
     assert main(args) == 0
     assert (out / "search_index.duckdb").exists() and (out / "search_cache" / "search_cache.sqlite").exists()
+    search = json.loads((out / "stats.json").read_text(encoding="utf-8"))["search"]
+    assert search["triples_verified"] == 2 and search["triples_not_cooccurring"] == 3
+    assert search["cache_misses"] == 5 and search["cache_hits"] == 0
+    # A rerun into the same OUT asks the index nothing: every query comes from the cache.
+    assert main(args + ["--overwrite"]) == 0
+    search = json.loads((out / "stats.json").read_text(encoding="utf-8"))["search"]
+    assert (search["cache_hits"], search["cache_misses"]) == (5, 0)
     con = duckdb.connect()
     audit = f"read_parquet('{out}/audit/**/*.parquet')"
     pairs = f"read_parquet('{out}/pairs/**/*.parquet', hive_partitioning=true)"
