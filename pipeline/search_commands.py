@@ -23,6 +23,8 @@ def register(subparsers) -> None:
     idx.add_argument("--out", required=True, metavar="INDEX.duckdb", help="index file to write (replaced if present)")
     idx.add_argument("--passage-chars", type=int, default=300, metavar="N",
                      help="index passages of at most N characters, like search snippets (0 = whole pages)")
+    idx.add_argument("--workers", type=int, default=1, metavar="N",
+                     help="processes for jieba segmentation, the costly part (default 1)")
     idx.set_defaults(handler=_index)
 
     q = sub.add_parser("query", help="run one query; with --head/--tail also show the co-occurrence decision")
@@ -45,7 +47,7 @@ def _index(args: argparse.Namespace) -> int:
     if missing:
         raise CdtpError(f"no input file matches {missing}")
     try:
-        stats, read = build_index_from_patterns(args.input, args.out, args.passage_chars)
+        stats, read = build_index_from_patterns(args.input, args.out, args.passage_chars, max(1, args.workers))
     except LocalIndexError as exc:
         raise CdtpError(str(exc)) from exc
     except OSError as exc:

@@ -160,3 +160,14 @@ def test_cdtp_build_with_local_search_accounts_for_everything(tmp_path):
         ("杭州", "西湖", "verified", "https://baike.example/item/西湖/103"),
         ("西湖", "杭州", "verified", "https://baike.example/item/杭州/101"),
     ]
+
+
+def test_index_built_with_worker_processes_is_identical(index, tmp_path):
+    import duckdb
+
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in DOCS), encoding="utf-8")
+    build_index_from_patterns([str(corpus)], str(tmp_path / "w2.duckdb"), workers=2)
+    rows = [duckdb.connect(p, read_only=True).execute("SELECT * FROM docs ORDER BY doc_id").fetchall()
+            for p in (index, str(tmp_path / "w2.duckdb"))]
+    assert rows[0] == rows[1] and len(rows[0]) == 3
