@@ -139,8 +139,16 @@ def _date_from_match(m: re.Match) -> tuple[int, int | None, int | None] | None:
     return y, mo, d
 
 
+_DATE_CHARS = re.compile(r"[0-9年]")
+_NUMBER_CHARS = re.compile("[0-9" + "零〇一二两三四五六七八九十百千万亿" + "]")
+
+
+@lru_cache(maxsize=65536)
 def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
-    """(year, month, day) when the whole value is a date, else None."""
+    """(year, month, day) when the whole value is a date, else None.
+    Memoised: infobox values repeat across entries."""
+    if _DATE_CHARS.search(value) is None:
+        return None
     v = value.strip()
     m = _BARE_YEAR.match(v)
     if m:
@@ -255,10 +263,13 @@ def _quantity(m: re.Match) -> tuple[float, str | None, float] | None:
     return raw * factor, dim, raw
 
 
+@lru_cache(maxsize=65536)
 def parse_quantity(value: str) -> tuple[float, str | None, float] | None:
     """(amount in the dimension's base unit, dimension or None, number with its
     multiplier) when the whole value is a quantity like `2900万美元`, `1.75米`,
-    `12首`, `12`; else None."""
+    `12首`, `12`; else None. Memoised."""
+    if _NUMBER_CHARS.search(value) is None:
+        return None
     v = _VALUE_SUFFIX.sub("", _VALUE_PREFIX.sub("", value.strip().replace(" ", "")))
     if not v:
         return None
@@ -464,12 +475,16 @@ def _gapped_span(nv: str, window: str, cfg: AlignConfig) -> tuple[int, int] | No
 
 def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     nv = normalise(value)
-    if len(nv) < cfg.fuzzy_min_length:
+    n = len(nv)
+    if n < cfg.fuzzy_min_length:
         return None
+    k = int((100 - cfg.fuzzy_threshold) * n // 100)
+    if k == 0:
+        return None  # no edit allowed: the exact level already decided
     from rapidfuzz import fuzz
 
     nt = normalise_with_map(text)
-    if len(nt.text) < len(nv) - 1:
+    if len(nt.text) < n - k:
         return None
     # partial_ratio compares the value with text windows of its own length,
     # scoring 100 * LCS / len(value); the LCS cannot exceed the number of the
@@ -481,10 +496,6 @@ def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
     # that appear contiguously in the text, so some run of length
     # ceil((n - k) / (k + 1)) must occur verbatim. One str.find per n-gram
     # rules out most remaining candidates before any edit distance is run.
-    n = len(nv)
-    k = int((100 - cfg.fuzzy_threshold) * n // 100)
-    if k == 0:
-        return None  # no edit allowed: the exact level already decided
     run = -(-(n - k) // (k + 1))
     if run >= 2 and not any(nv[i:i + run] in nt.text for i in range(n - run + 1)):
         return None
