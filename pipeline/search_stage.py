@@ -18,9 +18,9 @@ from typing import Any
 import apache_beam as beam
 from apache_beam.metrics import Metrics
 
-from transforms.search.types import SearchConfig
 from pipeline import audit
 from pipeline.funnel import NAMESPACE
+from transforms.search.types import SearchConfig
 from transforms.search.validate import STAGE, PairDrops, make_backend, validate_pairs
 
 INDEX_FILE = "search_index.duckdb"
