@@ -143,7 +143,7 @@ _DATE_CHARS = re.compile(r"[0-9年]")
 _NUMBER_CHARS = re.compile("[0-9" + "零〇一二两三四五六七八九十百千万亿" + "]")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
     """(year, month, day) when the whole value is a date, else None.
     Memoised: infobox values repeat across entries."""
@@ -263,7 +263,7 @@ def _quantity(m: re.Match) -> tuple[float, str | None, float] | None:
     return raw * factor, dim, raw
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def parse_quantity(value: str) -> tuple[float, str | None, float] | None:
     """(amount in the dimension's base unit, dimension or None, number with its
     multiplier) when the whole value is a quantity like `2900万美元`, `1.75米`,

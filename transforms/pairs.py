@@ -239,7 +239,7 @@ def _is_latin(ch: str) -> bool:
 _CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def clean_relation_name(name: str) -> str:
     """Infobox name as written, minus layout whitespace: `简\xa0\xa0称` -> `简称`."""
     return _CJK_GAP.sub("", name.strip())

@@ -63,7 +63,7 @@ def norm_char(ch: str) -> str:
     return _TABLE[ord(ch)]
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def normalise(s: str) -> str:
     """Normalised form of a string (a value, an alias, a relation, a text).
 
