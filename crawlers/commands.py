@@ -65,6 +65,24 @@ def _parse_set(values: list[str]) -> dict[str, object]:
     return out
 
 
+def _lock_out_dir(out_dir: Path):
+    """Create DIR and take an exclusive lock on it: two crawls appending to one DIR would
+    interleave shard numbers. The OS drops the lock when the process dies, however it dies."""
+    import fcntl
+
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fh = open(out_dir / ".crawl.lock", "a+")
+    except OSError as exc:
+        raise CdtpError(f"cannot write to --out {out_dir}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        fh.close()
+        raise CdtpError(f"another `cdtp crawl` is writing to {out_dir}; wait for it or use another --out") from None
+    return fh
+
+
 def run_crawl(args: argparse.Namespace) -> int:
     cfg = CrawlConfig(
         seeds_file=Path(args.seeds),
@@ -83,7 +101,7 @@ def run_crawl(args: argparse.Namespace) -> int:
     seeds = read_seeds(cfg.seeds_file)
     if not seeds:
         raise CdtpError(f"seed file {cfg.seeds_file} holds no titles")
-    cfg.out_dir.mkdir(parents=True, exist_ok=True)
+    lock = _lock_out_dir(cfg.out_dir)  # held until the process exits (kill -9 releases it too)
 
     from scrapy.crawler import CrawlerProcess
 
@@ -104,7 +122,10 @@ def run_crawl(args: argparse.Namespace) -> int:
         depth_limit=cfg.depth_limit,
         max_pages=cfg.max_pages,
     )
-    process.start()  # SIGINT/SIGTERM: Scrapy stops gracefully, pipelines seal the open shard
+    try:
+        process.start()  # SIGINT/SIGTERM: Scrapy stops gracefully, pipelines seal the open shard
+    finally:
+        lock.close()
     stats_path = cfg.out_dir / "crawl-stats.json"
     reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
     if stats_path.exists():

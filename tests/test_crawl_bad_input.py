@@ -190,3 +190,18 @@ def test_user_errors_are_clear_messages(tmp_path):
     assert r.returncode == 2 and "holds no titles" in r.stderr
     r = cdtp("crawl", "--seeds", str(empty), "--out", str(tmp_path / "o"), "--base-url", "ftp://x")
     assert r.returncode == 2 and "http(s)" in r.stderr
+
+
+def test_two_crawls_never_write_one_directory(bad_site, tmp_path):
+    import fcntl
+
+    site, _ = bad_site
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("起点\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    with open(out / ".crawl.lock", "a+") as held:  # as if another crawl were running
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        r = run_crawl(seeds, out, site.base_url)
+    assert r.returncode == 2 and "another `cdtp crawl` is writing" in r.stderr
+    assert not list(out.glob("raw-*"))
