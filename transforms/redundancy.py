@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from transforms.align import AlignConfig, align_value
+from transforms.align import AlignConfig, align_value, find_quantities
 from transforms.pairs import PairConfig, entity_names, pair_with_aliases
 from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
@@ -49,6 +49,11 @@ class CleaningConfig:
     max_mention_length: int = 8
     # Mentions never counted as redundant description (configurable stoplist).
     ignore_mentions: frozenset[str] = field(default_factory=frozenset)
+    # Beyond the paper's relation vocabulary: a measured quantity (a number
+    # with a unit: 2.4英寸, 3张专辑, 500万美元) after the last matched triple
+    # is a fact no triple holds. Dates and ages (unit dimension "time") and
+    # bare numbers are not judged.
+    check_quantity_mentions: bool = True
     # Check that every item of an enumeration is grounded in a triple.
     check_enumerations: bool = True
     # '、' always separates list items; these also do when every item is short
@@ -302,7 +307,10 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
     2. the text after the last matched triple names no relation of the global
        vocabulary (`relation_vocab`, all Baike infobox names) that no triple
        of the pair covers;
-    3. every item of an enumeration is grounded in a triple.
+    3. every item of an enumeration is grounded in a triple;
+    4. beyond the paper: no measured quantity (number + unit) is stated after
+       the last matched triple outside any triple (`check_quantity_mentions`).
+    Checks run in this order; the first that fails gives the reason.
     """
     cfg = cfg or CleaningConfig()
     text = pair.get("text") or ""
@@ -331,14 +339,15 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
     syn = cfg.relation_synonyms
     relations = {t["relation"] for t in triples} | {normalise(t["relation"]) for t in triples}
     relations |= {normalise_relation(r, syn) for r in list(relations)}
-    if cfg.check_relation_mentions and relation_vocab and last_end < len(text):
-        masked = list(spans)
+    masked = list(spans)
+    if last_end < len(text) and (cfg.check_relation_mentions or cfg.check_quantity_mentions):
         for name in {pair.get("entity") or "", *(t["tail"] for t in triples)}:
             if len(name) >= 2:
                 j = text.find(name, last_end)
                 while j != -1:
                     masked.append((j, j + len(name)))
                     j = text.find(name, j + 1)
+    if cfg.check_relation_mentions and relation_vocab and last_end < len(text):
         for s, e, w in find_relation_mentions(text[last_end:], last_end, relation_vocab, masked, cfg):
             if not _relation_covers(w, relations) and normalise_relation(w, syn) not in relations:
                 return Decision(False, "uncovered_relation_mention",
@@ -355,5 +364,16 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                 return Decision(False, "ungrounded_enumeration_item",
                                 _j({**detail_prefix, "items": [text[s:e] for s, e in run],
                                     "ungrounded": bad}), pair)
+    if cfg.check_quantity_mentions and last_end < len(text):
+        tail_text = text[last_end:]
+        for s, e, _amount, dim, _raw in find_quantities(tail_text):
+            s, e = s + last_end, e + last_end
+            if dim is None or dim == "time" or _covered(masked, s, e):
+                continue
+            if not text[s].isdigit() and e - s <= 2:
+                continue  # 一款, 一位: an article, not a measured fact
+            return Decision(False, "uncovered_quantity_mention",
+                            _j({**detail_prefix, "quantity": text[s:e], "start": s, "end": e,
+                                "context": text[max(last_end, s - 10):e + 10]}), pair)
     return Decision(True, None, _j({**detail_prefix, "position_index": round(pi, 4)}) if detail_prefix else "",
                     pair)
