@@ -4,8 +4,9 @@ Scrapy's JOBDIR does not survive `kill -9` (empty requests.seen, empty queue,
 0 lines in the feed), so the crawler never relies on it. Instead:
 
 * entries are appended, one JSON line each, to an open shard
-  `raw-NNNNN.jsonl.part`, flushed after every entry, so a killed process loses
-  at most the line it was writing;
+  `.raw-NNNNN.jsonl.part` (a dot file, so no `raw-*` glob of a reader ever
+  picks it up), flushed after every entry, so a killed process loses at most
+  the line it was writing;
 * a shard becomes `raw-NNNNN.jsonl` only by `os.replace` (after fsync), when it
   is full or the crawl ends, so readers globbing `raw-*.jsonl` only ever see
   complete shards;
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator
 
-SHARD_RE = re.compile(r"^raw-(\d+)\.jsonl(?:\.gz|\.part)?$")
+SHARD_RE = re.compile(r"^(?:raw-(\d+)\.jsonl(?:\.gz)?|\.raw-(\d+)\.jsonl\.part)$")
 ALIASES_FILE = "aliases.jsonl"
 
 
@@ -106,7 +107,7 @@ class EntryStore:
         for p in self.out_dir.iterdir():
             m = SHARD_RE.match(p.name)
             if m:
-                out.append((int(m.group(1)), p))
+                out.append((int(m.group(1) or m.group(2)), p))
         return sorted(out)
 
     def recover(self) -> RecoveryReport:
@@ -163,7 +164,7 @@ class EntryStore:
             self._aliases_fh.write("\n")
 
     def _open_part(self) -> None:
-        self._part = self.out_dir / f"raw-{self._next_index:05d}.jsonl.part"
+        self._part = self.out_dir / f".raw-{self._next_index:05d}.jsonl.part"
         self._next_index += 1
         self._fh = open(self._part, "w", encoding="utf-8")
         self._count = 0
@@ -191,7 +192,7 @@ class EntryStore:
         os.fsync(self._fh.fileno())
         self._fh.close()
         if self._count:
-            os.replace(self._part, self._part.with_name(self._part.name[: -len(".part")]))
+            os.replace(self._part, self._part.with_name(self._part.name[1 : -len(".part")]))
         else:
             self._part.unlink()
         self._fh = None

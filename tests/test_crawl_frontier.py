@@ -120,15 +120,16 @@ def test_store_seals_shards_atomically_and_recovers_torn_line(tmp_path):
     for i in range(5):
         store.append({"title": f"t{i}"})
     # two full shards sealed, the fifth entry still in an open .part shard
-    assert sorted(p.name for p in tmp_path.glob("raw-*")) == ["raw-00001.jsonl", "raw-00002.jsonl", "raw-00003.jsonl.part"]
+    assert sorted(p.name for p in tmp_path.glob("raw-*")) == ["raw-00001.jsonl", "raw-00002.jsonl"]
+    assert (tmp_path / ".raw-00003.jsonl.part").exists()  # invisible to `raw-*` globs
     # simulate kill -9 in the middle of writing the sixth line
-    with open(tmp_path / "raw-00003.jsonl.part", "a", encoding="utf-8") as fh:
+    with open(tmp_path / ".raw-00003.jsonl.part", "a", encoding="utf-8") as fh:
         fh.write('{"title": "t5", "summ')
     again = EntryStore(tmp_path)
     report = again.recover()
     assert report.truncated_lines_dropped == 1 and report.recovered_part_shards == 1
     assert [e["title"] for e in again.iter_entries()] == ["t0", "t1", "t2", "t3", "t4"]
-    assert not list(tmp_path.glob("*.part"))
+    assert not list(tmp_path.glob(".*.part"))
     again.open()
     again.append({"title": "t5"})
     again.close()
@@ -143,7 +144,7 @@ def test_read_json_lines_skips_corrupt_lines(tmp_path):
 
 
 def test_empty_part_shard_is_removed(tmp_path):
-    (tmp_path / "raw-00001.jsonl.part").write_text("", encoding="utf-8")
+    (tmp_path / ".raw-00001.jsonl.part").write_text("", encoding="utf-8")
     store = EntryStore(tmp_path)
     store.recover()
     assert list(tmp_path.iterdir()) == []

@@ -114,7 +114,7 @@ def test_kill9_at_random_moments_then_resume_gives_same_entries(reference_crawl,
     ids = [e["lemma_id"] for e in entries]
     assert len(ids) == len(set(ids)) == 16  # none duplicated
     assert comparable(entries) == comparable(read_entries(reference_crawl))
-    assert not list(out.glob("*.part"))
+    assert not list(out.glob(".*.part"))
     stats = read_stats(out)
     assert stats["runs"] == 5 and stats["parsed"] >= 16
 
@@ -122,10 +122,10 @@ def test_kill9_at_random_moments_then_resume_gives_same_entries(reference_crawl,
 def test_sigterm_finishes_cleanly_and_resumes(real_site, seeds, tmp_path):
     out = tmp_path / "term"
     proc = start_crawl(seeds, out, real_site.base_url, "--depth-limit", "3")
-    assert wait_for(lambda: any(p.stat().st_size > 0 for p in out.glob("raw-*.jsonl.part")), timeout=60)
+    assert wait_for(lambda: any(p.stat().st_size > 0 for p in out.glob(".raw-*.jsonl.part")), timeout=60)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(60) in (0, 1)
-    assert not list(out.glob("*.part"))  # the open shard was sealed on the way out
+    assert not list(out.glob(".*.part"))  # the open shard was sealed on the way out
     stats = read_stats(out)
     assert stats["finished"] is False and stats["finish_reason"] == "shutdown"
     partial = read_entries(out)
