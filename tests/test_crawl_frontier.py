@@ -171,3 +171,15 @@ def test_torn_alias_line_does_not_corrupt_the_next_one(tmp_path):
     store.add_alias("title:b", "id:item:2")
     store.close()
     assert list(EntryStore(tmp_path).iter_aliases()) == [("title:a", "id:item:1"), ("title:b", "id:item:2")]
+
+
+def test_block_reason_recognises_verification_pages_only():
+    from crawlers.middlewares.antibot import block_reason
+
+    assert block_reason("https://wappass.baidu.com/static/captcha/tuxing.html?ak=1", 200, "") == "captcha_url"
+    assert block_reason("https://baike.baidu.com/item/x", 200, "<title>百度安全验证</title>") == "verification_page"
+    assert block_reason("https://baike.sogou.com/antispider/?from=x", 200, "") == "captcha_url"
+    # an entry that merely mentions verification in its text is not a block page
+    page = "<title>图灵测试_百度百科</title><p>验证码是一种图灵测试。</p>"
+    assert block_reason("https://baike.baidu.com/item/%E5%9B%BE%E7%81%B5", 200, page) is None
+    assert block_reason("https://baike.baidu.com/item/x", 200, "<title>验证码_百度百科</title>") is None

@@ -29,7 +29,8 @@ from scrapy.http import Request, Response
 logger = logging.getLogger(__name__)
 
 _CAPTCHA_URL_RE = re.compile(r"captcha|wappass\.baidu\.com|antispider|/verify\b|seccode", re.I)
-_BLOCK_TITLE_RE = re.compile(r"<title[^>]*>[^<]*(安全验证|验证码|访问异常|captcha|antispider)[^<]*</title>", re.I)
+_TITLE_RE = re.compile(r"<title[^>]*>([^<]*)</title>", re.I)
+_BLOCK_WORDS_RE = re.compile(r"安全验证|验证码|访问异常|captcha|antispider", re.I)
 
 
 class BlockedPage(IgnoreRequest):
@@ -42,7 +43,11 @@ def block_reason(url: str, status: int, body_head: str) -> str | None:
         return "captcha_url"
     if status in (301, 302, 303, 307, 308):
         return None
-    if _BLOCK_TITLE_RE.search(body_head):
+    m = _TITLE_RE.search(body_head)
+    title = m.group(1) if m else ""
+    if "百科" in title:
+        return None  # an entry page ("验证码_百度百科" is an entry about captchas)
+    if _BLOCK_WORDS_RE.search(title):
         return "verification_page"
     if "百度安全验证" in body_head and len(body_head) < 20000:
         return "verification_page"
