@@ -136,7 +136,10 @@ def run_crawl(args: argparse.Namespace) -> int:
             f"stats in {stats_path}",
             flush=True,
         )
-    return 0 if reason in ("finished", "max_pages", "closespider_max_pages") else 1
+    if reason == "shutdown":
+        print("cdtp crawl: interrupted; run the same command again to resume", flush=True)
+        return 130
+    return 0 if reason in ("finished", "max_pages") else 1
 
 
 def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
