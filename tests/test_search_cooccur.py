@@ -110,3 +110,16 @@ def test_config_validation_explains_what_is_missing():
         SearchConfig(unverified_policy="maybe").validate()
     with pytest.raises(ValueError, match="search-index"):
         SearchConfig(enabled=True, backend="local").validate()
+
+
+def test_retry_after_accepts_seconds_and_http_dates_and_is_capped():
+    import email.utils
+    import time
+
+    from transforms.search.searxng import _retry_after
+
+    assert _retry_after("2", cap=30) == 2.0
+    assert _retry_after("3600", cap=30) == 30  # a hostile or mistaken header cannot stall the build
+    soon = email.utils.formatdate(time.time() + 5, usegmt=True)
+    assert 3 <= _retry_after(soon, cap=30) <= 5
+    assert _retry_after("soon-ish", cap=30) is None and _retry_after(None, cap=30) is None

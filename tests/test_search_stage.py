@@ -171,3 +171,14 @@ def test_index_built_with_worker_processes_is_identical(index, tmp_path):
     rows = [duckdb.connect(p, read_only=True).execute("SELECT * FROM docs ORDER BY doc_id").fetchall()
             for p in (index, str(tmp_path / "w2.duckdb"))]
     assert rows[0] == rows[1] and len(rows[0]) == 3
+
+
+def test_stage_runs_on_multiprocess_direct_runner(index, tmp_path):
+    """Every DoFn is pickled to worker processes: the client must be built in setup()."""
+    cfg = SearchConfig(enabled=True, backend="local", index_path=index, cache_dir=str(tmp_path / "c"))
+    opts = PipelineOptions(runner="DirectRunner", direct_running_mode="multi_processing", direct_num_workers=2)
+    with test_pipeline.TestPipeline(options=opts) as p:
+        out = p | beam.Create(PAIRS) | ValidateBySearch(cfg)
+        assert_that(out["pairs"] | beam.Map(lambda x: x["pair_id"]), equal_to(["hz"]), label="pairs")
+        assert_that(out["audit"] | beam.Map(lambda r: r["reason"]),
+                    equal_to(["no_cooccurrence"] * 3 + ["no_triple_left"]), label="audit")
