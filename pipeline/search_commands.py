@@ -36,6 +36,16 @@ def register(subparsers) -> None:
     q.add_argument("--source-url", help="the triple's own page, which does not count")
     q.add_argument("--json", action="store_true", help="print JSON instead of a table")
     q.set_defaults(handler=_query)
+    w = sub.add_parser("web", help="the same against a SearXNG service (checks its JSON API answers)")
+    w.add_argument("query", nargs="?", help='e.g. "上海大学学报 上海大学" (default: HEAD TAIL)')
+    w.add_argument("--url", required=True, help="SearXNG base URL, e.g. http://127.0.0.1:8888")
+    w.add_argument("-k", "--top-k", type=int, default=10)
+    w.add_argument("--timeout", type=float, default=10.0)
+    w.add_argument("--head")
+    w.add_argument("--tail")
+    w.add_argument("--source-url")
+    w.add_argument("--json", action="store_true")
+    w.set_defaults(handler=_query)
     parser.set_defaults(handler=lambda args: parser.print_help() or 2)
 
 
@@ -62,6 +72,7 @@ def _index(args: argparse.Namespace) -> int:
 def _query(args: argparse.Namespace) -> int:
     from transforms.search.cooccur import build_query, decide
     from transforms.search.local_index import LocalIndexBackend, LocalIndexError
+    from transforms.search.searxng import SearxngBackend
     from transforms.search.types import SearchFailure
 
     query = args.query or build_query(args.head, args.tail)
@@ -70,8 +81,11 @@ def _query(args: argparse.Namespace) -> int:
     if args.top_k < 1:
         raise CdtpError("--top-k must be >= 1")
     try:
-        backend = LocalIndexBackend(args.index)
-    except LocalIndexError as exc:
+        if getattr(args, "url", None):
+            backend = SearxngBackend(args.url, timeout=args.timeout, retries=1)
+        else:
+            backend = LocalIndexBackend(args.index)
+    except (LocalIndexError, ValueError) as exc:
         raise CdtpError(str(exc)) from exc
     try:
         results = backend.search(query, args.top_k)

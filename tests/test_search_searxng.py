@@ -258,3 +258,14 @@ def test_unreachable_service_and_disabled_json_are_reasons_not_crashes(tmp_path)
     assert {t["search_evidence"] for t in out.pairs[0]["triples"]} == {"connection_error"}
     with pytest.raises(ValueError, match="http"):
         make_backend(SearchConfig(enabled=True, backend="searxng", searxng_url="ftp://x"))
+
+
+def test_cdtp_search_web_command(server, capsys):
+    from pipeline.cli import main
+
+    assert main(["search", "web", "--url", server.url, "--head", "大熊猫", "--tail", "竹子", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["query"] == "大熊猫 竹子" and shown["decision"]["status"] == "not_cooccurring"
+    # 长江 东海 answers 502 four times: one retry is not enough -> a clear error, no traceback.
+    assert main(["search", "web", "--url", server.url, "长江 东海"]) == 2
+    assert "http_5xx" in capsys.readouterr().err
