@@ -84,9 +84,11 @@ def test_paper_table3_blackberry_pair_is_discarded():
     assert d.reason == "position_index_below_threshold"
     detail = json.loads(d.detail)
     assert detail["position_index"] < 0.75 and "2.4英寸的3G手机" in detail["untouched_text"]
-    # Even with a laxer position index the trailing description is caught:
-    # 2.4英寸 is a measured fact that no triple holds.
-    d = check_redundant_description(res.pair, VOCAB, CleaningConfig(position_index_threshold=0.7))
+    # With a laxer position index and the quantity check (beyond the paper)
+    # the trailing description is still caught: 2.4英寸 is a measured fact
+    # that no triple holds.
+    d = check_redundant_description(res.pair, VOCAB, CleaningConfig(position_index_threshold=0.7,
+                                                                     check_quantity_mentions=True))
     assert (d.keep, d.reason, json.loads(d.detail)["quantity"]) == (False, "uncovered_quantity_mention", "2.4英寸")
 
 
@@ -105,11 +107,11 @@ def test_table3_variant_uncovered_relation_mention():
     entry2 = raw("黑莓9220", entry["summary"], TABLE3_ROWS + [("屏幕尺寸", "2.4英寸")])
     d2 = check_redundant_description(clean_entry(entry2).pair, VOCAB)
     assert d2.keep and d2.reason is None
-    # Without a vocabulary the mention cannot be recognised, but the measured
-    # 2.4英寸 after the last triple still marks the description as redundant.
-    d3 = check_redundant_description(pair, frozenset())
+    # Without a vocabulary the mention cannot be recognised; the quantity
+    # check (beyond the paper, off by default) still sees 2.4英寸.
+    assert check_redundant_description(pair, frozenset()).keep
+    d3 = check_redundant_description(pair, frozenset(), CleaningConfig(check_quantity_mentions=True))
     assert (d3.keep, d3.reason) == (False, "uncovered_quantity_mention")
-    assert check_redundant_description(pair, frozenset(), CleaningConfig(check_quantity_mentions=False)).keep
 
 
 def test_table3_trim_mode_cuts_after_the_last_matched_sentence():
@@ -235,7 +237,7 @@ def test_relation_mention_covered_through_synonyms():
 def test_quantity_mentions_after_the_last_triple():
     text = "《无间道》由刘伟强执导，2002年上映，全球票房逾1亿港元"
     pair = clean_entry(raw("无间道", text, [("导演", "刘伟强"), ("上映时间", "2002年")])).pair
-    cfg = CleaningConfig(position_index_threshold=0.5)
+    cfg = CleaningConfig(position_index_threshold=0.5, check_quantity_mentions=True)
     d = check_redundant_description(pair, VOCAB - {"票房"}, cfg)
     assert d.reason == "uncovered_quantity_mention" and json.loads(d.detail)["quantity"] == "1亿港元"
     # Held by a triple, it is covered.
@@ -244,10 +246,11 @@ def test_quantity_mentions_after_the_last_triple():
     # Dates, ages and articles (一部) are not measured facts; the check can be switched off.
     pair = clean_entry(raw("无间道", "《无间道》由刘伟强执导，是一部2002年的电影",
                            [("导演", "刘伟强")])).pair
-    assert check_redundant_description(pair, VOCAB, CleaningConfig(position_index_threshold=0.3)).keep
+    assert check_redundant_description(pair, VOCAB, CleaningConfig(position_index_threshold=0.3,
+                                                                   check_quantity_mentions=True)).keep
     text = "《无间道》由刘伟强执导，成本500万港元"
     pair = clean_entry(raw("无间道", text, [("导演", "刘伟强")])).pair
-    on = CleaningConfig(position_index_threshold=0.4)
+    on = CleaningConfig(position_index_threshold=0.4, check_quantity_mentions=True)
     assert check_redundant_description(pair, VOCAB, on).reason == "uncovered_quantity_mention"
-    off = CleaningConfig(position_index_threshold=0.4, check_quantity_mentions=False)
+    off = CleaningConfig(position_index_threshold=0.4)  # the default: the paper's checks only
     assert check_redundant_description(pair, VOCAB, off).keep

@@ -213,7 +213,7 @@ class PairConfig:
     separators: tuple[str, ...] = ("、", "，", ",", "；", ";", "/", "／", "\n", "|", "｜")
     max_values: int = 30
     no_split_relations: frozenset[str] = field(default_factory=lambda: frozenset({
-        "中文名", "外文名", "英文名", "别名", "本名", "原名", "简称", "中文名称", "外文名称", "英文名称",
+        "中文名", "外文名", "英文名", "中文名称", "外文名称", "英文名称",
         "地址", "总部地址", "详细地址", "简介", "经营范围", "口号", "校训", "座右铭",
     }))
     # Trailing words that close a list but are not part of the last value.
