@@ -146,6 +146,28 @@ def pipeline_options(beam_args: list[str]):
     return opts
 
 
+def make_runner(options):
+    """The runner object for `options`; None lets Beam resolve --runner itself.
+
+    For DirectRunner we build Beam's FnApiRunner directly. Beam's DirectRunner
+    first tries Prism, which downloads a binary (fails offline, costs seconds
+    per run) and ignores --direct_running_mode/--direct_num_workers; the
+    FnApiRunner honours them, so multi_processing really pickles every DoFn.
+    """
+    from apache_beam.options.pipeline_options import StandardOptions
+
+    name = (options.view_as(StandardOptions).runner or "DirectRunner").rsplit(".", 1)[-1]
+    if name not in ("DirectRunner", "SwitchingDirectRunner", "FnApiRunner"):
+        return None
+    from apache_beam.portability.api import beam_provision_api_pb2
+    from apache_beam.runners.portability.fn_api_runner import fn_runner
+    from apache_beam.runners.portability.portable_runner import JobServiceHandle
+
+    encoded = JobServiceHandle.encode_pipeline_options(options.get_all_options())
+    info = fn_runner.ExtendedProvisionInfo(beam_provision_api_pb2.ProvisionInfo(pipeline_options=encoded))
+    return fn_runner.FnApiRunner(provision_info=info)
+
+
 def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
     from apache_beam.io.filesystems import FileSystems
 
@@ -183,7 +205,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
         cfg.search = prepare_search(cfg.search, cfg.input.patterns, cfg.output.out_dir)
     options = pipeline_options(beam_args)
     started = time.time()
-    p = beam.Pipeline(options=options)
+    p = beam.Pipeline(runner=make_runner(options), options=options)
     build_pipeline(p, cfg, inputs)
     result = p.run()
     state = result.wait_until_finish()
