@@ -46,8 +46,9 @@ STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
                "relation_review", "search_validation", "entity_typing", "domain_classification", "split",
                STAGE_FINALISE]
 
-AUDIT_KEY = ("kind", "entry_key", "triple_id", "stage", "fate", "reason", "head", "relation", "tail",
-             "detail", "source")
+# Sort keys of the audit and discarded rows: unique per row (an entry read twice
+# differs by `source`), so every shard's row order is fixed.
+AUDIT_KEY = ("entry_key", "kind", "triple_id", "source", "stage", "reason")
 DISCARDED_KEY = ("pair_id", "relation", "tail", "head", "stage", "reason", "entity", "source_url")
 TOP_RELATIONS_FILE = "_top_relations.json"
 

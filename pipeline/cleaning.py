@@ -189,17 +189,21 @@ class _RedundantTripleFn(beam.DoFn):
         self.triples_in.inc(len(kept) + len(dropped_ids))
         ctx = {"pair_id": pair_id, "entity": raw.get("title"), "_entry_key": key, "_source": location,
                "source_url": raw.get("url")}
+        rows, discarded = [], []
         for (t, reason, detail), tid in zip(result.dropped_triples, dropped_ids):
-            yield beam.pvalue.TaggedOutput(
-                "audit", audit.triple_row(ctx, t, audit.DROPPED, STAGE_TRIPLE, reason, detail, triple_id=tid))
+            rows.append(audit.triple_row(ctx, t, audit.DROPPED, STAGE_TRIPLE, reason, detail, triple_id=tid))
             if reason == "unsupported_by_text":
-                yield beam.pvalue.TaggedOutput("discarded", _discarded_row(ctx, t, reason))
+                discarded.append(_discarded_row(ctx, t, reason))
         if result.pair is None:
-            yield beam.pvalue.TaggedOutput(
-                "audit", audit.entry_row(ctx, audit.DROPPED, STAGE_TRIPLE, result.pair_reason or "dropped",
-                                         result.detail))
-            return
-        yield {**result.pair, "triples": kept, "_entry_key": key, "_source": location}
+            rows.append(audit.entry_row(ctx, audit.DROPPED, STAGE_TRIPLE, result.pair_reason or "dropped",
+                                        result.detail))
+        # One element per entry (a list of rows): see pipeline/funnel.py.
+        if rows:
+            yield beam.pvalue.TaggedOutput("audit", rows)
+        if discarded:
+            yield beam.pvalue.TaggedOutput("discarded", discarded)
+        if result.pair is not None:
+            yield {**result.pair, "triples": kept, "_entry_key": key, "_source": location}
 
 
 class RedundantTripleFilter(beam.PTransform):
@@ -226,8 +230,8 @@ class _RedundantDescriptionFn(beam.DoFn):
         if decision.keep:
             yield decision.pair
         else:
-            for row in audit.dropped_pair(decision.pair, STAGE_DESCRIPTION, decision.reason, decision.detail):
-                yield beam.pvalue.TaggedOutput("audit", row)
+            yield beam.pvalue.TaggedOutput(
+                "audit", audit.dropped_pair(decision.pair, STAGE_DESCRIPTION, decision.reason, decision.detail))
 
 
 class RedundantDescriptionFilter(beam.PTransform):
@@ -262,14 +266,14 @@ class _RelationFilterFn(beam.DoFn):
 
     def process(self, pair, kept_relations):
         out, dropped = apply_relation_filter(pair, kept_relations, self.synonyms)
-        for t, reason, detail in dropped:
-            yield beam.pvalue.TaggedOutput(
-                "audit", audit.triple_row(pair, t, audit.DROPPED, STAGE_FREQUENCY, reason, detail))
+        rows = [audit.triple_row(pair, t, audit.DROPPED, STAGE_FREQUENCY, reason, detail)
+                for t, reason, detail in dropped]
         if out is None:
-            yield beam.pvalue.TaggedOutput(
-                "audit", audit.entry_row(pair, audit.DROPPED, STAGE_FREQUENCY, "no_triple_left",
-                                         f"all {len(dropped)} triples have rare relations"))
-        else:
+            rows.append(audit.entry_row(pair, audit.DROPPED, STAGE_FREQUENCY, "no_triple_left",
+                                        f"all {len(dropped)} triples have rare relations"))
+        if rows:
+            yield beam.pvalue.TaggedOutput("audit", rows)
+        if out is not None:
             yield out
 
 
@@ -309,8 +313,7 @@ PRIVATE_KEYS = ("_entry_key", "_source")
 
 class _FinaliseFn(beam.DoFn):
     def process(self, pair):
-        for row in audit.kept_rows(pair, STAGE_FINALISE):
-            yield beam.pvalue.TaggedOutput("audit", row)
+        yield beam.pvalue.TaggedOutput("audit", audit.kept_rows(pair, STAGE_FINALISE))
         yield {k: v for k, v in pair.items() if k not in PRIVATE_KEYS}
 
 

@@ -7,6 +7,9 @@ of workers. Stages don't count themselves: build.py wraps every stage with
 funnel consistent with the audit by construction, including the issue-4
 stages that only return {"pairs", "audit"}.
 
+An audit element is a row dict or a list of row dicts (one entry's rows,
+batched to cut per-element overhead).
+
 Counter names (namespace `cdtp`):
   flow|<stage>|<in|out>|<entries|triples>
   audit|<stage>|<kind>|<fate>|<reason>
@@ -50,13 +53,14 @@ class _CountAuditFn(beam.DoFn):
     def setup(self):
         self._counters: dict[str, Any] = {}
 
-    def process(self, row):
-        name = f"audit|{row['stage']}|{row['kind']}|{row['fate']}|{row['reason']}"
-        counter = self._counters.get(name)
-        if counter is None:
-            counter = self._counters[name] = Metrics.counter(NAMESPACE, name)
-        counter.inc()
-        yield row
+    def process(self, element):
+        for row in element if isinstance(element, list) else (element,):
+            name = f"audit|{row['stage']}|{row['kind']}|{row['fate']}|{row['reason']}"
+            counter = self._counters.get(name)
+            if counter is None:
+                counter = self._counters[name] = Metrics.counter(NAMESPACE, name)
+            counter.inc()
+        yield element
 
 
 def count_audit() -> beam.ParDo:

@@ -75,6 +75,10 @@ def built(inputs, tmp_path_factory) -> Path:
 
 # --------------------------------------------------------------- transforms
 
+def _rows(element):
+    return element if isinstance(element, list) else [element]
+
+
 def test_validate_turns_bad_records_into_invalid_input_rows():
     good = json.dumps(ENTRIES[0][0], ensure_ascii=False).encode()
     records = [("f.jsonl@0", good), ("f.jsonl@10", b"{oops"), ("f.jsonl@20", b"   \n"),
@@ -98,9 +102,11 @@ def test_redundant_triple_stage_accounts_for_every_triple():
         out = p | beam.Create([(raw, "f@0")]) | RedundantTripleFilter(CleaningConfig())
         assert_that(out["pairs"] | beam.Map(lambda x: sorted(t["tail"] for t in x["triples"])),
                     equal_to([["思想家", "文学家", "浙江绍兴", "鲁迅"]]), label="pairs")
-        assert_that(out["audit"] | beam.Map(lambda r: (r["tail"], r["reason"])),
+        # Audit and discarded elements are batches: one list of rows per entry.
+        assert_that(out["audit"] | "A" >> beam.FlatMap(_rows) | "A2" >> beam.Map(lambda r: (r["tail"], r["reason"])),
                     equal_to([("《朝花夕拾》", "unsupported_by_text")]), label="audit")
-        assert_that(out["discarded_triples"] | beam.Map(lambda r: (r["relation"], r["tail"], r["reason"])),
+        assert_that(out["discarded_triples"] | "D" >> beam.FlatMap(_rows)
+                    | "D2" >> beam.Map(lambda r: (r["relation"], r["tail"], r["reason"])),
                     equal_to([("代表作品", "《朝花夕拾》", "unsupported_by_text")]), label="discarded")
     assert n_in == 5
 
