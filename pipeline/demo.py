@@ -94,6 +94,8 @@ def run_demo(args) -> int:
     stats = json.loads((build_dir / "stats.json").read_text(encoding="utf-8"))
     print("\nstats.json funnel:")
     print(json.dumps(stats.get("funnel", stats), ensure_ascii=False, indent=1)[:3000])
+    if stats.get("search"):
+        print("search validation counters: " + json.dumps(stats["search"], ensure_ascii=False))
     for title, sql in DEMO_QUERIES:
         print(f"\n-- {title}")
         _cdtp("query", str(build_dir), sql)
