@@ -49,6 +49,20 @@ def _corpus_urls() -> set[str]:
     return urls
 
 
+def test_search_corpus_shape_and_deliberate_gaps():
+    """The corpus is search-result sized, on example domains, and really lacks
+    the facts the demo is meant to drop (while naming their entities)."""
+    docs = [json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines()]
+    assert 60 <= len(docs) <= 100
+    assert len(_corpus_urls()) == len(docs)  # unique URLs, example domains, {url,title,text}
+    assert all(isinstance(d[k], str) and d[k].strip() for d in docs for k in ("url", "title", "text"))
+    assert max(len(d["text"]) for d in docs) <= 300  # one passage each, like a search snippet
+    texts = [f"{d['title']}\n{d['text']}" for d in docs]
+    for head, tail in UNCORROBORATED:
+        assert any(head in t for t in texts), head
+        assert not [t for t in texts if head in t and tail in t], (head, tail)
+
+
 @pytest.mark.timeout(600)
 def test_demo_end_to_end_with_search_validation(tmp_path):
     out = tmp_path / "demo"
