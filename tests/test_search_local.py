@@ -123,3 +123,21 @@ def test_index_command_reports_skipped_lines_and_bad_index_is_a_clear_error(corp
     assert "does not exist" in capsys.readouterr().err
     assert main(["search", "index", "--input", str(tmp_path / "nothing-*.jsonl"), "--out", str(tmp_path / "x.duckdb")]) == 2
     assert "no input file matches" in capsys.readouterr().err
+
+
+def test_cache_key_follows_index_content_not_file_name(tmp_path):
+    """A rebuilt index at the same path with the same number of documents must
+    not reuse results cached from the old index (the cache keys on backend_id)."""
+    from transforms.search.documents import Document
+    from transforms.search.local_index import build_index
+
+    path = str(tmp_path / "idx.duckdb")
+    build_index([Document(url="http://a.example.org/1", title="长江", text="长江流经上海。")], path)
+    first = LocalIndexBackend(path)
+    first_id = first.backend_id
+    first.close()
+    build_index([Document(url="http://a.example.org/1", title="黄河", text="黄河流经山东。")], path)
+    second = LocalIndexBackend(path)
+    assert second.backend_id != first_id
+    assert second.documents == 1
+    second.close()

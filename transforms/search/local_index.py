@@ -7,6 +7,7 @@ tokenizer drops every CJK character.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
@@ -18,7 +19,7 @@ from transforms.search.passages import DEFAULT_PASSAGE_CHARS, passages
 from transforms.search.segment import FTS_IGNORE, segment
 from transforms.search.types import SearchFailure, SearchResult
 
-INDEX_FORMAT = "2"  # 2: passage-level documents with their page
+INDEX_FORMAT = "3"  # 2: passage-level documents with their page; 3: content fingerprint
 PER_PAGE = 2  # results per page in one answer
 
 
@@ -96,6 +97,9 @@ def build_index(
         )
         count = 0
         n_passages = 0
+        # Content fingerprint: the search cache keys on it, so a rebuilt index
+        # with other documents never serves results cached from the old one.
+        fingerprint = hashlib.blake2b(digest_size=12)
         rows: dict[str, list] = {k: [] for k in ("doc_id", "page", "url", "title", "text", "tokens")}
 
         def flush() -> None:
@@ -118,6 +122,7 @@ def build_index(
         try:
             for doc, parts in segmented:
                 count += 1
+                fingerprint.update(f"{doc.url}\x1f{doc.title}\x1f{doc.text}\x1e".encode("utf-8", "surrogatepass"))
                 for i, (passage, tokens) in enumerate(parts):
                     rows["doc_id"].append(n_passages)
                     rows["page"].append(doc.url)
@@ -138,8 +143,8 @@ def build_index(
         )
         con.execute(
             "CREATE TABLE index_meta AS SELECT ? AS format, ? AS documents, ? AS passages, ? AS passage_chars, "
-            "'jieba.cut_for_search' AS segmenter",
-            [INDEX_FORMAT, count, n_passages, passage_chars],
+            "'jieba.cut_for_search' AS segmenter, ? AS fingerprint",
+            [INDEX_FORMAT, count, n_passages, passage_chars, fingerprint.hexdigest()],
         )
         con.execute("CHECKPOINT")
     finally:
@@ -186,16 +191,20 @@ class LocalIndexBackend:
             # and Beam workers; DuckDB's per-query fan-out only adds contention
             # (measured 2x lower latency on a loaded 2-core machine).
             self._con.execute("SET threads = 1")
-            meta = self._con.execute("SELECT format, documents, passages FROM index_meta").fetchone()
+            cur = self._con.execute("SELECT * FROM index_meta")
+            meta = dict(zip([d[0] for d in cur.description], cur.fetchone()))
         except LocalIndexError:
             raise
         except Exception as exc:  # duckdb raises many types; the message is what matters
             raise LocalIndexError(f"{path} is not a cdtp search index: {exc}") from exc
-        if meta[0] != INDEX_FORMAT:
-            raise LocalIndexError(f"{path} has index format {meta[0]}, this cdtp reads {INDEX_FORMAT}: rebuild it")
-        self.documents = int(meta[1])
-        self.passages = int(meta[2])
-        self.backend_id = f"local:{os.path.basename(path)}:{self.documents}:{self.passages}"
+        if meta.get("format") != INDEX_FORMAT or "fingerprint" not in meta:
+            raise LocalIndexError(
+                f"{path} has index format {meta.get('format')}, this cdtp reads {INDEX_FORMAT}: rebuild it"
+            )
+        self.documents = int(meta["documents"])
+        self.passages = int(meta["passages"])
+        # Keyed on content, not on the file name: see build_index.
+        self.backend_id = f"local:{meta['fingerprint']}:{meta['passage_chars']}"
         self._local = threading.local()
         self._lock = threading.Lock()
 
