@@ -18,7 +18,6 @@ pages' facts. The index covers that corpus plus the crawled pages.
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -26,7 +25,6 @@ from pathlib import Path
 from pipeline.errors import CdtpError
 
 SEARCH_CORPUS = "search_corpus.jsonl"  # in crawlers/sample_site/
-CACHE_DIR = "search_cache"  # = pipeline.search_stage.CACHE_DIR (not imported: it pulls in Beam)
 
 DEMO_QUERIES = (
     ("pairs per domain and split",
@@ -85,15 +83,14 @@ def run_demo(args) -> int:
         _cdtp("crawl", "--seeds", str(site / "seeds.txt"), "--out", str(raw_dir),
               "--base-url", base_url, "--depth-limit", str(args.depth_limit))
     _cdtp("search", "index", "--input", str(corpus), "--input", raw_glob, "--out", str(index))
-    # The site runs on a new port each time, so the crawled pages' URLs change:
-    # results cached by an earlier demo would carry the old URLs, and a triple's
-    # own page would then pass as evidence. The index is new, so is the cache.
-    shutil.rmtree(build_dir / CACHE_DIR, ignore_errors=True)
     _cdtp("build", "--input", raw_glob, "--out", str(build_dir), "--overwrite", "--search-index", str(index))
 
     stats = json.loads((build_dir / "stats.json").read_text(encoding="utf-8"))
-    print("\nstats.json funnel:")
-    print(json.dumps(stats.get("funnel", stats), ensure_ascii=False, indent=1)[:3000])
+    print("\nfunnel (stats.json): stage, entries in -> out, triples in -> out, drops by reason")
+    for step in stats.get("funnel", []):
+        drops = {f"{kind}:{reason}": n for kind, reasons in step["dropped"].items() for reason, n in reasons.items()}
+        print(f"  {step['stage']:<22} {step['in']['entries']:>5} -> {step['out']['entries']:<5}"
+              f" {step['in']['triples']:>6} -> {step['out']['triples']:<6} {json.dumps(drops, ensure_ascii=False)}")
     if stats.get("search"):
         print("search validation counters: " + json.dumps(stats["search"], ensure_ascii=False))
     for title, sql in DEMO_QUERIES:
