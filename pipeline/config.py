@@ -53,7 +53,7 @@ class OutputConfig:
     # `input_bytes_per_shard` of input, decided at launch from the file sizes
     # (deterministic for a given input, and no counting pass over the rows).
     num_shards: int = 0
-    input_bytes_per_shard: int = 256 * 1024 * 1024
+    input_bytes_per_shard: int = 16 * 1024 * 1024
     # Rows per Parquet row group: small enough that a reader can skip, large
     # enough that column statistics are worth having.
     row_group_size: int = 50_000

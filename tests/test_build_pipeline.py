@@ -30,7 +30,10 @@ OUTPUTS = {"pairs": PAIR_SCHEMA, "audit": AUDIT_SCHEMA, "discarded_triples": DIS
 
 
 def _test_pipeline():
-    return TestPipeline(options=beam.options.pipeline_options.PipelineOptions(**BEAM_OPTS))
+    from pipeline.commands import make_runner
+
+    opts = beam.options.pipeline_options.PipelineOptions(**BEAM_OPTS)
+    return TestPipeline(runner=make_runner(opts), options=opts)
 
 
 def _read(out: Path, name: str) -> pa.Table:
@@ -284,3 +287,54 @@ def test_shards_are_balanced(tmp_path):
     # Rows inside a shard are sorted by the key: reruns write the same bytes.
     keys = pq.read_table(files[0], columns=["entry_key"]).column(0).to_pylist()
     assert keys == sorted(keys)
+
+
+@pytest.mark.shared
+def test_whole_build_on_real_kdconv_entities(shared_data, tmp_path):
+    """KdConv film/music entities (summary + infobox-style triples) as raw entries."""
+    from benchmarks.raw_corpus import _kdconv
+
+    raws = []
+    for i, rec in enumerate(_kdconv(shared_data / "kdconv" / "entities_film_music_from_dev_test.jsonl")):
+        raws.append({"url": f"https://baike.example/item/{i}", "source": "baidu", "lemma_id": f"kd{i}",
+                     "title": rec["title"], "summary": rec["summary"], "tags": rec["tags"],
+                     "infobox": [{"name": r, "value": t, "value_links": []} for r, t in rec["infobox"]]})
+    src = tmp_path / "raw-00000.jsonl"
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in raws), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(src), "--out", str(out), "--runner", "DirectRunner"]) == 0
+    audit = _read(out, "audit").to_pylist()
+    entries = [r for r in audit if r["kind"] == "entry"]
+    assert len(entries) == len(raws)
+    n_triples = sum(len(entry_to_pair(r)["triples"]) for r in raws)
+    assert sum(1 for r in audit if r["kind"] == "triple") == n_triples
+    pairs = _read(out, "pairs").to_pylist()
+    assert len(pairs) == sum(1 for r in entries if r["fate"] == "kept") > 0
+    # Every kept triple's tail is found in the text at its recorded span.
+    for p in pairs:
+        for t in p["triples"]:
+            assert 0 <= t["start"] < t["end"] <= len(p["text"]) and t["match"]
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["relations"]["top"] and sum(stats["triples_per_pair"]["counts"].values()) == len(pairs)
+
+
+def test_config_file_flags_and_set_overrides(tmp_path):
+    from pipeline.config import load_config
+    from pipeline.errors import CdtpError
+
+    f = tmp_path / "build.json"
+    f.write_text(json.dumps({"relation_frequency": {"min_count": 3, "top_k": 50},
+                             "cleaning": {"position_index_threshold": 0.8}}))
+    cfg = load_config(str(f), {"relation_frequency": {"min_count": 7}},
+                      ["output.num_shards=8", "cleaning.trim_mode=true"])
+    assert cfg.relation_frequency.min_count == 7  # flags win over the file
+    assert cfg.relation_frequency.top_k == 50
+    assert cfg.cleaning.position_index_threshold == 0.8 and cfg.cleaning.trim_mode is True
+    assert cfg.output.num_shards == 8
+    echo = cfg.to_dict()
+    assert echo["relation_frequency"]["min_count"] == 7 and json.dumps(echo, ensure_ascii=False)
+    f.write_text(json.dumps({"cleaning": {"no_such_knob": 1}}))
+    with pytest.raises(CdtpError, match="unknown key"):
+        load_config(str(f))
+    with pytest.raises(CdtpError, match="expected an integer"):
+        load_config(None, None, ["output.num_shards=\"many\""])
