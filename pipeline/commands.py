@@ -42,7 +42,7 @@ def register(subparsers) -> None:
                    "relation_frequency, output, ...)")
     b.add_argument("--set", action="append", default=[], metavar="SECTION.FIELD=JSON",
                    help="override one config field, e.g. --set relation_frequency.min_count=3")
-    b.add_argument("--num-shards", type=int, help="shards per output/partition (0 = one per 256 MiB of input)")
+    b.add_argument("--num-shards", type=int, help="shards per output/partition (0 = one per 16 MiB of input)")
     b.add_argument("--min-relation-count", type=int, help="relation-frequency filter: minimum count")
     b.add_argument("--top-k-relations", type=int, help="relation-frequency filter: keep the top K")
     b.add_argument("--position-index", type=float, help="redundant-description threshold (paper: 0.75)")
