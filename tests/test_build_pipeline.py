@@ -233,6 +233,7 @@ def test_query_views_and_the_why_was_it_dropped_query(built):
     assert rows[0][0] == total[0][0] > 0
     _, rows = run_query(str(built), "SELECT DISTINCT domain, split FROM pairs")
     assert rows and {r[1] for r in rows} <= {"train", "eval"}
+    assert {r[0] for r in rows} <= {"HP", "HS", "TE", "NE", "unknown"}
     _, rows = run_query(str(built), "SELECT count(*) FROM discarded_triples WHERE tail='《朝花夕拾》'")
     assert rows[0][0] == 4  # three JSON Lines copies and one Parquet copy
 
@@ -338,3 +339,13 @@ def test_config_file_flags_and_set_overrides(tmp_path):
         load_config(str(f))
     with pytest.raises(CdtpError, match="expected an integer"):
         load_config(None, None, ["output.num_shards=\"many\""])
+
+
+def test_stages_off_partitions_use_placeholders_and_query_keeps_nulls(inputs, tmp_path):
+    out = tmp_path / "off"
+    assert main(["build", "--input", str(inputs["dir"] / "raw-00000.jsonl"), "--out", str(out),
+                 "--no-domain", "--no-split", "--min-relation-count", "1"]) == 0
+    dirs = {f.parent.relative_to(out / "pairs").as_posix() for f in (out / "pairs").rglob("*.parquet")}
+    assert dirs == {"domain=unknown/split=unassigned"}
+    _, rows = run_query(str(out), "SELECT DISTINCT domain, split FROM pairs")
+    assert rows == [(None, None)]
