@@ -9,7 +9,6 @@ with another person's birth data must (nearly always) not be.
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 

@@ -23,13 +23,14 @@ from lxml import etree
 from crawlers.parsers.common import (
     canonical_lemma_id,
     clean_inline,
-    clean_lines,
     clean_name,
     collect_links,
+    infobox_item,
     raw_text,
     script_lemma_id,
     strip_subtitle,
     text_of,
+    unique_tags,
 )
 
 _LEMMA_DESC_RE = re.compile(r'"lemmaDesc"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -98,19 +99,14 @@ def infobox(tree: etree._Element, base_url: str) -> list[dict[str, Any]]:
             dd = dd.getnext()
         if not name or dd is None or not dd.xpath("self::" + _VALUE):
             continue
-        value = clean_lines(raw_text(dd))
-        if value:
-            items.append({"name": name, "value": value, "value_links": collect_links(dd.iter("a"), base_url)})
+        item = infobox_item(name, dd, base_url)
+        if item:
+            items.append(item)
     return items
 
 
 def tags(tree: etree._Element) -> list[str]:
-    out: list[str] = []
-    for el in tree.xpath("//" + _prefix("*", "tagItem")):
-        tag = clean_inline(text_of(el))
-        if tag and tag not in out:
-            out.append(tag)
-    return out
+    return unique_tags(tree.xpath("//" + _prefix("*", "tagItem")))
 
 
 def links(tree: etree._Element, base_url: str) -> list[dict[str, str]]:

@@ -31,14 +31,15 @@ from lxml import etree
 from crawlers.parsers.common import (
     canonical_lemma_id,
     clean_inline,
-    clean_lines,
     clean_name,
     collect_links,
+    infobox_item,
     raw_text,
     script_lemma_id,
     strip_subtitle,
     text_of,
     to_tree,
+    unique_tags,
 )
 
 MARKERS = ("lemmaWgt-lemmaTitle-title", 'class="lemma-summary"', "basicInfo-item")
@@ -162,23 +163,17 @@ def _infobox(parts: _Parts, base_url: str) -> list[dict[str, Any]]:
             elif tag == "dd" and name:
                 overlap = _overlap_value(el)
                 source = overlap if overlap is not None else el
-                value = clean_lines(raw_text(source, skip_nested=("basicInfo-overlap",)))
-                if value:
-                    items.append({"name": name, "value": value, "value_links": collect_links(source.iter("a"), base_url)})
+                item = infobox_item(name, source, base_url, skip_nested=("basicInfo-overlap",))
+                if item:
+                    items.append(item)
                 name = None
     return items
 
 
 def _tags(parts: _Parts) -> list[str]:
-    out: list[str] = []
     if parts.tag_box is None:
-        return out
-    for span in parts.tag_box.iter("span"):
-        if "taglist" in (span.get("class") or "").split():
-            tag = clean_inline(text_of(span))
-            if tag and tag not in out:
-                out.append(tag)
-    return out
+        return []
+    return unique_tags(span for span in parts.tag_box.iter("span") if "taglist" in (span.get("class") or "").split())
 
 
 def _links(parts: _Parts, tree: etree._Element, base_url: str) -> list[dict[str, str]]:

@@ -289,6 +289,27 @@ def collect_links(
 # --- identity -------------------------------------------------------------
 
 
+def infobox_item(name: str, value_el: etree._Element, base_url: str, skip_nested: tuple[str, ...] = ()) -> dict | None:
+    """One infobox row {name, value, value_links}, or None when the value is empty.
+
+    Shared by every markup so the value rules (line separators kept, links
+    collected from the value cell only) cannot drift apart between parsers."""
+    value = clean_lines(raw_text(value_el, skip_nested=skip_nested))
+    if not value:
+        return None
+    return {"name": name, "value": value, "value_links": collect_links(value_el.iter("a"), base_url)}
+
+
+def unique_tags(elements: Iterable[etree._Element]) -> list[str]:
+    """Tag texts in page order, without repeats or empties."""
+    out: list[str] = []
+    for el in elements:
+        tag = clean_inline(text_of(el))
+        if tag and tag not in out:
+            out.append(tag)
+    return out
+
+
 def detect_source(tree: etree._Element, text_hint: str = "") -> str:
     """"sogou" for Sogou Baike markup, else "baidu"."""
     if tree.xpath("//link[@rel='canonical'][contains(@href, 'baike.sogou.com')]"):

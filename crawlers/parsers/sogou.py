@@ -20,13 +20,14 @@ from lxml import etree
 from crawlers.parsers.common import (
     class_xpath,
     clean_inline,
-    clean_lines,
     clean_name,
     collect_links,
+    infobox_item,
     item_path_parts,
     raw_text,
     strip_subtitle,
     text_of,
+    unique_tags,
 )
 
 _SUMMARY = "//div[@id='j-shareAbstract'] | //" + class_xpath("div", "abstract")
@@ -70,19 +71,14 @@ def infobox(tree: etree._Element, base_url: str) -> list[dict[str, Any]]:
             td = th.getnext()
             if not name or td is None or td.tag != "td":
                 continue
-            value = clean_lines(raw_text(td))
-            if value:
-                items.append({"name": name, "value": value, "value_links": collect_links(td.iter("a"), base_url)})
+            item = infobox_item(name, td, base_url)
+            if item:
+                items.append(item)
     return items
 
 
 def tags(tree: etree._Element) -> list[str]:
-    out: list[str] = []
-    for a in tree.xpath("//*[@id='j-lemma_tags']//a | //" + class_xpath("div", "lemma_tags") + "//a"):
-        tag = clean_inline(text_of(a))
-        if tag and tag not in out:
-            out.append(tag)
-    return out
+    return unique_tags(tree.xpath("//*[@id='j-lemma_tags']//a | //" + class_xpath("div", "lemma_tags") + "//a"))
 
 
 def links(tree: etree._Element, base_url: str) -> list[dict[str, str]]:
