@@ -273,3 +273,14 @@ def test_entity_type_from_the_summary_opening():
 def test_identifier_tails_are_not_numbers():
     assert tail_type("021-66135000", "电话").reason == "identifier:电话"
     assert tail_type("200444", "邮政编码").type == "other"
+
+
+def test_a_dynasty_is_a_polity_not_a_person():
+    """A dynasty's summary opens with its years "（618年—907年）", the same
+    shape as a person's lifespan; its tags must outvote that."""
+    from transforms.entity_type import entity_type
+
+    decision = entity_type("唐朝", tags=["历史", "朝代"], relations=["中文名", "都城"],
+                           text="唐朝（618年—907年）是中国历史上继隋朝之后的大一统王朝。")
+    assert decision.type == "place"
+    assert "tags:朝代" in decision.reason
