@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -105,10 +106,14 @@ def run_crawl(args: argparse.Namespace) -> int:
 
     from scrapy.crawler import CrawlerProcess
 
-    from crawlers.settings import CrawlSettings, scrapy_settings
+    from crawlers.settings import CrawlSettings, is_loopback_url, scrapy_settings
     from crawlers.spiders.baike import BaikeSpider
 
-    settings = CrawlSettings(log_level=cfg.log_level, overrides=cfg.overrides)
+    loopback = is_loopback_url(cfg.base_url)
+    if loopback:
+        print(f"cdtp crawl: {cfg.base_url} is on this machine: politeness delays off "
+              "(--set DOWNLOAD_DELAY=... restores them)", file=sys.stderr, flush=True)
+    settings = CrawlSettings(log_level=cfg.log_level, overrides=cfg.overrides, loopback=loopback)
     if cfg.contact:
         settings.contact = cfg.contact
     process = CrawlerProcess(scrapy_settings(settings))
