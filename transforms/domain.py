@@ -80,10 +80,26 @@ W_TITLE, CAP_TITLE = 1.0, 2.0
 W_TEXT, CAP_TEXT = 0.5, 3.0
 W_OCC, CAP_OCC = 2.0, 4.0
 W_FIELD, CAP_FIELD = 1.0, 2.0
+# The defining clause of a Baike summary ("X是……的<head>") is the author's own
+# statement of what the entry IS, so its head noun outweighs a tag; a 《》 title
+# marks a work (HS); dynasty words only date an entry (a Ming novel, a Tang poet).
+W_HEAD, CAP_HEAD = 3.0, 3.0
+W_WORK = 2.0
+W_PERIOD, CAP_PERIOD = 0.125, 0.25
+COPULA_CHARS = 40  # the defining 是 sits near the start of the first sentence
 OCCUPATION_CHARS = 120  # occupations are stated in a biography's opening
 
 _SUBTITLE_RE = re.compile(r"^(?P<title>.+?)[（(](?P<sub>[^（）()]+)[）)]\s*$")
 _SPACE_RE = re.compile(r"\s+")
+_SENTENCE_END_RE = re.compile(r"[。；;！？!?\n]")
+_CLAUSE_SEP_RE = re.compile(r"[，,：:]")
+# "于是/但是/还是…" are conjunctions, not the defining copula.
+_NOT_COPULA = frozenset("于但可要若还或总只凡倒不就")
+_AGENT_PREFIX = ("由", "经", "被", "在", "从", "于")
+# A biography segment without 是 ("思想家、教育家") names what the person is:
+# accept there only person nouns (…家, …人, …员, …手, …师), never places or schools.
+_PERSON_HEAD_END = tuple("家人员手师者将帝王后妃臣相官")
+_HEAD_STRIP = "“”\"'「」『』（）()《》 　"
 
 
 @dataclass
@@ -154,6 +170,69 @@ def _triples(item: dict[str, Any]) -> list[tuple[str, str]]:
         elif isinstance(t, (list, tuple)) and len(t) == 2:
             out.append((norm_relation(str(t[0])), str(t[1])))
     return [(r, v) for r, v in out if r]
+
+
+def defining_phrases(text: str) -> tuple[str, list[str]]:
+    """Phrases of the summary's first sentence that end in the entry's head noun.
+
+    Baike summaries open by defining the entry, in one of three shapes:
+      * copula: "《西游记》是明代吴承恩创作的长篇神魔小说" -> the clause after 是
+        up to the first comma ("是指…" definitions put the head at the end of the
+        sentence, so the whole remainder is tried too);
+      * a short noun-phrase summary: "西汉皇帝。" -> the sentence itself;
+      * a biography without 是: "孔子，名丘，字仲尼，春秋时期鲁国人，思想家、教育家，…"
+        -> short comma segments, which must consist of head nouns only ("strict").
+    Returns (shape, phrases); shape is "" when the opening defines nothing.
+    """
+    sent = _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
+    if not sent:
+        return "", []
+    for m in re.finditer("是", sent):
+        i = m.start()
+        if i > COPULA_CHARS:
+            break
+        if i == 0 or sent[i - 1] in _NOT_COPULA:
+            continue
+        rest = sent[i + 1 :]
+        definition = rest.startswith("指")
+        rest = rest[1:] if definition else rest
+        first = _CLAUSE_SEP_RE.split(rest, 1)[0]
+        if definition:  # "是指…的经济现象": the head ends the sentence
+            return "copula", [first, rest] if first != rest else [first]
+        if first.startswith(_AGENT_PREFIX) and "的" not in first:
+            return "", []  # "是由广东省出版集团，…": the agent, not the head
+        return "copula", [first]
+    if len(sent) <= 16 and not _CLAUSE_SEP_RE.search(sent) and len((text or "").strip().rstrip("。")) <= len(sent):
+        return "short", [sent]  # the whole summary is one noun phrase
+    segs = [x for x in _CLAUSE_SEP_RE.split(sent)[1:6] if 0 < len(x) <= 12]
+    return ("strict", segs) if segs else ("", [])
+
+
+def head_nouns(phrase: str, heads: dict[str, Sequence[str]], strict: bool = False) -> list[tuple[str, str]]:
+    """(domain, head) for each 、-coordinated part of `phrase`: the LONGEST lexicon
+    word the part ends with, so 科幻电影 is HS, 人造卫星 TE, 机关报 HS not 机关 HP.
+    Chinese is head-final: the LAST part must be a head noun, else the phrase is
+    a verb phrase ("认识自然现象、揭示自然规律") and says nothing; earlier parts
+    count when they are heads too ("文学家、书法家、画家").
+    strict: every part must be a head noun, else nothing (biography segments)."""
+    out = []
+    parts = [p.strip(_HEAD_STRIP) for p in phrase.split("、")]
+    for n, part in enumerate(parts):
+        for tail in ("之一", "等"):
+            if part.endswith(tail):
+                part = part[: -len(tail)].strip(_HEAD_STRIP)
+        best = ("", "")
+        for d, words in heads.items():
+            for w in words:
+                if len(w) > len(best[1]) and part.endswith(w):
+                    best = (d, w)
+        if strict and best[0] and (not best[1].endswith(_PERSON_HEAD_END) or len(part) - len(best[1]) > 4):
+            best = ("", "")  # "祖籍河北邯郸县", "毕业于北京大学": a place, not what the person is
+        if best[0]:
+            out.append(best)
+        elif strict or n == len(parts) - 1:
+            return []
+    return out
 
 
 def _match_words(text: str, words: Iterable[str], suffix_only_single: bool) -> list[str]:
@@ -250,7 +329,21 @@ class DomainClassifier:
                     field_ev[d] = hits
             self._add(scores, votes, CAP_FIELD, ev, "field", field_ev)
 
-        # 5. keywords in the text and the tail values.
+        # 5. the defining clause's head noun, and 《》 works.
+        head_hits = self._head_hits(text)
+        votes = {d: 0.0 for d in DOMAINS}
+        head_ev: dict[str, list[str]] = {}
+        for d, w in head_hits:
+            votes[d] += W_HEAD / len(head_hits)
+            head_ev.setdefault(d, []).append(w)
+        self._add(scores, votes, CAP_HEAD, ev, "head", head_ev)
+        work_not = set(self.lex.get("work_not", ()))
+        if self._is_work_title(item.get("entity") or item.get("title") or "", title, text) and not any(
+            w in work_not for _, w in head_hits
+        ):
+            self._add(scores, {"HS": W_WORK}, W_WORK, ev, "work", {"HS": [f"《{title}》"]})
+
+        # 6. keywords in the text and the tail values; dynasty words count little.
         body = text + " " + " ".join(v for _, v in triples[:40])
         votes = {d: 0.0 for d in DOMAINS}
         kw_ev: dict[str, list[str]] = {}
@@ -260,7 +353,27 @@ class DomainClassifier:
                 votes[d] = W_TEXT * len(hits)
                 kw_ev[d] = hits
         self._add(scores, votes, CAP_TEXT, ev, "text", kw_ev)
+        periods = [w for w in self.lex.get("periods", ()) if w in body]
+        if periods:
+            self._add(scores, {"HP": W_PERIOD * len(periods)}, CAP_PERIOD, ev, "period", {"HP": periods})
         return scores, ev
+
+    def _head_hits(self, text: str) -> list[tuple[str, str]]:
+        shape, phrases = defining_phrases(text)
+        heads = self.lex.get("heads") or {}
+        for phrase in phrases:
+            hits = head_nouns(phrase, heads, strict=shape == "strict")
+            if hits:
+                return hits
+        return []
+
+    @staticmethod
+    def _is_work_title(raw: str, title: str, text: str) -> bool:
+        """A title in 《》, or a summary that opens by naming the entry in 《》."""
+        bare = title.strip("《》 ")
+        if not bare:
+            return False
+        return raw.strip().startswith("《") or f"《{bare}》" in text[: len(bare) + 12]
 
     @staticmethod
     def _is_person(item, title, subtitle, tags, triples) -> bool:
