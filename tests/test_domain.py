@@ -346,3 +346,15 @@ def test_head_noun_shapes_and_guards():
 def test_one_line_noun_phrase_summary_with_infobox(rules_only):
     res = rules_only.classify({"title": "刘秀", "summary": "东汉开国皇帝。", "infobox": [], "tags": []})
     assert res.domain == "HP" and _ev(res)["head"] == {"HP": ["开国皇帝"]}
+
+
+def test_a_sentence_about_something_else_defines_nothing(rules_only):
+    from transforms.domain import defining_phrases
+
+    # the copula's subject must name the entry (a short alias or pronoun is fine)
+    assert defining_phrases("渭河是黄河的最大支流，流经关中平原。", title="郑国渠") == ("", [])
+    assert defining_phrases("他是北宋著名词人。", title="柳永") == ("copula", ["北宋著名词人"])
+    # a 是 inside a 《title》 is part of the title, not the copula
+    assert defining_phrases("《我是歌手》是湖南卫视的音乐竞技节目。", title="我是歌手")[1] == ["湖南卫视的音乐竞技节目"]
+    res = rules_only.classify({"title": "郑国渠", "summary": "渭河是黄河的最大支流，流经关中平原。"})
+    assert "head" not in _ev(res)

@@ -43,8 +43,14 @@ A raw Baike entry offers four kinds of evidence, of unequal reliability:
      (学名/界/门 vs 主演/导演 vs 注册资本 vs 朝代/谥号) - robust because the
      site's templates differ by category;
   3. the title and its disambiguation subtitle (e.g. "（民国将领）");
-  4. the summary text and tail values (keyword counts, capped so one long text
-     cannot outvote the infobox).
+  4. the head noun of the summary's defining clause ("X是……的<head>"): the
+     author's own statement of what the entry is, so it outweighs a tag and
+     the dynasty it mentions (《西游记》是明代……的长篇神魔小说 -> HS); a title
+     the summary opens with in 《》 is a work (HS) unless the head makes it a
+     treaty or law;
+  5. the summary text and tail values (keyword counts, capped so one long text
+     cannot outvote the infobox); dynasty words only date an entry, so they
+     weigh little.
 Each signal adds capped, weighted votes per domain. When the rule evidence is
 weak or split, an embedding classifier (nearest centroid over seed phrases per
 domain, `transforms/resources/domain_lexicon.json` "prototypes") adds its
@@ -84,7 +90,7 @@ W_FIELD, CAP_FIELD = 1.0, 2.0
 # statement of what the entry IS, so its head noun outweighs a tag; a 《》 title
 # marks a work (HS); dynasty words only date an entry (a Ming novel, a Tang poet).
 W_HEAD, CAP_HEAD = 3.0, 3.0
-W_WORK = 2.0
+W_WORK = 3.0
 W_PERIOD, CAP_PERIOD = 0.125, 0.25
 COPULA_CHARS = 40  # the defining 是 sits near the start of the first sentence
 OCCUPATION_CHARS = 120  # occupations are stated in a biography's opening
@@ -172,7 +178,7 @@ def _triples(item: dict[str, Any]) -> list[tuple[str, str]]:
     return [(r, v) for r, v in out if r]
 
 
-def defining_phrases(text: str) -> tuple[str, list[str]]:
+def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
     """Phrases of the summary's first sentence that end in the entry's head noun.
 
     Baike summaries open by defining the entry, in one of three shapes:
@@ -182,6 +188,9 @@ def defining_phrases(text: str) -> tuple[str, list[str]]:
       * a short noun-phrase summary: "西汉皇帝。" -> the sentence itself;
       * a biography without 是: "孔子，名丘，字仲尼，春秋时期鲁国人，思想家、教育家，…"
         -> short comma segments, which must consist of head nouns only ("strict").
+    With `title`, a copula counts only when its subject names the entry (holds
+    the title, or is a short alias/pronoun: "杨玉环是…", "它是…"): a sentence
+    about something else ("孔雀河亦称饮马河…") defines nothing about the entry.
     Returns (shape, phrases); shape is "" when the opening defines nothing.
     """
     sent = _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
@@ -191,8 +200,10 @@ def defining_phrases(text: str) -> tuple[str, list[str]]:
         i = m.start()
         if i > COPULA_CHARS:
             break
-        if i == 0 or sent[i - 1] in _NOT_COPULA:
-            continue
+        if i == 0 or sent[i - 1] in _NOT_COPULA or sent.count("《", 0, i) > sent.count("》", 0, i):
+            continue  # a conjunction, or a 是 inside a 《title》
+        if title and not _names_entry(sent[:i], title):
+            return "", []
         rest = sent[i + 1 :]
         definition = rest.startswith("指")
         rest = rest[1:] if definition else rest
@@ -204,17 +215,34 @@ def defining_phrases(text: str) -> tuple[str, list[str]]:
         return "copula", [first]
     if len(sent) <= 16 and not _CLAUSE_SEP_RE.search(sent) and len((text or "").strip().rstrip("。")) <= len(sent):
         return "short", [sent]  # the whole summary is one noun phrase
-    segs = [x for x in _CLAUSE_SEP_RE.split(sent)[1:6] if 0 < len(x) <= 12]
+    first_seg, *later = _CLAUSE_SEP_RE.split(sent)
+    if title and not _names_entry(first_seg, title):
+        return "", []
+    segs = [x for x in later[:5] if 0 < len(x) <= 12]
     return ("strict", segs) if segs else ("", [])
 
 
-def head_nouns(phrase: str, heads: dict[str, Sequence[str]], strict: bool = False) -> list[tuple[str, str]]:
+def _names_entry(subject: str, title: str) -> bool:
+    subject = re.sub(r"[（(][^）)]*[）)]", "", subject).strip(_HEAD_STRIP)
+    if not subject or title in subject or subject in title or subject.startswith(("他", "她", "它", "其", "该", "本", "此")):
+        return True
+    if len(subject) <= 4 and set(subject) & set(title):
+        return True  # a short alias: "杨玉环是…" for 杨贵妃
+    return any(title[k : k + 2] in subject for k in range(len(title) - 1))
+
+
+def head_nouns(
+    phrase: str, heads: dict[str, Sequence[str]], strict: bool = False, person: bool = True
+) -> list[tuple[str, str]]:
     """(domain, head) for each 、-coordinated part of `phrase`: the LONGEST lexicon
     word the part ends with, so 科幻电影 is HS, 人造卫星 TE, 机关报 HS not 机关 HP.
     Chinese is head-final: the LAST part must be a head noun, else the phrase is
     a verb phrase ("认识自然现象、揭示自然规律") and says nothing; earlier parts
     count when they are heads too ("文学家、书法家、画家").
-    strict: every part must be a head noun, else nothing (biography segments)."""
+    strict: every part must be a head noun, else nothing (comma segments of an
+    opening without 是); for a person only person nouns count there, since
+    "祖籍河北邯郸县" says where, not what; for other entries any short head
+    ("成都，简称蓉，四川省省会，…")."""
     out = []
     parts = [p.strip(_HEAD_STRIP) for p in phrase.split("、")]
     for n, part in enumerate(parts):
@@ -226,7 +254,9 @@ def head_nouns(phrase: str, heads: dict[str, Sequence[str]], strict: bool = Fals
             for w in words:
                 if len(w) > len(best[1]) and part.endswith(w):
                     best = (d, w)
-        if strict and best[0] and (not best[1].endswith(_PERSON_HEAD_END) or len(part) - len(best[1]) > 4):
+        if strict and best[0] and (
+            (person and not best[1].endswith(_PERSON_HEAD_END)) or len(part) - len(best[1]) > 4
+        ):
             best = ("", "")  # "祖籍河北邯郸县", "毕业于北京大学": a place, not what the person is
         if best[0]:
             out.append(best)
@@ -330,7 +360,7 @@ class DomainClassifier:
             self._add(scores, votes, CAP_FIELD, ev, "field", field_ev)
 
         # 5. the defining clause's head noun, and 《》 works.
-        head_hits = self._head_hits(text)
+        head_hits = self._head_hits(text, is_person, title)
         votes = {d: 0.0 for d in DOMAINS}
         head_ev: dict[str, list[str]] = {}
         for d, w in head_hits:
@@ -358,11 +388,11 @@ class DomainClassifier:
             self._add(scores, {"HP": W_PERIOD * len(periods)}, CAP_PERIOD, ev, "period", {"HP": periods})
         return scores, ev
 
-    def _head_hits(self, text: str) -> list[tuple[str, str]]:
-        shape, phrases = defining_phrases(text)
+    def _head_hits(self, text: str, is_person: bool = True, title: str = "") -> list[tuple[str, str]]:
+        shape, phrases = defining_phrases(text, title)
         heads = self.lex.get("heads") or {}
         for phrase in phrases:
-            hits = head_nouns(phrase, heads, strict=shape == "strict")
+            hits = head_nouns(phrase, heads, strict=shape == "strict", person=is_person)
             if hits:
                 return hits
         return []
