@@ -222,6 +222,16 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
     return ("strict", segs) if segs else ("", [])
 
 
+def segments_before_copula(text: str) -> list[str]:
+    """"成都，简称蓉，四川省省会，……，是国家历史文化名城": when the subject of 是
+    is elided, the short comma segments before it describe the entry too; they
+    are read strictly, like a biography opening without 是."""
+    sent = _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
+    i = sent.find("是")
+    head = sent[:i] if 0 < i <= COPULA_CHARS else ""
+    return [x for x in _CLAUSE_SEP_RE.split(head)[1:6] if 0 < len(x) <= 12]
+
+
 def _names_entry(subject: str, title: str) -> bool:
     subject = re.sub(r"[（(][^）)]*[）)]", "", subject).strip(_HEAD_STRIP)
     if not subject or title in subject or subject in title or subject.startswith(("他", "她", "它", "其", "该", "本", "此")):
@@ -395,6 +405,11 @@ class DomainClassifier:
             hits = head_nouns(phrase, heads, strict=shape == "strict", person=is_person)
             if hits:
                 return hits
+        if shape == "copula":
+            for seg in segments_before_copula(text):
+                hits = head_nouns(seg, heads, strict=True, person=is_person)
+                if hits:
+                    return hits
         return []
 
     @staticmethod
