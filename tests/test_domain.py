@@ -334,7 +334,9 @@ def test_head_noun_shapes_and_guards():
     # the three opening shapes
     assert defining_phrases("西汉皇帝。") == ("short", ["西汉皇帝"])
     assert defining_phrases("通货紧缩是指物价水平持续下降的经济现象。")[0] == "copula"
-    assert defining_phrases("某书是由某出版集团，某出版社联合出版的教辅。") == ("", [])  # agent, not head
+    # an agent clause is not the head: 出版集团 must not make a book TE
+    assert defining_phrases("某书是由某出版集团，某出版社联合出版。") == ("copula", ["某出版社联合出版"])
+    assert defining_phrases("某站是一个由某公司推出，提供短视频服务的社交网站。")[1] == ["提供短视频服务的社交网站"]
     shape, segs = defining_phrases("墨子，名翟，战国时期宋国人，思想家、教育家，墨家学派的创始人。")
     assert shape == "strict" and [head_nouns(s, heads, strict=True) for s in segs if head_nouns(s, heads, strict=True)][0] \
         == [("HS", "思想家"), ("HS", "教育家")]

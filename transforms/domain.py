@@ -210,8 +210,12 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
         first = _CLAUSE_SEP_RE.split(rest, 1)[0]
         if definition:  # "是指…的经济现象": the head ends the sentence
             return "copula", [first, rest] if first != rest else [first]
-        if first.startswith(_AGENT_PREFIX) and "的" not in first:
-            return "", []  # "是由广东省出版集团，…": the agent, not the head
+        agent = first.find("由")
+        if (first.startswith(_AGENT_PREFIX) and "的" not in first) or (agent >= 0 and "的" not in first[agent:]):
+            # "是由广东省出版集团，…" / "是一个由新浪网推出，提供……的社交网站":
+            # the clause names an agent; the head, if any, ends the next clause.
+            nxt = _CLAUSE_SEP_RE.split(rest, 2)[1:2]
+            return ("copula", nxt) if nxt else ("", [])
         return "copula", [first]
     if len(sent) <= 16 and not _CLAUSE_SEP_RE.search(sent) and len((text or "").strip().rstrip("。")) <= len(sent):
         return "short", [sent]  # the whole summary is one noun phrase
