@@ -19,6 +19,7 @@ a null partition value is written as the configured placeholder.
 """
 from __future__ import annotations
 
+import heapq
 import zlib
 from typing import Any, Iterable
 
@@ -81,54 +82,106 @@ def write_table_file(path: str, schema, rows: list[tuple], row_group_size: int) 
             writer.close()
 
 
-class _AssignShard(beam.DoFn):
-    """row dict -> ((partition, shard, n), (sort key, row tuple in schema order)).
+class _SpillShards(beam.DoFn):
+    """rows -> sorted runs of each shard spilled to files -> ((partition, shard, n), run path).
 
-    Tuples, not dicts, cross the shuffle: the column names are not encoded
-    once per row.
+    Rows are buffered per shard as (sort key, row tuple in schema order) and,
+    every `spill_rows` rows and at the end of the bundle, each shard's buffer
+    is sorted and pickled to its own file under `spill_dir`. Only the file
+    names cross the shuffle, so no runner ever holds all rows in memory (the
+    DirectRunner's GroupByKey keeps everything it groups). Tuples, not dicts,
+    are spilled: the column names are not stored once per row. A retried
+    bundle writes new, uniquely named files; the failed attempt's files are
+    never named downstream and go with the spill directory.
     """
 
-    def __init__(self, names, partition_by, key_columns, num_shards):
+    def __init__(self, names, partition_by, key_columns, num_shards, spill_dir, spill_rows):
         self.names = tuple(names)
         self.partition_by = tuple(partition_by)
         self.key_columns = tuple(key_columns)
         self.num_shards = max(1, num_shards)
+        self.spill_dir = spill_dir
+        self.spill_rows = max(1, spill_rows)
+
+    def start_bundle(self):
+        self._buffers: dict[tuple, list] = {}
+        self._buffered = 0
 
     def process(self, element):
-        if isinstance(element, list):
-            # A batch (e.g. all audit rows of one entry) stays one element
-            # through the shuffle: a quarter of the per-element overhead.
-            if not element:
-                return
-            names, cols = self.names, self.key_columns
-            keyed = [(sort_key(r, cols), tuple(map(r.get, names))) for r in element]
-            part = partition_of(element[0], self.partition_by) if self.partition_by else ()
-            yield ((part, stable_hash(keyed[0][0]) % self.num_shards, self.num_shards), keyed)
+        # A list (e.g. all audit rows of one entry) goes to the shard of its first row.
+        rows = element if isinstance(element, list) else (element,)
+        if not rows:
             return
-        key = sort_key(element, self.key_columns)
-        part = partition_of(element, self.partition_by) if self.partition_by else ()
-        n = self.num_shards
-        yield ((part, stable_hash(key) % n, n), (key, tuple(map(element.get, self.names))))
+        names, cols = self.names, self.key_columns
+        keyed = [(sort_key(r, cols), tuple(map(r.get, names))) for r in rows]
+        part = partition_of(rows[0], self.partition_by) if self.partition_by else ()
+        target = (part, stable_hash(keyed[0][0]) % self.num_shards, self.num_shards)
+        buf = self._buffers.get(target)
+        if buf is None:
+            buf = self._buffers[target] = []
+        buf.extend(keyed)
+        self._buffered += len(keyed)
+        if self._buffered >= self.spill_rows:
+            yield from self._spill()
+
+    def finish_bundle(self):
+        from apache_beam.transforms.window import GlobalWindows
+
+        for out in self._spill():
+            yield GlobalWindows.windowed_value(out)
+
+    def _spill(self):
+        import pickle
+        import uuid
+
+        buffers, self._buffers, self._buffered = self._buffers, {}, 0
+        for target in sorted(buffers):
+            rows = buffers[target]
+            rows.sort(key=_first)
+            path = FileSystems.join(self.spill_dir, f"run-{uuid.uuid4().hex}.pkl")
+            with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+                fh.write(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
+            yield (target, path)
+
+
+def _first(kv):
+    return kv[0]
+
+
+def read_run(path: str) -> list[tuple]:
+    import pickle
+
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        return pickle.loads(fh.read())
 
 
 class _WriteShard(beam.DoFn):
+    """((partition, shard, n), spilled run paths) -> one sorted Parquet file."""
+
     def __init__(self, base, schema, row_group_size):
         self.base = base
         self.schema = schema
         self.row_group_size = row_group_size
 
     def process(self, element):
-        (part, shard, n), values = element
-        keyed_rows = []
-        for v in values:
-            if isinstance(v, list):
-                keyed_rows.extend(v)
-            else:
-                keyed_rows.append(v)
-        keyed_rows.sort(key=lambda kv: kv[0])
+        (part, shard, n), paths = element
+        runs = [read_run(path) for path in sorted(paths)]
+        # Each run is sorted: merging them orders the shard by the key, so a
+        # rerun, or a run on more workers, writes byte-identical content.
+        keyed_rows = list(heapq.merge(*runs, key=_first)) if len(runs) > 1 else (runs[0] if runs else [])
+        del runs
         path = shard_path(self.base, part, shard, n)
         write_table_file(path, self.schema, [r for _, r in keyed_rows], self.row_group_size)
         yield (path, len(keyed_rows))
+
+
+def _remove_spill_dir(_, spill_dir: str) -> None:
+    """Delete the spilled runs once every shard is written."""
+    try:
+        if FileSystems.exists(spill_dir):
+            FileSystems.delete([spill_dir])
+    except Exception:  # noqa: BLE001 - a leftover temp dir is harmless
+        pass
 
 
 class WriteParquetShards(beam.PTransform):
@@ -139,7 +192,10 @@ class WriteParquetShards(beam.PTransform):
 
     `num_shards` is per output (per partition for partitioned outputs) and is
     fixed when the pipeline is built (see build.resolve_num_shards), so no
-    counting pass over the rows is needed before they are sharded.
+    counting pass over the rows is needed before they are sharded. Rows are
+    spilled as sorted runs under `spill_dir` (default `<base>/_spill`, removed
+    at the end) and only run names are grouped by shard; memory is bounded by
+    `spill_rows` per worker and by the largest shard when it is written.
     """
 
     def __init__(
@@ -150,6 +206,8 @@ class WriteParquetShards(beam.PTransform):
         partition_by: Iterable[str] = (),
         num_shards: int = 1,
         row_group_size: int = 50_000,
+        spill_dir: str | None = None,
+        spill_rows: int = 100_000,
     ):
         super().__init__()
         self.base = base
@@ -158,15 +216,22 @@ class WriteParquetShards(beam.PTransform):
         self.partition_by = tuple(partition_by)
         self.num_shards = max(1, num_shards)
         self.row_group_size = max(1, row_group_size)
+        self.spill_dir = spill_dir or FileSystems.join(base, "_spill")
+        self.spill_rows = spill_rows
 
     def expand(self, rows):
-        assign = _AssignShard(self.schema.names, self.partition_by, self.key_columns, self.num_shards)
-        return (
+        spill = _SpillShards(self.schema.names, self.partition_by, self.key_columns, self.num_shards,
+                             self.spill_dir, self.spill_rows)
+        written = (
             rows
-            | "AssignShard" >> beam.ParDo(assign)
-            | "GroupShard" >> beam.GroupByKey()
+            | "SpillRuns" >> beam.ParDo(spill)
+            | "GroupRuns" >> beam.GroupByKey()
             | "WriteShard" >> beam.ParDo(_WriteShard(self.base, self.schema, self.row_group_size))
         )
+        _ = (written
+             | "AllWritten" >> beam.combiners.Count.Globally()
+             | "RemoveSpill" >> beam.Map(_remove_spill_dir, self.spill_dir))
+        return written
 
 
 def ensure_nonempty(base: str, schema, partition_by: tuple[str, ...] = ()) -> None:
