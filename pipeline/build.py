@@ -5,11 +5,18 @@
 
 Every stage is a composite PTransform with a stable label, wrapped by
 `_Counted` so the funnel (entries/triples in and out of each stage) comes from
-Beam metrics. Stages return {"pairs", "audit"} (+ "discarded_triples"); all
-audit rows meet in one Flatten, are counted by (stage, kind, fate, reason),
-and written. The two global decisions are side inputs computed by combiners
+Beam metrics. Stages return {"pairs", "audit"} (+ "discarded_triples"); each
+stage's audit rows are counted by (stage, kind, fate, reason) and go to one
+audit writer. The two global decisions are side inputs computed by combiners
 in the same pipeline: the relation vocabulary (from all raw entries'
 infobox names) and the kept relations (from the counts over cleaned pairs).
+
+Memory: a runner must hold whatever waits at a barrier (a side input not yet
+computed, a GroupByKey, a Flatten of several stages), and the DirectRunner
+holds it in RAM. So pairs waiting for a global decision are spilled to
+files under OUT/_spill (pipeline/spill.py), the writers spill sorted runs and
+group only their names (pipeline/write.py), and rows are never flattened
+across stages; peak memory then stays nearly flat as the input grows.
 """
 from __future__ import annotations
 
@@ -51,6 +58,7 @@ STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
 AUDIT_KEY = ("entry_key", "kind", "triple_id", "source", "stage", "reason")
 DISCARDED_KEY = ("pair_id", "relation", "tail", "head", "stage", "reason", "entity", "source_url")
 TOP_RELATIONS_FILE = "_top_relations.json"
+SPILL_DIR = "_spill"
 
 
 class _Counted(beam.PTransform):
@@ -93,6 +101,9 @@ def resolve_num_shards(cfg: BuildConfig, inputs: InputFiles) -> int:
 def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> BuildOutputs:
     """Add the whole build to pipeline `p`, writing under cfg.output.out_dir."""
     out_dir = cfg.output.out_dir
+    # Temporary files (pairs waiting for a global decision, sorted runs of the
+    # shards), so no runner holds the whole data set in memory; removed after the run.
+    spill = FileSystems.join(out_dir, SPILL_DIR)
     audits: list = []
     discarded: list = []
 
@@ -120,11 +131,12 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
 
     # 4. redundant description (§3.2): position index, uncovered relation mentions, enumerations.
     pairs = stage(pairs, "RedundantDescription", STAGE_DESCRIPTION,
-                  RedundantDescriptionFilter(cfg.cleaning, vocabulary))["pairs"]
+                  RedundantDescriptionFilter(cfg.cleaning, vocabulary, FileSystems.join(spill, "description")))["pairs"]
 
     # 5. relation frequency (§3.2, App. B.1): global counts with a combiner, keep frequent relations.
     freq = stage(pairs, "RelationFrequency", STAGE_FREQUENCY,
-                 RelationFrequencyFilter(cfg.relation_frequency, cfg.output.top_relations))
+                 RelationFrequencyFilter(cfg.relation_frequency, cfg.output.top_relations,
+                                         FileSystems.join(spill, "frequency")))
     pairs = freq["pairs"]
 
     # ---- 6. issue-4 stages: INSERTION POINT -------------------------------------------
@@ -173,18 +185,20 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     o = cfg.output
     shards = dict(num_shards=resolve_num_shards(cfg, inputs), row_group_size=o.row_group_size)
     written_pairs = pairs | "WritePairs" >> WriteParquetShards(
-        FileSystems.join(out_dir, "pairs"), PAIR_SCHEMA, ("pair_id",), o.partition_by, **shards)
+        FileSystems.join(out_dir, "pairs"), PAIR_SCHEMA, ("pair_id",), o.partition_by,
+        spill_dir=FileSystems.join(spill, "pairs"), **shards)
+    # Each stage's audit rows are counted and spilled where they are produced (no Flatten of rows).
+    counted_audits = tuple(a | f"CountAudit[{i}]" >> count_audit() for i, a in enumerate(audits))
     written_audit = (
-        tuple(audits)
-        | "AllAudit" >> beam.Flatten()
-        | "CountAudit" >> count_audit()
-        | "WriteAudit" >> WriteParquetShards(FileSystems.join(out_dir, "audit"), AUDIT_SCHEMA, AUDIT_KEY, **shards)
+        counted_audits
+        | "WriteAudit" >> WriteParquetShards(FileSystems.join(out_dir, "audit"), AUDIT_SCHEMA, AUDIT_KEY,
+                                           spill_dir=FileSystems.join(spill, "audit"), **shards)
     )
     written_discarded = (
         tuple(discarded)
-        | "AllDiscarded" >> beam.Flatten()
         | "WriteDiscarded" >> WriteParquetShards(
-            FileSystems.join(out_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA, DISCARDED_KEY, **shards)
+            FileSystems.join(out_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA, DISCARDED_KEY,
+            spill_dir=FileSystems.join(spill, "discarded"), **shards)
     )
     top = freq["top_relations"] | "WriteTopRelations" >> beam.Map(
         _write_json, FileSystems.join(out_dir, TOP_RELATIONS_FILE))

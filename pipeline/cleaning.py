@@ -18,6 +18,7 @@ from apache_beam.metrics import Metrics
 
 from pipeline import audit
 from pipeline.funnel import NAMESPACE
+from pipeline.spill import ReadSpilled, SpillToFiles
 from transforms.pairs import entry_key, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
 from transforms.relations import (
@@ -237,12 +238,15 @@ class _RedundantDescriptionFn(beam.DoFn):
 class RedundantDescriptionFilter(beam.PTransform):
     """Position index + uncovered relation mentions + ungrounded enumerations."""
 
-    def __init__(self, cfg: CleaningConfig, vocabulary):
+    def __init__(self, cfg: CleaningConfig, vocabulary, spill_dir: str | None = None):
         super().__init__()
         self.cfg = cfg
         self.vocabulary = vocabulary  # single-element PCollection[frozenset]
+        self.spill_dir = spill_dir  # where pairs wait for the vocabulary (None: in the runner)
 
     def expand(self, pairs):
+        if self.spill_dir:
+            pairs = pairs | "SpillPairs" >> SpillToFiles(self.spill_dir, "description") | "ReadPairs" >> ReadSpilled()
         out = pairs | "CheckDescription" >> beam.ParDo(
             _RedundantDescriptionFn(self.cfg), vocab=beam.pvalue.AsSingleton(self.vocabulary)
         ).with_outputs("audit", main="pairs")
@@ -284,10 +288,11 @@ class RelationFrequencyFilter(beam.PTransform):
     `top_n` most frequent relations, for stats.json (paper Figure 6).
     """
 
-    def __init__(self, cfg: RelationFrequencyConfig, top_n: int = 20):
+    def __init__(self, cfg: RelationFrequencyConfig, top_n: int = 20, spill_dir: str | None = None):
         super().__init__()
         self.cfg = cfg
         self.top_n = top_n
+        self.spill_dir = spill_dir  # where pairs wait for the kept relations (None: in the runner)
 
     def expand(self, pairs):
         cfg, top_n = self.cfg, self.top_n
@@ -300,6 +305,8 @@ class RelationFrequencyFilter(beam.PTransform):
         )
         kept = counts | "SelectRelations" >> beam.Map(select_relations, cfg)
         top = counts | "TopRelations" >> beam.Map(_top_summary, top_n, cfg)
+        if self.spill_dir:
+            pairs = pairs | "SpillPairs" >> SpillToFiles(self.spill_dir, "frequency") | "ReadPairs" >> ReadSpilled()
         out = pairs | "FilterRelations" >> beam.ParDo(
             _RelationFilterFn(synonyms), kept_relations=beam.pvalue.AsSingleton(kept)
         ).with_outputs("audit", main="pairs")

@@ -214,7 +214,11 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
     elapsed = time.time() - started
     from apache_beam.io.filesystems import FileSystems
 
+    from pipeline.build import SPILL_DIR
+    from pipeline.spill import remove_dir
+
     out = cfg.output.out_dir
+    remove_dir(None, FileSystems.join(out, SPILL_DIR))
     ensure_nonempty(FileSystems.join(out, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
     ensure_nonempty(FileSystems.join(out, "audit"), AUDIT_SCHEMA)
     ensure_nonempty(FileSystems.join(out, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)

@@ -27,6 +27,8 @@ import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from pipeline.spill import read_run, remove_dir, write_run
+
 NULL_PARTITION = {"domain": "unknown", "split": "unassigned"}
 
 
@@ -131,28 +133,15 @@ class _SpillShards(beam.DoFn):
             yield GlobalWindows.windowed_value(out)
 
     def _spill(self):
-        import pickle
-        import uuid
-
         buffers, self._buffers, self._buffered = self._buffers, {}, 0
         for target in sorted(buffers):
             rows = buffers[target]
             rows.sort(key=_first)
-            path = FileSystems.join(self.spill_dir, f"run-{uuid.uuid4().hex}.pkl")
-            with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-                fh.write(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
-            yield (target, path)
+            yield (target, write_run(self.spill_dir, "run", rows))
 
 
 def _first(kv):
     return kv[0]
-
-
-def read_run(path: str) -> list[tuple]:
-    import pickle
-
-    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        return pickle.loads(fh.read())
 
 
 class _WriteShard(beam.DoFn):
@@ -175,17 +164,9 @@ class _WriteShard(beam.DoFn):
         yield (path, len(keyed_rows))
 
 
-def _remove_spill_dir(_, spill_dir: str) -> None:
-    """Delete the spilled runs once every shard is written."""
-    try:
-        if FileSystems.exists(spill_dir):
-            FileSystems.delete([spill_dir])
-    except Exception:  # noqa: BLE001 - a leftover temp dir is harmless
-        pass
-
-
 class WriteParquetShards(beam.PTransform):
-    """rows (dicts, or lists of dicts sharded together) -> Parquet shards under `base`.
+    """rows (dicts, or lists of dicts sharded together; one PCollection or a
+    tuple of them) -> Parquet shards under `base`.
 
     Returns (path, rows) per file. A list's rows go to the shard of its first
     row and must share its partition.
@@ -207,7 +188,7 @@ class WriteParquetShards(beam.PTransform):
         num_shards: int = 1,
         row_group_size: int = 50_000,
         spill_dir: str | None = None,
-        spill_rows: int = 100_000,
+        spill_rows: int = 20_000,
     ):
         super().__init__()
         self.base = base
@@ -222,15 +203,21 @@ class WriteParquetShards(beam.PTransform):
     def expand(self, rows):
         spill = _SpillShards(self.schema.names, self.partition_by, self.key_columns, self.num_shards,
                              self.spill_dir, self.spill_rows)
+        # Several inputs (e.g. the audit rows of every stage) are spilled each
+        # where it is produced: a Flatten of the rows themselves would be held
+        # whole by the DirectRunner until its last input is done.
+        parts = rows if isinstance(rows, (tuple, list)) else (rows,)
+        runs = [part | f"SpillRuns[{i}]" >> beam.ParDo(spill) for i, part in enumerate(parts)]
+        if len(runs) != 1:
+            runs = [tuple(runs) | "AllRuns" >> beam.Flatten()]
         written = (
-            rows
-            | "SpillRuns" >> beam.ParDo(spill)
+            runs[0]
             | "GroupRuns" >> beam.GroupByKey()
             | "WriteShard" >> beam.ParDo(_WriteShard(self.base, self.schema, self.row_group_size))
         )
         _ = (written
              | "AllWritten" >> beam.combiners.Count.Globally()
-             | "RemoveSpill" >> beam.Map(_remove_spill_dir, self.spill_dir))
+             | "RemoveSpill" >> beam.Map(remove_dir, self.spill_dir))
         return written
 
 

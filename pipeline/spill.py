@@ -1,0 +1,88 @@
+"""Spill a PCollection to temporary files in front of a global decision.
+
+Why: a stage that needs a side input computed from ALL pairs (the relation
+vocabulary, the relation counts) cannot start before that side input exists,
+so the runner must hold the stage's whole main input until then. Beam's
+DirectRunner (FnApiRunner) holds it in memory, which made peak RSS grow with
+the input. `SpillThrough` writes the elements to files of `per_file`
+elements (pickled, through Beam's FileSystems, so gs:// works) and only the
+file names wait for the side input; the consumer re-reads one file at a time.
+
+The order of elements is not kept (no stage depends on it) and a retried
+bundle writes new, uniquely named files, so no element is read twice.
+"""
+from __future__ import annotations
+
+import pickle
+import uuid
+
+import apache_beam as beam
+from apache_beam.io.filesystem import CompressionTypes
+from apache_beam.io.filesystems import FileSystems
+
+
+def write_run(directory: str, prefix: str, items: list) -> str:
+    """Pickle `items` to a new, uniquely named file under `directory`; its path."""
+    path = FileSystems.join(directory, f"{prefix}-{uuid.uuid4().hex}.pkl")
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        fh.write(pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL))
+    return path
+
+
+def read_run(path: str) -> list:
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        return pickle.loads(fh.read())
+
+
+def remove_dir(_, directory: str) -> None:
+    """Delete a spill directory once its files are read (a leftover is harmless)."""
+    try:
+        if FileSystems.exists(directory):
+            FileSystems.delete([directory])
+    except Exception:  # noqa: BLE001 - cleanup must not fail a finished build
+        pass
+
+
+class _SpillFn(beam.DoFn):
+    def __init__(self, directory: str, prefix: str, per_file: int):
+        self.directory = directory
+        self.prefix = prefix
+        self.per_file = max(1, per_file)
+
+    def start_bundle(self):
+        self._items: list = []
+
+    def process(self, element):
+        self._items.append(element)
+        if len(self._items) >= self.per_file:
+            items, self._items = self._items, []
+            yield write_run(self.directory, self.prefix, items)
+
+    def finish_bundle(self):
+        from apache_beam.transforms.window import GlobalWindows
+
+        if self._items:
+            items, self._items = self._items, []
+            yield GlobalWindows.windowed_value(write_run(self.directory, self.prefix, items))
+
+
+class SpillToFiles(beam.PTransform):
+    """elements -> file names (a Reshuffle makes the names, not the elements, the barrier)."""
+
+    def __init__(self, directory: str, prefix: str, per_file: int = 5_000):
+        super().__init__()
+        self.directory = directory
+        self.prefix = prefix
+        self.per_file = per_file
+
+    def expand(self, elements):
+        return (elements
+                | "Spill" >> beam.ParDo(_SpillFn(self.directory, self.prefix, self.per_file))
+                | "SpreadFiles" >> beam.Reshuffle())
+
+
+class ReadSpilled(beam.PTransform):
+    """file names from SpillToFiles -> the elements again."""
+
+    def expand(self, paths):
+        return paths | "ReadSpilled" >> beam.FlatMap(read_run)
