@@ -82,9 +82,13 @@ def run_build_child(pattern: str, out: str, extra: list[str]) -> dict:
         "rc = main(sys.argv[1:])\n"
         "ru = resource.getrusage(resource.RUSAGE_SELF)\n"
         "ch = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        # ru_maxrss survives execve, so it would report this benchmark's own
+        # (forked) RSS as the build's: take VmHWM, which starts afresh at exec.
+        "hwm = [ln for ln in open('/proc/self/status') if ln.startswith('VmHWM:')]\n"
+        "peak = int(hwm[0].split()[1]) if hwm else ru.ru_maxrss\n"
         "print('BENCH ' + json.dumps({'rc': rc, 'wall': time.perf_counter() - t,"
         " 'cpu': ru.ru_utime + ru.ru_stime + ch.ru_utime + ch.ru_stime,"
-        " 'maxrss_mb': max(ru.ru_maxrss, ch.ru_maxrss) / 1024}))\n"
+        " 'maxrss_mb': max(peak, ch.ru_maxrss) / 1024}))\n"
     )
     cmd = [sys.executable, "-c", code, "build", "--input", pattern, "--out", out, "--overwrite",
            "--runner", "DirectRunner", *STAGES_OFF, *extra]

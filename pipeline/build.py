@@ -173,7 +173,7 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     if cfg.split.enabled:
         from pipeline.split_stage import SPLIT_STATS_FILE, SplitAndSample
 
-        split = stage(pairs, "Split", "split", SplitAndSample(cfg.split))
+        split = stage(pairs, "Split", "split", SplitAndSample(cfg.split, spill_dir=FileSystems.join(spill, "split")))
         pairs = split["pairs"]
         split["stats"] | "WriteSplitStats" >> beam.Map(_write_json, FileSystems.join(out_dir, SPLIT_STATS_FILE))
 

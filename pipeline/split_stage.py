@@ -25,6 +25,8 @@ from typing import Any
 
 import apache_beam as beam
 
+from pipeline.spill import ReadSpilled, SpillToFiles
+
 from transforms.split import (
     SplitConfig,
     allocate,
@@ -94,9 +96,11 @@ def _threshold(kv, alloc: dict):
 class SplitAndSample(beam.PTransform):
     """pairs -> {"pairs": pairs with split and in_subset, "audit": (empty), "stats": [one dict]}."""
 
-    def __init__(self, cfg: SplitConfig | None = None, label: str | None = None):
+    def __init__(self, cfg: SplitConfig | None = None, label: str | None = None, spill_dir: str | None = None):
         super().__init__(label)
         self.cfg = cfg or SplitConfig()
+        # Where pairs wait for the relation bins and the subset thresholds (None: in the runner).
+        self.spill_dir = spill_dir
 
     def default_label(self) -> str:
         return "SplitAndSample"
@@ -109,7 +113,10 @@ class SplitAndSample(beam.PTransform):
             | "RelationCounts" >> beam.CombineGlobally(_CountRelations())
             | "RelationBins" >> beam.Map(lambda counts: (counts, relation_freq_bins(counts, cfg.bins)))
         )
-        keyed = pairs | "SplitAndKey" >> beam.Map(_keyed, beam.pvalue.AsSingleton(relinfo), cfg)
+        waiting = pairs
+        if self.spill_dir:
+            waiting = pairs | "SpillPairs" >> SpillToFiles(self.spill_dir, "split") | "ReadPairs" >> ReadSpilled()
+        keyed = waiting | "SplitAndKey" >> beam.Map(_keyed, beam.pvalue.AsSingleton(relinfo), cfg)
         counts = keyed | "StratumCounts" >> beam.CombineGlobally(_CountStrata())
         alloc = counts | "Allocate" >> beam.Map(allocate, cfg.subset_size)
 
@@ -123,6 +130,8 @@ class SplitAndSample(beam.PTransform):
             )
         else:
             thresholds = counts | "NoThresholds" >> beam.Map(lambda _: {})
+        if self.spill_dir:
+            keyed = keyed | "SpillKeyed" >> SpillToFiles(self.spill_dir, "subset") | "ReadKeyed" >> ReadSpilled()
         marked = keyed | "MarkSubset" >> beam.Map(_mark, beam.pvalue.AsSingleton(thresholds))
 
         stats = counts | "SplitStats" >> beam.Map(

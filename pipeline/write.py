@@ -19,7 +19,6 @@ a null partition value is written as the configured placeholder.
 """
 from __future__ import annotations
 
-import heapq
 import zlib
 from typing import Any, Iterable
 
@@ -144,6 +143,18 @@ def _first(kv):
     return kv[0]
 
 
+def _order_ties(keyed_rows: list[tuple]) -> None:
+    """Order rows with equal sort keys (rare: an entry given twice) by their content."""
+    i, n = 0, len(keyed_rows)
+    while i < n:
+        j = i + 1
+        while j < n and keyed_rows[j][0] == keyed_rows[i][0]:
+            j += 1
+        if j - i > 1:
+            keyed_rows[i:j] = sorted(keyed_rows[i:j], key=repr)
+        i = j
+
+
 class _WriteShard(beam.DoFn):
     """((partition, shard, n), spilled run paths) -> one sorted Parquet file."""
 
@@ -154,11 +165,14 @@ class _WriteShard(beam.DoFn):
 
     def process(self, element):
         (part, shard, n), paths = element
-        runs = [read_run(path) for path in sorted(paths)]
-        # Each run is sorted: merging them orders the shard by the key, so a
-        # rerun, or a run on more workers, writes byte-identical content.
-        keyed_rows = list(heapq.merge(*runs, key=_first)) if len(runs) > 1 else (runs[0] if runs else [])
-        del runs
+        keyed_rows: list[tuple] = []
+        for path in sorted(paths):
+            keyed_rows.extend(read_run(path))
+        # The runs are sorted, so this sort only merges them (timsort finds the
+        # runs); equal keys are ordered by the row itself. A rerun, or a run on
+        # more workers, writes byte-identical content.
+        keyed_rows.sort(key=_first)
+        _order_ties(keyed_rows)
         path = shard_path(self.base, part, shard, n)
         write_table_file(path, self.schema, [r for _, r in keyed_rows], self.row_group_size)
         yield (path, len(keyed_rows))
