@@ -11,6 +11,7 @@ triple dict carries its stable `triple_id`.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Any
 
 import apache_beam as beam
@@ -113,11 +114,40 @@ def _infobox_names(element) -> list[str]:
     return [item["name"].strip() for item in raw.get("infobox") or [] if item.get("name", "").strip()]
 
 
+class CountNames(beam.CombineFn):
+    """elements -> {name: count} of the names `names_of(element, *args)` lists.
+
+    One Counter per bundle (combiner lifting), so no element per name crosses
+    a Beam operation: Count.PerElement made each infobox name and each triple
+    relation an element of its own, a large part of the per-element overhead.
+    """
+
+    def __init__(self, names_of, *args):
+        self.names_of = names_of
+        self.args = args
+
+    def create_accumulator(self):
+        return Counter()
+
+    def add_input(self, acc, element):
+        acc.update(self.names_of(element, *self.args))
+        return acc
+
+    def merge_accumulators(self, accs):
+        out = Counter()
+        for acc in accs:
+            out.update(acc)
+        return out
+
+    def extract_output(self, acc):
+        return dict(acc)
+
+
 class RelationVocabulary(beam.PTransform):
     """Global vocabulary of Baike relation names, from every valid raw entry.
 
-    Counted with a combiner (Count.PerElement lifts to partial counts on each
-    worker), so only distinct names cross the shuffle. Returns a single-element
+    Counted with a combiner (partial Counters on each worker), so only
+    distinct names cross the shuffle. Returns a single-element
     PCollection holding a frozenset, for use as a side input.
     """
 
@@ -129,9 +159,7 @@ class RelationVocabulary(beam.PTransform):
         min_count = self.min_count
         return (
             raws
-            | "InfoboxNames" >> beam.FlatMap(_infobox_names)
-            | "CountNames" >> beam.combiners.Count.PerElement()
-            | "ToDict" >> beam.combiners.ToDict()
+            | "CountNames" >> beam.CombineGlobally(CountNames(_infobox_names))
             | "Vocabulary" >> beam.Map(relation_vocabulary, min_count)
         )
 
@@ -299,9 +327,7 @@ class RelationFrequencyFilter(beam.PTransform):
         synonyms = dict(cfg.synonyms) if cfg.synonyms is not None else None
         counts = (
             pairs
-            | "PairRelations" >> beam.FlatMap(_pair_relations, synonyms)
-            | "CountRelations" >> beam.combiners.Count.PerElement()
-            | "ToDict" >> beam.combiners.ToDict()
+            | "CountRelations" >> beam.CombineGlobally(CountNames(_pair_relations, synonyms))
         )
         kept = counts | "SelectRelations" >> beam.Map(select_relations, cfg)
         top = counts | "TopRelations" >> beam.Map(_top_summary, top_n, cfg)
