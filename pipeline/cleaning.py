@@ -15,10 +15,9 @@ from collections import Counter
 from typing import Any
 
 import apache_beam as beam
-from apache_beam.metrics import Metrics
 
 from pipeline import audit
-from pipeline.funnel import NAMESPACE
+from pipeline.funnel import BundleCounts
 from pipeline.spill import ReadSpilled, SpillToFiles
 from transforms.pairs import entry_key, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
@@ -79,24 +78,25 @@ def _invalid(location: str, detail: str | None, title: str | None = None) -> dic
     )
 
 
-class _ValidateFn(beam.DoFn):
-    def setup(self):
-        self.blank = Metrics.counter(NAMESPACE, "read|blank_lines")
-        self.entries_in = Metrics.counter(NAMESPACE, f"flow|{STAGE_READ}|in|entries")
-        self.entries_out = Metrics.counter(NAMESPACE, f"flow|{STAGE_READ}|out|entries")
-
+class _ValidateFn(BundleCounts, beam.DoFn):
     def process(self, record):
         location, payload = record
         raw, bad = parse_record(location, payload)
+        counts = self._counts
         if raw is None and bad is None:
-            self.blank.inc()  # an empty line is not an entry
+            counts[_BLANK] = counts.get(_BLANK, 0) + 1  # an empty line is not an entry
             return
-        self.entries_in.inc()
+        counts[_READ_IN] = counts.get(_READ_IN, 0) + 1
         if bad is not None:
             yield beam.pvalue.TaggedOutput("audit", bad)
         else:
-            self.entries_out.inc()
+            counts[_READ_OUT] = counts.get(_READ_OUT, 0) + 1
             yield (raw, location)
+
+
+_BLANK = "read|blank_lines"
+_READ_IN = f"flow|{STAGE_READ}|in|entries"
+_READ_OUT = f"flow|{STAGE_READ}|out|entries"
 
 
 class ValidateRawEntries(beam.PTransform):
@@ -200,13 +200,12 @@ def _discarded_row(pair: dict, triple: dict, reason: str) -> dict:
     }
 
 
-class _RedundantTripleFn(beam.DoFn):
+_TRIPLES_IN = f"flow|{STAGE_TRIPLE}|in|triples"
+
+
+class _RedundantTripleFn(BundleCounts, beam.DoFn):
     def __init__(self, cfg: CleaningConfig):
         self.cfg = cfg
-
-    def setup(self):
-        # Raw entries have no triples before splitting: count them here.
-        self.triples_in = Metrics.counter(NAMESPACE, f"flow|{STAGE_TRIPLE}|in|triples")
 
     def process(self, element):
         raw, location = element
@@ -215,7 +214,8 @@ class _RedundantTripleFn(beam.DoFn):
         pair_id = result.pair_id or make_pair_id(key)
         kept = result.pair["triples"] if result.pair is not None else []
         kept, dropped_ids = assign_triple_ids(pair_id, kept, result.dropped_triples)
-        self.triples_in.inc(len(kept) + len(dropped_ids))
+        # Raw entries have no triples before splitting: count them here.
+        self._counts[_TRIPLES_IN] = self._counts.get(_TRIPLES_IN, 0) + len(kept) + len(dropped_ids)
         ctx = {"pair_id": pair_id, "entity": raw.get("title"), "_entry_key": key, "_source": location,
                "source_url": raw.get("url")}
         rows, discarded = [], []
