@@ -79,19 +79,20 @@ def _invalid(location: str, detail: str | None, title: str | None = None) -> dic
 
 
 class _ValidateFn(BundleCounts, beam.DoFn):
-    def process(self, record):
-        location, payload = record
-        raw, bad = parse_record(location, payload)
+    def process(self, records):
+        # The readers emit batches (lists) of records; a single record is a tuple.
         counts = self._counts
-        if raw is None and bad is None:
-            counts[_BLANK] = counts.get(_BLANK, 0) + 1  # an empty line is not an entry
-            return
-        counts[_READ_IN] = counts.get(_READ_IN, 0) + 1
-        if bad is not None:
-            yield beam.pvalue.TaggedOutput("audit", bad)
-        else:
-            counts[_READ_OUT] = counts.get(_READ_OUT, 0) + 1
-            yield (raw, location)
+        for location, payload in records if isinstance(records, list) else (records,):
+            raw, bad = parse_record(location, payload)
+            if raw is None and bad is None:
+                counts[_BLANK] = counts.get(_BLANK, 0) + 1  # an empty line is not an entry
+                continue
+            counts[_READ_IN] = counts.get(_READ_IN, 0) + 1
+            if bad is not None:
+                yield beam.pvalue.TaggedOutput("audit", bad)
+            else:
+                counts[_READ_OUT] = counts.get(_READ_OUT, 0) + 1
+                yield (raw, location)
 
 
 _BLANK = "read|blank_lines"
@@ -100,7 +101,7 @@ _READ_OUT = f"flow|{STAGE_READ}|out|entries"
 
 
 class ValidateRawEntries(beam.PTransform):
-    """(location, payload) -> {"raws": (raw entry, location), "audit": invalid_input rows}."""
+    """(location, payload) records, or lists of them -> {"raws": (raw entry, location), "audit": invalid_input rows}."""
 
     def expand(self, records):
         out = records | "Validate" >> beam.ParDo(_ValidateFn()).with_outputs("audit", main="raws")

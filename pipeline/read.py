@@ -1,7 +1,7 @@
 """Reading raw entries through Beam's filesystems (local, gs://, ...).
 
 Two inputs share one element shape, a `RawRecord` tuple
-`(location, payload)`:
+`(location, payload)`, read in batches (lists of up to READ_BATCH records):
 
 * JSON Lines shards (`raw-*.jsonl`, `.jsonl.gz`) come from a splittable
   `FileBasedSource` that remembers each line's byte offset, so a malformed
@@ -83,14 +83,21 @@ def expand_inputs(patterns: list[str]) -> InputFiles:
     return InputFiles(list(dict.fromkeys(jsonl)), sorted(set(parquet)), sum(sizes.values()))
 
 
+# Records per element out of the readers: the per-element cost of a Beam
+# operation is paid once per batch, not once per line.
+READ_BATCH = 256
+
+
 class JsonLinesSource(filebasedsource.FileBasedSource):
-    """Lines of JSON Lines files as (`file@byte_offset`, line bytes)."""
+    """Lines of JSON Lines files as batches (lists) of (`file@byte_offset`, line bytes)."""
 
-    def __init__(self, pattern: str):
+    def __init__(self, pattern: str, batch_size: int = READ_BATCH):
         super().__init__(pattern, compression_type=CompressionTypes.AUTO, splittable=True)
+        self.batch_size = max(1, batch_size)
 
-    def read_records(self, file_name: str, range_tracker) -> Iterator[tuple[str, bytes]]:
+    def read_records(self, file_name: str, range_tracker) -> Iterator[list[tuple[str, bytes]]]:
         start = range_tracker.start_position()
+        batch: list[tuple[str, bytes]] = []
         with self.open_file(file_name) as fh:
             if start > 0:
                 # The line that straddles `start` belongs to the previous range:
@@ -98,25 +105,33 @@ class JsonLinesSource(filebasedsource.FileBasedSource):
                 fh.seek(start - 1)
                 fh.readline()
             pos = fh.tell() if start > 0 else 0
+            # Every line is claimed before it is batched, so a split of the
+            # range never hands a batched line to another reader.
             while range_tracker.try_claim(pos):
                 line = fh.readline()
                 if not line:
                     break
-                yield (f"{file_name}@{pos}", line)
+                batch.append((f"{file_name}@{pos}", line))
                 pos += len(line)
+                if len(batch) >= self.batch_size:
+                    yield batch
+                    batch = []
+        if batch:
+            yield batch
 
 
-def _parquet_rows(path: str) -> Iterator[tuple[str, dict]]:
-    """Rows of one Parquet file, a row group at a time, as (`file#row`, dict)."""
+def _parquet_rows(path: str, batch_size: int = READ_BATCH) -> Iterator[list[tuple[str, dict]]]:
+    """Rows of one Parquet file, a row group at a time, as batches of (`file#row`, dict)."""
     import pyarrow.parquet as pq
 
     with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
         pf = pq.ParquetFile(fh)
         row = 0
         for rg in range(pf.num_row_groups):
-            for record in pf.read_row_group(rg).to_pylist():
-                yield (f"{path}#row={row}", record)
-                row += 1
+            records = pf.read_row_group(rg).to_pylist()
+            for i in range(0, len(records), batch_size):
+                yield [(f"{path}#row={row + j}", record) for j, record in enumerate(records[i:i + batch_size])]
+            row += len(records)
 
 
 class _ReadParquetFile(beam.DoFn):
@@ -124,11 +139,11 @@ class _ReadParquetFile(beam.DoFn):
         try:
             yield from _parquet_rows(path)
         except Exception as exc:  # noqa: BLE001 - a corrupt file is an input problem
-            yield (f"{path}#file", {"__unreadable__": f"{type(exc).__name__}: {exc}"})
+            yield [(f"{path}#file", {"__unreadable__": f"{type(exc).__name__}: {exc}"})]
 
 
 class ReadRawRecords(beam.PTransform):
-    """All input files -> PCollection of (location, payload)."""
+    """All input files -> PCollection of batches (lists) of (location, payload)."""
 
     def __init__(self, jsonl_patterns: list[str], parquet_files: list[str]):
         super().__init__()
