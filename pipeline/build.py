@@ -4,8 +4,8 @@
          -> relation_frequency -> [issue-4 stages] -> finalise -> write
 
 Every stage is a composite PTransform with a stable label, wrapped by
-`_Counted` so the funnel (entries/triples in and out of each stage) comes from
-Beam metrics. Stages return {"pairs", "audit"} (+ "discarded_triples"); each
+`_Counted` (one flow counter between consecutive stages) so the funnel
+(entries/triples in and out of each stage) comes from Beam metrics. Stages return {"pairs", "audit"} (+ "discarded_triples"); each
 stage's audit rows are counted by (stage, kind, fate, reason) and go to one
 audit writer. The two global decisions are side inputs computed by combiners
 in the same pipeline: the relation vocabulary (from all raw entries'
@@ -62,17 +62,18 @@ SPILL_DIR = "_spill"
 
 
 class _Counted(beam.PTransform):
-    """Run a stage between two flow counters (entries/triples in and out)."""
+    """Run a stage after a flow counter: entries/triples into it, and out of
+    the stage before (the same elements: one count serves both)."""
 
-    def __init__(self, stage: str, inner: beam.PTransform):
+    def __init__(self, stage: str, inner: beam.PTransform, previous: str | None = None):
         super().__init__()
         self.stage = stage
         self.inner = inner
+        self.previous = previous
 
     def expand(self, pairs):
-        result = dict(pairs | "CountIn" >> count_flow(self.stage, "in") | "Run" >> self.inner)
-        result["pairs"] = result["pairs"] | "CountOut" >> count_flow(self.stage, "out")
-        return result
+        sides = ((self.previous, "out"), (self.stage, "in")) if self.previous else ((self.stage, "in"),)
+        return dict(pairs | "Count" >> count_flow(*sides) | "Run" >> self.inner)
 
 
 def _write_json(summary: dict, path: str) -> str:
@@ -107,9 +108,12 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     audits: list = []
     discarded: list = []
 
+    previous: list[str] = []  # the stage whose output is not counted yet
+
     def stage(pairs, label: str, name: str, transform: beam.PTransform):
         """Run one pairs -> {"pairs", "audit"[, "discarded_triples"]} stage."""
-        result = pairs | label >> _Counted(name, transform)
+        result = pairs | label >> _Counted(name, transform, previous[-1] if previous else None)
+        previous.append(name)
         audits.append(result["audit"])
         if "discarded_triples" in result:
             discarded.append(result["discarded_triples"])
@@ -179,7 +183,9 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
 
     # 7. finalise: fate="kept" audit rows for every surviving pair and triple.
     final = stage(pairs, "Finalise", STAGE_FINALISE, Finalise())
-    pairs = final["pairs"] | "TriplesPerPair" >> count_histogram(triples_bin)
+    pairs = (final["pairs"]
+             | "CountFinalised" >> count_flow((STAGE_FINALISE, "out"))
+             | "TriplesPerPair" >> count_histogram(triples_bin))
 
     # 8. write: explicit schemas, deterministic balanced shards, Hive partitions for pairs.
     o = cfg.output

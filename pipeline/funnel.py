@@ -46,26 +46,29 @@ class BundleCounts:
 
 
 class _CountFlowFn(beam.DoFn):
-    """Entries and triples passing one side of a stage (summed per bundle, see BundleCounts)."""
+    """Entries and triples passing between stages, summed per bundle (see BundleCounts).
 
-    def __init__(self, stage: str, direction: str):
-        self.stage = stage
-        self.direction = direction
+    One operation counts for several (stage, direction) sides: what leaves a
+    stage is what enters the next, so one count per element serves both.
+    """
+
+    def __init__(self, sides: tuple[tuple[str, str], ...]):
+        self.sides = tuple(sides)
 
     def setup(self):
-        prefix = f"flow|{self.stage}|{self.direction}"
-        self.entries_name = f"{prefix}|entries"
-        self.triples_name = f"{prefix}|triples"
+        self.names = [(f"flow|{stage}|{direction}|entries", f"flow|{stage}|{direction}|triples")
+                      for stage, direction in self.sides]
 
     def start_bundle(self):
         self.entries = 0
         self.triples = 0
 
     def finish_bundle(self):
-        if self.entries:
-            Metrics.counter(NAMESPACE, self.entries_name).inc(self.entries)
-        if self.triples:
-            Metrics.counter(NAMESPACE, self.triples_name).inc(self.triples)
+        for entries_name, triples_name in self.names:
+            if self.entries:
+                Metrics.counter(NAMESPACE, entries_name).inc(self.entries)
+            if self.triples:
+                Metrics.counter(NAMESPACE, triples_name).inc(self.triples)
         self.entries = self.triples = 0
 
     def process(self, pair):
@@ -75,8 +78,9 @@ class _CountFlowFn(beam.DoFn):
         return (pair,)
 
 
-def count_flow(stage: str, direction: str) -> beam.ParDo:
-    return beam.ParDo(_CountFlowFn(stage, direction))
+def count_flow(*sides: tuple[str, str]) -> beam.ParDo:
+    """Count elements as `(stage, "in"|"out")` for every side given."""
+    return beam.ParDo(_CountFlowFn(sides))
 
 
 class _CountAuditFn(BundleCounts, beam.DoFn):
