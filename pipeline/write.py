@@ -19,6 +19,7 @@ a null partition value is written as the configured placeholder.
 """
 from __future__ import annotations
 
+import operator
 import zlib
 from typing import Any, Iterable
 
@@ -104,6 +105,25 @@ class _SpillShards(beam.DoFn):
         self.spill_dir = spill_dir
         self.spill_rows = max(1, spill_rows)
 
+    def setup(self):
+        # itemgetter is one C call per row; rows missing a column (or with a
+        # non-string key value) take the general path, with the same result.
+        self._values = operator.itemgetter(*self.names)
+        self._key_values = operator.itemgetter(*self.key_columns)
+        self._single = len(self.names) == 1
+        self._single_key = len(self.key_columns) == 1
+
+    def _keyed(self, row: dict[str, Any]) -> tuple[str, tuple]:
+        try:
+            values = self._values(row)
+            key_values = self._key_values(row)
+            key = key_values if self._single_key else "\x1f".join(key_values)
+            if key.__class__ is not str:
+                raise TypeError
+        except (KeyError, TypeError):
+            return sort_key(row, self.key_columns), tuple(map(row.get, self.names))
+        return key, ((values,) if self._single else values)
+
     def start_bundle(self):
         self._buffers: dict[tuple, list] = {}
         self._buffered = 0
@@ -113,8 +133,7 @@ class _SpillShards(beam.DoFn):
         rows = element if isinstance(element, list) else (element,)
         if not rows:
             return
-        names, cols = self.names, self.key_columns
-        keyed = [(sort_key(r, cols), tuple(map(r.get, names))) for r in rows]
+        keyed = [self._keyed(r) for r in rows]
         part = partition_of(rows[0], self.partition_by) if self.partition_by else ()
         target = (part, stable_hash(keyed[0][0]) % self.num_shards, self.num_shards)
         buf = self._buffers.get(target)
