@@ -1,11 +1,13 @@
 """`cdtp build`: the CDTP cleaning pipeline, stage by stage, top to bottom.
 
-    read -> validate -> redundant_triple -> redundant_description
-         -> relation_frequency -> [issue-4 stages] -> finalise -> write
+    read -> validate -> redundant_triple -> redundant_description -> relation_frequency
+         -> relation_review -> search_validation -> entity_typing -> domain_classification
+         -> split -> finalise -> write
 
 Every stage is a composite PTransform with a stable label, wrapped by
 `_Counted` (one flow counter between consecutive stages) so the funnel
-(entries/triples in and out of each stage) comes from Beam metrics. Stages return {"pairs", "audit"} (+ "discarded_triples"); each
+(entries/triples in and out of each stage) comes from Beam metrics. Stages
+return {"pairs", "audit"} (+ "discarded_triples"); each
 stage's audit rows are counted by (stage, kind, fate, reason) and go to one
 audit writer. The two global decisions are side inputs computed by combiners
 in the same pipeline: the relation vocabulary (from all raw entries'
@@ -143,17 +145,9 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
                                          FileSystems.join(spill, "frequency")))
     pairs = freq["pairs"]
 
-    # ---- 6. issue-4 stages: INSERTION POINT -------------------------------------------
-    # Each stage is a PTransform in its own pipeline/ module taking pair dicts and
-    # returning {"pairs", "audit"}; its typed config section lives in BuildConfig
-    # (pipeline/config.py). Add it here with two lines, guarded by its switch:
-    #
-    #     if cfg.search is not None and cfg.search.enabled:
-    #         pairs = stage(pairs, "SearchValidation", "search_validation", SearchValidation(cfg.search))["pairs"]
-    #
-    # Order (paper §3.2, §4.1): relation review -> search validation -> entity typing
-    # -> domain classification -> split/subset. Use the stage names in STAGE_ORDER.
-    # ------------------------------------------------------------------------------------
+    # 6. quality and organisation (§3.2, §4.1), each switchable in its BuildConfig section:
+    #    relation review -> search co-occurrence -> entity typing -> domain -> split/subset.
+    #    A new stage is a PTransform pairs -> {"pairs", "audit"} added here with its name in STAGE_ORDER.
     if cfg.relation_review is not None and cfg.relation_review.decisions:
         from pipeline.review_stage import ApplyRelationReview
 

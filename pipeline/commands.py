@@ -180,6 +180,11 @@ def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
                         "pass --overwrite to replace them")
     if existing:
         FileSystems.delete(existing)
+    # Scratch files of a build that crashed: never outputs, always safe to drop.
+    from pipeline.build import SPILL_DIR
+    from pipeline.spill import remove_dir
+
+    remove_dir(None, FileSystems.join(out_dir, SPILL_DIR))
 
 
 def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
