@@ -318,3 +318,23 @@ def test_cli_errors_are_clear(tmp_path, capsys):
     _write(tmp_path / "bad.json", '{"format": "something else"}')
     with pytest.raises(ReviewError, match="not a relation decision file"):
         load_decision_file(tmp_path / "bad.json")
+
+
+def test_sheet_cells_from_crawled_text_never_run_as_formulas(tmp_path):
+    """A tail like `=HYPERLINK(...)` or `-5℃` must reach the annotator as text."""
+    import csv
+
+    from transforms.review import SHEET_COLUMNS, read_sheet, write_sheet
+
+    row = {c: "" for c in SHEET_COLUMNS}
+    row.update(item_id="r1", relation="最低气温", head="漠河", tail="-5℃", text='=HYPERLINK("http://x")',
+               decision="accept")
+    path = tmp_path / "s.csv"
+    write_sheet(path, [row])
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        written = next(csv.DictReader(fh))
+    assert written["tail"] == "'-5℃"
+    assert written["text"].startswith("'=")
+    assert written["relation"] == "最低气温" and written["item_id"] == "r1"
+    labels, _ = read_sheet(path)
+    assert [(lab.item_id, lab.relation) for lab in labels] == [("r1", "最低气温")]

@@ -248,6 +248,19 @@ def sample_sheets(pairs: Iterable[Mapping[str, Any]], per_relation: int, seed: i
     return sampler.sheets()
 
 
+# Cells shown to annotators that come from crawled text. A spreadsheet program
+# runs a cell starting with one of these as a formula, so such cells get a
+# leading apostrophe (shown as text, never run). Import reads none of them.
+_DISPLAY_COLUMNS = ("head", "tail", "text", "span", "entity", "note")
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise_formula(value: object) -> object:
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def write_sheet(path: Path, rows: Sequence[Mapping[str, str]]) -> None:
     """UTF-8 with BOM, so spreadsheet programs open Chinese text correctly."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -255,7 +268,7 @@ def write_sheet(path: Path, rows: Sequence[Mapping[str, str]]) -> None:
         w = csv.DictWriter(fh, fieldnames=list(SHEET_COLUMNS), extrasaction="ignore")
         w.writeheader()
         for row in rows:
-            w.writerow(row)
+            w.writerow({k: neutralise_formula(v) if k in _DISPLAY_COLUMNS else v for k, v in row.items()})
 
 
 # -------------------------------------------------------------- reading sheets
