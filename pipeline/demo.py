@@ -89,8 +89,11 @@ def run_demo(args) -> int:
     print("\nfunnel (stats.json): stage, entries in -> out, triples in -> out, drops by reason")
     for step in stats.get("funnel", []):
         drops = {f"{kind}:{reason}": n for kind, reasons in step["dropped"].items() for reason, n in reasons.items()}
+        # Raw entries carry infobox rows, not triples yet: triples exist from redundant_triple on.
+        triples = (f"{step['in']['triples']:>6} -> {step['out']['triples']:<6}" if step["stage"] != "read"
+                   else f"{'-':>6}    {'-':<6}")
         print(f"  {step['stage']:<22} {step['in']['entries']:>5} -> {step['out']['entries']:<5}"
-              f" {step['in']['triples']:>6} -> {step['out']['triples']:<6} {json.dumps(drops, ensure_ascii=False)}")
+              f" {triples} {json.dumps(drops, ensure_ascii=False)}")
     if stats.get("search"):
         print("search validation counters: " + json.dumps(stats["search"], ensure_ascii=False))
     for title, sql in DEMO_QUERIES:
