@@ -14,7 +14,8 @@ Sources understood by locator rows (paths relative to the data folder):
   duie/train.jsonl               locator = 1-based line; entity = the subject
   landscape-plant/dev.jsonl      same
   kgclue/train.json, dev.json    locator = the row id
-  kdconv/entities_film_music_from_dev_test.jsonl   locator = entity name
+  kdconv/entities_film_music_from_dev_test.jsonl   locator = entity name, or 1-based line
+                                 (lines keep a disambiguated name out of the label file)
   kdconv/travel/kb_travel.json   locator = attraction name
   baike-baidu-2019               locator = page name (extracted/info-*/NAME.txt)
   nlpcc2016-kbqa/<file>          locator = triple id
@@ -115,7 +116,11 @@ def _kdconv_item(root: Path, source: str, locator: Any) -> dict[str, Any]:
         info = [t[2] for t in kb[locator] if t[1] == "Information"]
         triples = [{"head": t[0], "relation": t[1], "tail": t[2]} for t in kb[locator] if t[1] != "Information"]
         return {"entity": locator, "text": info[0] if info else "", "tags": [], "triples": triples}
-    row = _kdconv_index(str(root / source)).get(locator)
+    if isinstance(locator, int):
+        lines = _lines(str(root / source))
+        row = json.loads(lines[locator - 1]) if 0 < locator <= len(lines) else None
+    else:
+        row = _kdconv_index(str(root / source)).get(locator)
     if row is None:
         raise LabelError(f"{source}: no entity {locator!r}")
     triples = [{"head": t[0], "relation": t[1], "tail": t[2]} for t in row.get("triples", [])]
