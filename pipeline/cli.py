@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from pipeline.errors import CdtpError
@@ -57,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cdtp: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # Output piped into `head` and friends: the reader left, nothing is wrong.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover
