@@ -26,6 +26,7 @@ from crawlers.parsers.common import (
     clean_name,
     collect_links,
     infobox_item,
+    paragraphs_text,
     raw_text,
     script_lemma_id,
     strip_subtitle,
@@ -80,14 +81,7 @@ def lemma_id(tree: etree._Element, text: str | None = None) -> str | None:
 
 
 def summary(tree: etree._Element) -> str:
-    paras: list[str] = []
-    for box in tree.xpath(_SUMMARY):
-        found = box.xpath("./" + _prefix("div", "para"))
-        for el in found or [box]:
-            line = clean_inline(raw_text(el))
-            if line:
-                paras.append(line)
-    return "\n".join(paras)
+    return paragraphs_text(el for box in tree.xpath(_SUMMARY) for el in box.xpath("./" + _prefix("div", "para")) or [box])
 
 
 def infobox(tree: etree._Element, base_url: str) -> list[dict[str, Any]]:

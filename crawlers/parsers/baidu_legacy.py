@@ -34,6 +34,7 @@ from crawlers.parsers.common import (
     clean_name,
     collect_links,
     infobox_item,
+    paragraphs_text,
     raw_text,
     script_lemma_id,
     strip_subtitle,
@@ -133,14 +134,10 @@ def lemma_id(tree: etree._Element, text: str | None = None) -> str | None:
 
 
 def _summary(parts: _Parts) -> str:
-    paras: list[str] = []
-    for box in parts.summaries:
-        found = [el for el in box if el.tag == "div" and "para" in (el.get("class") or "").split()]
-        for el in found or [box]:
-            line = clean_inline(raw_text(el))
-            if line:
-                paras.append(line)
-    return "\n".join(paras)
+    def paras(box: etree._Element) -> list[etree._Element]:
+        return [el for el in box if el.tag == "div" and "para" in (el.get("class") or "").split()] or [box]
+
+    return paragraphs_text(el for box in parts.summaries for el in paras(box))
 
 
 def _overlap_value(dd: etree._Element) -> etree._Element | None:

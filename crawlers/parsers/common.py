@@ -289,6 +289,11 @@ def collect_links(
 # --- identity -------------------------------------------------------------
 
 
+def paragraphs_text(elements: Iterable[etree._Element]) -> str:
+    """Summary paragraphs as plain text, one per line, empty ones left out."""
+    return "\n".join(line for line in (clean_inline(raw_text(el)) for el in elements) if line)
+
+
 def infobox_item(name: str, value_el: etree._Element, base_url: str, skip_nested: tuple[str, ...] = ()) -> dict | None:
     """One infobox row {name, value, value_links}, or None when the value is empty.
 

@@ -23,6 +23,7 @@ from crawlers.parsers.common import (
     clean_name,
     collect_links,
     infobox_item,
+    paragraphs_text,
     item_path_parts,
     raw_text,
     strip_subtitle,
@@ -53,14 +54,7 @@ def lemma_id(tree: etree._Element) -> str | None:
 
 
 def summary(tree: etree._Element) -> str:
-    boxes = tree.xpath(_SUMMARY)
-    paras: list[str] = []
-    for box in boxes[:1]:
-        for el in box.xpath("./p") or [box]:
-            line = clean_inline(raw_text(el))
-            if line:
-                paras.append(line)
-    return "\n".join(paras)
+    return paragraphs_text(el for box in tree.xpath(_SUMMARY)[:1] for el in box.xpath("./p") or [box])
 
 
 def infobox(tree: etree._Element, base_url: str) -> list[dict[str, Any]]:
