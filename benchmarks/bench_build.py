@@ -23,7 +23,6 @@ import argparse
 import glob
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys

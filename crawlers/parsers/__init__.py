@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from lxml import etree
-
 from crawlers.parsers.common import decode_html, page_identity, to_tree
 
 __all__ = ["parse_entry", "page_identity", "markup_of", "decode_html"]
