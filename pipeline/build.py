@@ -10,15 +10,20 @@ Every stage is a composite PTransform with a stable label, wrapped by
 return {"pairs", "audit"} (+ "discarded_triples"); each
 stage's audit rows are counted by (stage, kind, fate, reason) and go to one
 audit writer. The two global decisions are side inputs computed by combiners
-in the same pipeline: the relation vocabulary (from all raw entries'
+in the same pipeline: the relation vocabulary (from all input records'
 infobox names) and the kept relations (from the counts over cleaned pairs).
+
+Pairs travel in batches (lists, pipeline/batch.py) from the reader on, so
+Beam's per-element bookkeeping is paid once per batch.
 
 Memory: a runner must hold whatever waits at a barrier (a side input not yet
 computed, a GroupByKey, a Flatten of several stages), and the DirectRunner
-holds it in RAM. So pairs waiting for a global decision are spilled to
-files under OUT/_spill (pipeline/spill.py), the writers spill sorted runs and
-group only their names (pipeline/write.py), and rows are never flattened
-across stages; peak memory then stays nearly flat as the input grows.
+holds it in RAM. So the relation vocabulary comes from a second read of the
+input (the pairs never wait for it), pairs waiting for the kept relations are
+spilled to files under OUT/_spill (pipeline/spill.py), the writers spill
+sorted runs and group only their names (pipeline/write.py), and rows are
+never flattened across stages; peak memory then stays nearly flat as the
+input grows.
 """
 from __future__ import annotations
 
@@ -31,11 +36,6 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from pipeline.cleaning import (
-    STAGE_DESCRIPTION,
-    STAGE_FINALISE,
-    STAGE_FREQUENCY,
-    STAGE_READ,
-    STAGE_TRIPLE,
     Finalise,
     RedundantDescriptionFilter,
     RedundantTripleFilter,
@@ -43,6 +43,7 @@ from pipeline.cleaning import (
     RelationVocabulary,
     ValidateRawEntries,
 )
+from pipeline.cleaning_steps import STAGE_DESCRIPTION, STAGE_FINALISE, STAGE_FREQUENCY, STAGE_READ, STAGE_TRIPLE
 from pipeline.config import BuildConfig
 from pipeline.funnel import count_audit, count_flow, count_histogram
 from pipeline.read import InputFiles, ReadRawRecords
@@ -129,15 +130,17 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     audits.append(valid["audit"])
     raws = valid["raws"]
 
-    # Side input: the global vocabulary of Baike relation names (all raw entries).
-    vocabulary = raws | "RelationVocabulary" >> RelationVocabulary(cfg.input.vocabulary_min_count)
+    # Side input: the global vocabulary of Baike relation names, from a read of
+    # its own, so the pairs never wait for it (nothing is held or spilled here).
+    vocabulary = (p | "ReadForVocabulary" >> ReadRawRecords(inputs.jsonl_patterns, inputs.parquet_files)
+                  | "RelationVocabulary" >> RelationVocabulary(cfg.input.vocabulary_min_count))
 
     # 3. redundant triple (§3.2): align each triple with the text, drop the unsupported.
     pairs = stage(raws, "RedundantTriple", STAGE_TRIPLE, RedundantTripleFilter(cfg.cleaning))["pairs"]
 
     # 4. redundant description (§3.2): position index, uncovered relation mentions, enumerations.
     pairs = stage(pairs, "RedundantDescription", STAGE_DESCRIPTION,
-                  RedundantDescriptionFilter(cfg.cleaning, vocabulary, FileSystems.join(spill, "description")))["pairs"]
+                  RedundantDescriptionFilter(cfg.cleaning, vocabulary))["pairs"]
 
     # 5. relation frequency (§3.2, App. B.1): global counts with a combiner, keep frequent relations.
     freq = stage(pairs, "RelationFrequency", STAGE_FREQUENCY,

@@ -8,12 +8,15 @@ empty); they only set columns of the pair dicts:
 * ``ClassifyDomain``: ``domain``, ``domain_confidence``, ``domain_evidence``.
 
 The domain classifier's embedding fallback is a model, so it is built once per
-DoFn instance in ``setup()`` (never pickled with the pipeline) and fed batches
-from ``BatchElements`` so the encoder runs on many pairs at a time.
+DoFn instance in ``setup()`` (never pickled with the pipeline) and fed the
+upstream batches of pairs (pipeline/batch.py), so the encoder runs on many
+pairs at a time.
 """
 from __future__ import annotations
 
 import apache_beam as beam
+
+from pipeline.batch import emit, items_of, map_items
 
 from transforms.domain import DomainConfig, classify_pairs
 from transforms.entity_type import TypingConfig, type_pair
@@ -30,7 +33,7 @@ class TypeEntities(beam.PTransform):
         self.cfg = cfg or TypingConfig()
 
     def expand(self, pairs):
-        typed = pairs if not self.cfg.enabled else pairs | "TypePair" >> beam.Map(type_pair)
+        typed = pairs if not self.cfg.enabled else pairs | "TypePair" >> beam.Map(map_items, type_pair)
         return {"pairs": typed, "audit": pairs.pipeline | "NoTypingAudit" >> beam.Create([])}
 
 
@@ -45,8 +48,10 @@ class _ClassifyBatchFn(beam.DoFn):
         self._clf = DomainClassifier(self.cfg)
         self._clf._ensure_embedder()  # load the model now, not inside the first bundle
 
-    def process(self, batch):
-        yield from classify_pairs(list(batch), self._clf)
+    def process(self, element):
+        # Upstream batches (pipeline/batch.py) are classified together; the
+        # classifier embeds them in chunks of cfg.batch_size.
+        yield from emit(element, classify_pairs(items_of(element), self._clf))
 
 
 class ClassifyDomain(beam.PTransform):
@@ -68,9 +73,5 @@ class ClassifyDomain(beam.PTransform):
     def expand(self, pairs):
         if not self.cfg.enabled:
             return {"pairs": pairs, "audit": pairs.pipeline | "NoDomainAudit" >> beam.Create([])}
-        classified = (
-            pairs
-            | "BatchForDomain" >> beam.BatchElements(min_batch_size=1, max_batch_size=max(1, self.cfg.batch_size))
-            | "Classify" >> beam.ParDo(_ClassifyBatchFn(self.cfg))
-        )
+        classified = pairs | "Classify" >> beam.ParDo(_ClassifyBatchFn(self.cfg))
         return {"pairs": classified, "audit": pairs.pipeline | "NoDomainAudit" >> beam.Create([])}

@@ -7,8 +7,7 @@ of workers. Stages don't count themselves: build.py wraps every stage with
 funnel consistent with the audit by construction, including the issue-4
 stages that only return {"pairs", "audit"}.
 
-An audit element is a row dict or a list of row dicts (one entry's rows,
-batched to cut per-element overhead).
+Elements are single pairs/rows or lists of them (pipeline/batch.py).
 
 Counter names (namespace `cdtp`):
   flow|<stage>|<in|out>|<entries|triples>
@@ -22,6 +21,8 @@ from typing import Any
 
 import apache_beam as beam
 from apache_beam.metrics import Metrics
+
+from pipeline.batch import items_of
 
 NAMESPACE = "cdtp"
 
@@ -71,11 +72,13 @@ class _CountFlowFn(beam.DoFn):
                 Metrics.counter(NAMESPACE, triples_name).inc(self.triples)
         self.entries = self.triples = 0
 
-    def process(self, pair):
-        self.entries += 1
-        if isinstance(pair, dict):  # raw entries (tuples) have no triples yet
-            self.triples += len(pair.get("triples") or ())
-        return (pair,)
+    def process(self, element):
+        pairs = items_of(element)  # a pair, a raw entry, or a batch of either
+        self.entries += len(pairs)
+        for pair in pairs:
+            if isinstance(pair, dict):  # raw entries (tuples) have no triples yet
+                self.triples += len(pair.get("triples") or ())
+        return (element,)
 
 
 def count_flow(*sides: tuple[str, str]) -> beam.ParDo:
@@ -88,7 +91,7 @@ class _CountAuditFn(BundleCounts, beam.DoFn):
 
     def process(self, element):
         counts = self._counts
-        for row in element if isinstance(element, list) else (element,):
+        for row in items_of(element):
             name = f"audit|{row['stage']}|{row['kind']}|{row['fate']}|{row['reason']}"
             counts[name] = counts.get(name, 0) + 1
         return (element,)
@@ -102,10 +105,12 @@ class _HistogramFn(BundleCounts, beam.DoFn):
     def __init__(self, bin_fn):
         self.bin_fn = bin_fn
 
-    def process(self, pair):
-        name = f"hist|{self.bin_fn(len(pair.get('triples') or ()))}"
-        self._counts[name] = self._counts.get(name, 0) + 1
-        return (pair,)
+    def process(self, element):
+        counts = self._counts
+        for pair in items_of(element):
+            name = f"hist|{self.bin_fn(len(pair.get('triples') or ()))}"
+            counts[name] = counts.get(name, 0) + 1
+        return (element,)
 
 
 def count_histogram(bin_fn) -> beam.ParDo:

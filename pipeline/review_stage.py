@@ -15,6 +15,7 @@ from typing import Any
 import apache_beam as beam
 
 from pipeline.audit import DROPPED, entry_row, triple_ids, triple_row
+from pipeline.batch import emit, items_of
 from pipeline.errors import CdtpError
 from transforms.review import (
     RelationDecisions,
@@ -48,12 +49,16 @@ class _ReviewFn(beam.DoFn):
         self.decisions = decisions
         self.unreviewed = unreviewed
 
-    def process(self, pair):
-        kept, rows = apply_review(pair, self.decisions, self.unreviewed)
-        for row in rows:
-            yield beam.pvalue.TaggedOutput("audit", row)
-        if kept is not None:
-            yield kept
+    def process(self, element):
+        out, all_rows = [], []
+        for pair in items_of(element):
+            kept, rows = apply_review(pair, self.decisions, self.unreviewed)
+            all_rows.extend(rows)
+            if kept is not None:
+                out.append(kept)
+        if all_rows:
+            yield beam.pvalue.TaggedOutput("audit", all_rows)
+        yield from emit(element, out)
 
 
 class ApplyRelationReview(beam.PTransform):

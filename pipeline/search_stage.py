@@ -1,7 +1,7 @@
 """Beam wrapper of search co-occurrence validation (paper §3.2).
 
-`ValidateBySearch(cfg)` takes pair dicts and returns {"pairs", "audit"}. Pairs
-are batched (BatchElements) so each batch's distinct queries run concurrently
+`ValidateBySearch(cfg)` takes pairs (or lists of them, pipeline/batch.py) and
+returns {"pairs", "audit"} as lists. Pairs are rebatched to cfg.batch_size so each batch's distinct queries run concurrently
 through one client, built once per DoFn instance in setup(): a DuckDB
 connection or an HTTP client is too costly per element and cannot be pickled.
 All decisions are in transforms/search/validate.py.
@@ -19,6 +19,7 @@ import apache_beam as beam
 from apache_beam.metrics import Metrics
 
 from pipeline import audit
+from pipeline.batch import items_of
 from pipeline.funnel import NAMESPACE
 from transforms.search.types import SearchConfig
 from transforms.search.validate import STAGE, PairDrops, make_backend, validate_pairs
@@ -86,11 +87,11 @@ class _ValidateBatchFn(beam.DoFn):
         if before is not None:
             self._count("cache_hits", stats.hits - before[0])
             self._count("cache_misses", stats.misses - before[1])
-        for pair in out.pairs:
-            yield pair
-        for drops in out.drops:
-            for row in audit_rows(drops):
-                yield beam.pvalue.TaggedOutput("audit", row)
+        rows = [row for drops in out.drops for row in audit_rows(drops)]
+        if rows:
+            yield beam.pvalue.TaggedOutput("audit", rows)
+        if out.pairs:
+            yield list(out.pairs)
 
     def teardown(self):
         if self._backend is not None:
@@ -112,6 +113,7 @@ class ValidateBySearch(beam.PTransform):
             return {"pairs": pairs, "audit": pairs.pipeline | "NoSearchAudit" >> beam.Create([])}
         results = (
             pairs
+            | "Unbatch" >> beam.FlatMap(items_of)
             | "BatchForSearch" >> beam.BatchElements(min_batch_size=1, max_batch_size=self.cfg.batch_size)
             | "SearchCooccurrence" >> beam.ParDo(_ValidateBatchFn(self.cfg)).with_outputs("audit", main="pairs")
         )

@@ -1,11 +1,11 @@
 """Spill a PCollection to temporary files in front of a global decision.
 
 Why: a stage that needs a side input computed from ALL pairs (the relation
-vocabulary, the relation counts) cannot start before that side input exists,
+counts, the split's strata) cannot start before that side input exists,
 so the runner must hold the stage's whole main input until then. Beam's
 DirectRunner (FnApiRunner) holds it in memory, which made peak RSS grow with
-the input. `SpillThrough` writes the elements to files of `per_file`
-elements (pickled, through Beam's FileSystems, so gs:// works) and only the
+the input. `SpillToFiles` writes the elements to files of about `per_file`
+pairs (pickled, through Beam's FileSystems, so gs:// works) and only the
 file names wait for the side input; the consumer re-reads one file at a time.
 
 The order of elements is not kept (no stage depends on it) and a retried
@@ -19,6 +19,8 @@ import uuid
 import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
+
+from pipeline.batch import count_items
 
 
 def write_run(directory: str, prefix: str, items: list) -> str:
@@ -51,18 +53,20 @@ class _SpillFn(beam.DoFn):
 
     def start_bundle(self):
         self._items: list = []
+        self._count = 0
 
     def process(self, element):
         self._items.append(element)
-        if len(self._items) >= self.per_file:
-            items, self._items = self._items, []
+        self._count += count_items(element)  # a batch counts its pairs
+        if self._count >= self.per_file:
+            items, self._items, self._count = self._items, [], 0
             yield write_run(self.directory, self.prefix, items)
 
     def finish_bundle(self):
         from apache_beam.transforms.window import GlobalWindows
 
         if self._items:
-            items, self._items = self._items, []
+            items, self._items, self._count = self._items, [], 0
             yield GlobalWindows.windowed_value(write_run(self.directory, self.prefix, items))
 
 

@@ -25,6 +25,7 @@ from typing import Any
 
 import apache_beam as beam
 
+from pipeline.batch import items_of
 from pipeline.spill import ReadSpilled, SpillToFiles
 
 from transforms.split import (
@@ -107,6 +108,8 @@ class SplitAndSample(beam.PTransform):
 
     def expand(self, pairs):
         cfg = self.cfg
+        # Strata and ranks are per pair: take the upstream batches apart (pipeline/batch.py).
+        pairs = pairs | "Unbatch" >> beam.FlatMap(items_of)
         # Relation counts do not depend on the split: one combiner over the input pairs.
         relinfo = (
             pairs

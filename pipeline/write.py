@@ -5,8 +5,9 @@ Why not `WriteToParquet`: it packs rows into 64 MiB buffers before sharding
 partitions, and the rows inside a shard depend on bundling, so the same input
 gives different files on 1 and 2 workers. Here:
 
-* a row goes to shard `hash(sort key) % n` of its partition, so shards are
-  balanced by row count and the assignment does not depend on workers;
+* a row goes to shard `hash(first key column) % n` of its partition, so
+  shards are balanced by row count, the assignment does not depend on
+  workers, and the audit rows of one entry share a shard;
 * `n` is fixed when the pipeline is built: `num_shards`, or derived from the
   input size, so no counting pass has to hold the rows back;
 * each shard is sorted by the sort key before it is written, so a rerun, or a
@@ -27,6 +28,7 @@ import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from pipeline.batch import items_of
 from pipeline.spill import read_run, remove_dir, write_run
 
 NULL_PARTITION = {"domain": "unknown", "split": "unassigned"}
@@ -84,6 +86,43 @@ def write_table_file(path: str, schema, rows: list[tuple], row_group_size: int) 
             writer.close()
 
 
+class RowKeyer:
+    """row dict -> (sort key, values in schema order): what a shard is sorted by and written from.
+
+    itemgetter is one C call per row; rows missing a column (or with a
+    non-string key value) take the general path, with the same result.
+    """
+
+    def __init__(self, names, key_columns):
+        self.names = tuple(names)
+        self.key_columns = tuple(key_columns)
+        self._values = operator.itemgetter(*self.names)
+        self._key_values = operator.itemgetter(*self.key_columns)
+        self._single = len(self.names) == 1
+        self._single_key = len(self.key_columns) == 1
+
+    def __call__(self, row: dict[str, Any]) -> tuple[str, tuple]:
+        try:
+            values = self._values(row)
+            key_values = self._key_values(row)
+            key = key_values if self._single_key else "\x1f".join(key_values)
+            if key.__class__ is not str:
+                raise TypeError
+        except (KeyError, TypeError):
+            return sort_key(row, self.key_columns), tuple(map(row.get, self.names))
+        return key, ((values,) if self._single else values)
+
+
+def sort_rows(keyed_rows: list[tuple]) -> list[tuple]:
+    """Rows of one shard in their written order: by sort key, equal keys by content."""
+    # Runs read back from spill files are sorted already, so timsort only
+    # merges them; equal keys (rare: an entry given twice) are ordered by the
+    # row itself. A rerun, or a run on more workers, writes byte-identical content.
+    keyed_rows.sort(key=_first)
+    _order_ties(keyed_rows)
+    return [r for _, r in keyed_rows]
+
+
 class _SpillShards(beam.DoFn):
     """rows -> sorted runs of each shard spilled to files -> ((partition, shard, n), run path).
 
@@ -106,41 +145,26 @@ class _SpillShards(beam.DoFn):
         self.spill_rows = max(1, spill_rows)
 
     def setup(self):
-        # itemgetter is one C call per row; rows missing a column (or with a
-        # non-string key value) take the general path, with the same result.
-        self._values = operator.itemgetter(*self.names)
-        self._key_values = operator.itemgetter(*self.key_columns)
-        self._single = len(self.names) == 1
-        self._single_key = len(self.key_columns) == 1
-
-    def _keyed(self, row: dict[str, Any]) -> tuple[str, tuple]:
-        try:
-            values = self._values(row)
-            key_values = self._key_values(row)
-            key = key_values if self._single_key else "\x1f".join(key_values)
-            if key.__class__ is not str:
-                raise TypeError
-        except (KeyError, TypeError):
-            return sort_key(row, self.key_columns), tuple(map(row.get, self.names))
-        return key, ((values,) if self._single else values)
+        self._keyed = RowKeyer(self.names, self.key_columns)
 
     def start_bundle(self):
         self._buffers: dict[tuple, list] = {}
         self._buffered = 0
 
     def process(self, element):
-        # A list (e.g. all audit rows of one entry) goes to the shard of its first row.
-        rows = element if isinstance(element, list) else (element,)
-        if not rows:
-            return
-        keyed = [self._keyed(r) for r in rows]
-        part = partition_of(rows[0], self.partition_by) if self.partition_by else ()
-        target = (part, stable_hash(keyed[0][0]) % self.num_shards, self.num_shards)
-        buf = self._buffers.get(target)
-        if buf is None:
-            buf = self._buffers[target] = []
-        buf.extend(keyed)
-        self._buffered += len(keyed)
+        # Each row goes to the shard of its first key column (pair_id, or
+        # entry_key for audit rows, so an entry's rows stay in one shard).
+        buffers, n, partition_by = self._buffers, self.num_shards, self.partition_by
+        rows = items_of(element)
+        for row in rows:
+            keyed = self._keyed(row)
+            shard = stable_hash(keyed[0].partition("\x1f")[0]) % n
+            target = (partition_of(row, partition_by) if partition_by else (), shard, n)
+            buf = buffers.get(target)
+            if buf is None:
+                buf = buffers[target] = []
+            buf.append(keyed)
+        self._buffered += len(rows)
         if self._buffered >= self.spill_rows:
             yield from self._spill()
 
@@ -187,22 +211,16 @@ class _WriteShard(beam.DoFn):
         keyed_rows: list[tuple] = []
         for path in sorted(paths):
             keyed_rows.extend(read_run(path))
-        # The runs are sorted, so this sort only merges them (timsort finds the
-        # runs); equal keys are ordered by the row itself. A rerun, or a run on
-        # more workers, writes byte-identical content.
-        keyed_rows.sort(key=_first)
-        _order_ties(keyed_rows)
         path = shard_path(self.base, part, shard, n)
-        write_table_file(path, self.schema, [r for _, r in keyed_rows], self.row_group_size)
+        write_table_file(path, self.schema, sort_rows(keyed_rows), self.row_group_size)
         yield (path, len(keyed_rows))
 
 
 class WriteParquetShards(beam.PTransform):
-    """rows (dicts, or lists of dicts sharded together; one PCollection or a
-    tuple of them) -> Parquet shards under `base`.
+    """rows (dicts, or lists of dicts; one PCollection or a tuple of them)
+    -> Parquet shards under `base`.
 
-    Returns (path, rows) per file. A list's rows go to the shard of its first
-    row and must share its partition.
+    Returns (path, rows) per file.
 
     `num_shards` is per output (per partition for partitioned outputs) and is
     fixed when the pipeline is built (see build.resolve_num_shards), so no

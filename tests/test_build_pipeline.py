@@ -14,6 +14,7 @@ import pytest
 from apache_beam.testing.test_pipeline import TestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
+from pipeline.batch import items_of
 from pipeline.cleaning import RedundantTripleFilter, ValidateRawEntries
 from pipeline.cli import main
 from pipeline.query import run_query
@@ -78,10 +79,6 @@ def built(inputs, tmp_path_factory) -> Path:
 
 # --------------------------------------------------------------- transforms
 
-def _rows(element):
-    return element if isinstance(element, list) else [element]
-
-
 def test_validate_turns_bad_records_into_invalid_input_rows():
     good = json.dumps(ENTRIES[0][0], ensure_ascii=False).encode()
     records = [("f.jsonl@0", good), ("f.jsonl@10", b"{oops"), ("f.jsonl@20", b"   \n"),
@@ -92,7 +89,7 @@ def test_validate_turns_bad_records_into_invalid_input_rows():
         out = p | beam.Create(records) | ValidateRawEntries()
         assert_that(out["raws"] | beam.Map(lambda e: (e[0]["title"], e[1])),
                     equal_to([("鲁迅", "f.jsonl@0"), ("鲁迅", "f.jsonl@40")]), label="raws")
-        assert_that(out["audit"] | beam.Map(lambda r: (r["source"], r["stage"], r["reason"], r["fate"])),
+        assert_that(out["audit"] | beam.FlatMap(items_of) | beam.Map(lambda r: (r["source"], r["stage"], r["reason"], r["fate"])),
                     equal_to([("f.jsonl@10", "read", "invalid_input", "dropped"),
                               ("f.jsonl@30", "read", "invalid_input", "dropped"),
                               ("f.parquet#row=3", "read", "invalid_input", "dropped")]), label="audit")
@@ -105,13 +102,46 @@ def test_redundant_triple_stage_accounts_for_every_triple():
         out = p | beam.Create([(raw, "f@0")]) | RedundantTripleFilter(CleaningConfig())
         assert_that(out["pairs"] | beam.Map(lambda x: sorted(t["tail"] for t in x["triples"])),
                     equal_to([["思想家", "文学家", "浙江绍兴", "鲁迅"]]), label="pairs")
-        # Audit and discarded elements are batches: one list of rows per entry.
-        assert_that(out["audit"] | "A" >> beam.FlatMap(_rows) | "A2" >> beam.Map(lambda r: (r["tail"], r["reason"])),
+        # Audit and discarded elements are batches: one list of rows per input element.
+        assert_that(out["audit"] | "A" >> beam.FlatMap(items_of) | "A2" >> beam.Map(lambda r: (r["tail"], r["reason"])),
                     equal_to([("《朝花夕拾》", "unsupported_by_text")]), label="audit")
-        assert_that(out["discarded_triples"] | "D" >> beam.FlatMap(_rows)
+        assert_that(out["discarded_triples"] | "D" >> beam.FlatMap(items_of)
                     | "D2" >> beam.Map(lambda r: (r["relation"], r["tail"], r["reason"])),
                     equal_to([("代表作品", "《朝花夕拾》", "unsupported_by_text")]), label="discarded")
     assert n_in == 5
+
+
+def test_a_batch_stays_one_element_through_a_stage():
+    """Pairs travel as lists (pipeline/batch.py): a batch of entries gives one
+    list of pairs and one list of audit rows, with the same content as the
+    entries given one by one."""
+    raws = [(ENTRIES[i][0], f"f@{i}") for i in range(4)]
+    with _test_pipeline() as p:
+        batched = p | "Batch" >> beam.Create([raws]) | "Batched" >> RedundantTripleFilter(CleaningConfig())
+        single = p | "Singles" >> beam.Create(raws) | "OneByOne" >> RedundantTripleFilter(CleaningConfig())
+        assert_that(batched["pairs"] | "BatchShape" >> beam.Map(lambda e: (type(e).__name__, len(e))),
+                    equal_to([("list", 4)]), label="one_list_of_pairs")
+        assert_that(batched["audit"] | "AuditShape" >> beam.Map(lambda e: type(e).__name__),
+                    equal_to(["list"]), label="one_list_of_rows")
+        ids = beam.Map(lambda pair: pair["pair_id"])
+        assert_that(batched["pairs"] | "Unbatch" >> beam.FlatMap(items_of) | "Ids" >> ids,
+                    equal_to([entry_to_pair(r)["pair_id"] for r, _ in raws]), label="same_pairs")
+        assert_that(single["pairs"] | "SingleShape" >> beam.Map(lambda e: type(e).__name__),
+                    equal_to(["dict"] * 4), label="singles_stay_single")
+
+
+def test_vocabulary_names_come_from_every_record_with_a_title():
+    from pipeline.cleaning_steps import record_relation_names
+
+    records = [
+        ("a@0", json.dumps({"title": "甲", "infobox": [{"name": " 出生地 ", "value": "x"}, {"name": ""}]}).encode()),
+        ("a@1", b"{oops"),                                                   # malformed: no names
+        ("a@2", json.dumps({"title": "", "infobox": [{"name": "国籍"}]}).encode()),  # no title: none
+        # rejected later for its tags, but its infobox names are still Baike relations
+        ("a@3", json.dumps({"title": "乙", "tags": "x", "infobox": [{"name": "职业", "value": "y"}]}).encode()),
+        ("b.parquet#row=0", {"title": "丙", "infobox": [{"name": "出生地", "value": "z"}, "bad item"]}),
+    ]
+    assert record_relation_names(records) == ["出生地", "职业", "出生地"]
 
 
 # ---------------------------------------------------------------- end to end
@@ -288,6 +318,26 @@ def test_shards_are_balanced(tmp_path):
     # Rows inside a shard are sorted by the key: reruns write the same bytes.
     keys = pq.read_table(files[0], columns=["entry_key"]).column(0).to_pylist()
     assert keys == sorted(keys)
+
+
+def test_an_entrys_audit_rows_share_a_shard_whatever_the_batch(tmp_path):
+    """Rows are sharded one by one by their first key column, so batches of
+    mixed entries are spread, and all rows of one entry land together."""
+    from pipeline.write import WriteParquetShards
+
+    rows = [{"kind": kind, "entry_key": f"k{i}", "triple_id": f"t{i}-{j}" if kind == "triple" else None,
+             "fate": "kept", "stage": "finalise", "reason": "kept"}
+            for i in range(400) for j, kind in enumerate(["entry", "triple", "triple"])]
+    batches = [rows[i:i + 64] for i in range(0, len(rows), 64)]  # batches cut across entries
+    with _test_pipeline() as p:
+        _ = p | beam.Create(batches) | WriteParquetShards(
+            str(tmp_path / "audit"), AUDIT_SCHEMA, ("entry_key", "kind", "triple_id"), num_shards=4)
+    shard_of: dict[str, set] = {}
+    for f in sorted((tmp_path / "audit").glob("part-*.parquet")):
+        for key in pq.read_table(f, columns=["entry_key"]).column(0).to_pylist():
+            shard_of.setdefault(key, set()).add(f.name)
+    assert len(shard_of) == 400 and all(len(s) == 1 for s in shard_of.values())
+    assert len({next(iter(s)) for s in shard_of.values()}) == 4
 
 
 @pytest.mark.shared

@@ -10,6 +10,7 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.testing import test_pipeline
 from apache_beam.testing.util import assert_that, equal_to
 
+from pipeline.batch import items_of
 from pipeline.search_stage import ValidateBySearch, audit_rows, prepare_search
 from transforms.search.local_index import build_index_from_patterns
 from transforms.search.types import SearchConfig
@@ -56,13 +57,13 @@ def test_stage_keeps_cooccurring_triples_and_audits_the_rest(index, tmp_path):
     cfg = SearchConfig(enabled=True, backend="local", index_path=index, cache_dir=str(tmp_path / "c"), batch_size=2)
     with test_pipeline.TestPipeline(options=_options()) as p:
         out = p | beam.Create(PAIRS) | ValidateBySearch(cfg)
-        kept = out["pairs"] | "Kept" >> beam.Map(
+        kept = out["pairs"] | "KeptPairs" >> beam.FlatMap(items_of) | "Kept" >> beam.Map(
             lambda pair: (pair["pair_id"], pair["num_triples"],
                           sorted((t["tail"], t["search_status"], t["search_evidence"]) for t in pair["triples"])))
         assert_that(kept, equal_to([
             ("hz", 1, [("杭州通判", "verified", "https://corpus.example/su")]),
         ]), label="pairs")
-        reasons = out["audit"] | "Reasons" >> beam.Map(
+        reasons = out["audit"] | "Rows" >> beam.FlatMap(items_of) | "Reasons" >> beam.Map(
             lambda r: (r["kind"], r["pair_id"], r["tail"], r["fate"], r["stage"], r["reason"], r["entry_key"],
                        json.loads(r["detail"]).get("query")))
         assert_that(reasons, equal_to([
@@ -179,6 +180,7 @@ def test_stage_runs_on_multiprocess_direct_runner(index, tmp_path):
     opts = PipelineOptions(runner="DirectRunner", direct_running_mode="multi_processing", direct_num_workers=2)
     with test_pipeline.TestPipeline(options=opts) as p:
         out = p | beam.Create(PAIRS) | ValidateBySearch(cfg)
-        assert_that(out["pairs"] | beam.Map(lambda x: x["pair_id"]), equal_to(["hz"]), label="pairs")
-        assert_that(out["audit"] | beam.Map(lambda r: r["reason"]),
+        assert_that(out["pairs"] | "P" >> beam.FlatMap(items_of) | beam.Map(lambda x: x["pair_id"]),
+                    equal_to(["hz"]), label="pairs")
+        assert_that(out["audit"] | "A" >> beam.FlatMap(items_of) | beam.Map(lambda r: r["reason"]),
                     equal_to(["no_cooccurrence"] * 3 + ["no_triple_left"]), label="audit")

@@ -1,0 +1,240 @@
+"""The cleaning stages (paper §3.2) as pure functions over a batch of pairs.
+
+Each Beam stage in pipeline/cleaning.py calls one of these on the batch it
+receives (pipeline/batch.py) and only routes the result to its outputs and
+counters; the benchmark's plain loop calls the same functions, so the two
+do exactly the same work. The decisions themselves are in transforms/; here
+they meet the bookkeeping: stable pair and triple ids, and one audit row for
+every entry and triple a stage drops (finalise writes the `kept` rows).
+
+Pairs between stages are dicts shaped like PAIR_SCHEMA rows plus the private
+keys `_entry_key` and `_source` (see pipeline/audit.py); every triple dict
+carries its stable `triple_id`.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pipeline import audit
+from pipeline.batch import items_of
+from transforms.pairs import entry_key, make_pair_id, make_triple_id, validate_raw_entry
+from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
+from transforms.relations import apply_relation_filter, normalise_relation
+
+STAGE_READ = "read"
+STAGE_TRIPLE = "redundant_triple"
+STAGE_DESCRIPTION = "redundant_description"
+STAGE_FREQUENCY = "relation_frequency"
+STAGE_FINALISE = "finalise"
+
+# Keys that only carry bookkeeping between stages, never written to pairs/.
+PRIVATE_KEYS = ("_entry_key", "_source")
+
+_BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class StepResult:
+    """What one stage made of one batch."""
+
+    pairs: list = field(default_factory=list)      # kept pairs (raw entries for validate)
+    audit: list = field(default_factory=list)      # audit rows of what was dropped (or kept, at finalise)
+    discarded: list = field(default_factory=list)  # discarded-triple rows (redundant triple only)
+    blank: int = 0                                 # empty input lines (validate only): not entries
+    triples_in: int = 0                            # triples of the raw entries (redundant triple only)
+
+
+# ----------------------------------------------------------------------- validate
+
+def parse_record(location: str, payload: Any) -> tuple[dict | None, dict | None]:
+    """(validated raw entry, None) or (None, invalid_input audit row); (None, None) for a blank line.
+
+    `location` is `file@byte_offset` (JSON Lines) or `file#row=N` (Parquet),
+    so every rejected record can be found again.
+    """
+    title = None
+    if isinstance(payload, (bytes, str)):
+        line = payload.encode("utf-8") if isinstance(payload, str) else payload
+        if line.startswith(_BOM):
+            line = line[len(_BOM):]
+        if not line.strip():
+            return None, None
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
+            snippet = line[:80].decode("utf-8", "replace").rstrip()
+            return None, _invalid(location, f"malformed JSON: {exc}; line starts {snippet!r}")
+    else:
+        obj = payload
+        if isinstance(obj, dict) and "__unreadable__" in obj:
+            return None, _invalid(location, f"unreadable Parquet file: {obj['__unreadable__']}")
+    if isinstance(obj, dict) and isinstance(obj.get("title"), str):
+        title = obj["title"]
+    raw, detail = validate_raw_entry(obj)
+    if raw is None:
+        return None, _invalid(location, detail, title)
+    return raw, None
+
+
+def _invalid(location: str, detail: str | None, title: str | None = None) -> dict:
+    return audit.audit_row(
+        audit.ENTRY, audit.DROPPED, STAGE_READ, audit.INVALID_INPUT,
+        entry_key=f"input:{location}", head=title, detail=f"{location}: {detail}", source=location,
+    )
+
+
+def validate_batch(records) -> StepResult:
+    """(location, payload) records -> (raw entry, location) pairs + invalid_input rows."""
+    out = StepResult()
+    for location, payload in items_of(records):
+        raw, bad = parse_record(location, payload)
+        if bad is not None:
+            out.audit.append(bad)
+        elif raw is None:
+            out.blank += 1
+        else:
+            out.pairs.append((raw, location))
+    return out
+
+
+# ------------------------------------------------------------ relation vocabulary
+
+def record_relation_names(records) -> list[str]:
+    """Infobox names of a batch of input records, for the relation vocabulary.
+
+    The vocabulary is read in a pass of its own over the input, so the pairs
+    never wait for it: the redundant-description stage runs as soon as the
+    vocabulary exists, instead of the runner holding (or spilling) every pair
+    until the last raw entry is counted. That pass only parses JSON: a record
+    with a title and an infobox counts its names even if the validate stage
+    rejects it for another field (such records are rare; their names are
+    still Baike relations).
+    """
+    names: list[str] = []
+    for _, payload in items_of(records):
+        obj = payload
+        if isinstance(payload, (bytes, str)):
+            try:
+                obj = json.loads(payload)
+            except ValueError:
+                continue
+        if not isinstance(obj, dict) or not isinstance(obj.get("title"), str) or not obj["title"].strip():
+            continue
+        infobox = obj.get("infobox")
+        if isinstance(infobox, list):
+            for item in infobox:
+                name = item.get("name") if isinstance(item, dict) else None
+                if isinstance(name, str) and name.strip():
+                    names.append(name.strip())
+    return names
+
+
+# --------------------------------------------------------------- redundant triple
+
+def assign_triple_ids(pair_id: str, kept: list[dict], dropped: list[tuple[dict, str, str]]) -> tuple[list[dict], list[str]]:
+    """Stable triple ids for one entry's input triples after clean_entry.
+
+    The ordinal tells apart repeats of (relation, tail). clean_entry keeps the
+    first of a repeated (relation, normalised tail) and reports the others as
+    duplicates, so a kept triple is always the first of its group: kept
+    triples take ordinals first, then dropped ones in input order.
+    """
+    seen: dict[tuple, int] = {}
+
+    def next_id(t: dict) -> str:
+        k = (t.get("relation"), t.get("tail"))
+        n = seen.get(k, 0)
+        seen[k] = n + 1
+        return make_triple_id(pair_id, t.get("relation"), t.get("tail"), n)
+
+    kept_out = [{**t, "triple_id": next_id(t)} for t in kept]
+    dropped_ids = [next_id(t) for t, _, _ in dropped]
+    return kept_out, dropped_ids
+
+
+def _discarded_row(pair: dict, triple: dict, reason: str) -> dict:
+    return {
+        "pair_id": pair.get("pair_id"),
+        "entity": pair.get("entity"),
+        "head": triple.get("head"),
+        "relation": triple.get("relation"),
+        "tail": triple.get("tail"),
+        "stage": STAGE_TRIPLE,
+        "reason": reason,
+        "source_url": pair.get("source_url"),
+    }
+
+
+def redundant_triple_batch(raws, cfg: CleaningConfig) -> StepResult:
+    """(raw entry, location) -> aligned pairs; unsupported triples become
+    audit rows and discarded-triple rows, entries left without a supported
+    triple become audit rows."""
+    out = StepResult()
+    for raw, location in items_of(raws):
+        key = entry_key(raw)
+        result = clean_entry(raw, cfg)
+        pair_id = result.pair_id or make_pair_id(key)
+        kept = result.pair["triples"] if result.pair is not None else []
+        kept, dropped_ids = assign_triple_ids(pair_id, kept, result.dropped_triples)
+        out.triples_in += len(kept) + len(dropped_ids)
+        ctx = {"pair_id": pair_id, "entity": raw.get("title"), "_entry_key": key, "_source": location,
+               "source_url": raw.get("url")}
+        for (t, reason, detail), tid in zip(result.dropped_triples, dropped_ids):
+            out.audit.append(audit.triple_row(ctx, t, audit.DROPPED, STAGE_TRIPLE, reason, detail, triple_id=tid))
+            if reason == "unsupported_by_text":
+                out.discarded.append(_discarded_row(ctx, t, reason))
+        if result.pair is None:
+            out.audit.append(audit.entry_row(ctx, audit.DROPPED, STAGE_TRIPLE, result.pair_reason or "dropped",
+                                             result.detail))
+        else:
+            out.pairs.append({**result.pair, "triples": kept, "_entry_key": key, "_source": location})
+    return out
+
+
+# ---------------------------------------------------------- redundant description
+
+def redundant_description_batch(pairs, vocab, cfg: CleaningConfig) -> StepResult:
+    """Keep pairs that pass the position index, uncovered-relation and enumeration checks."""
+    out = StepResult()
+    for pair in items_of(pairs):
+        decision = check_redundant_description(pair, vocab, cfg)
+        if decision.keep:
+            out.pairs.append(decision.pair)
+        else:
+            out.audit.extend(audit.dropped_pair(decision.pair, STAGE_DESCRIPTION, decision.reason, decision.detail))
+    return out
+
+
+# ------------------------------------------------------------- relation frequency
+
+def pair_relations(pairs, synonyms) -> list[str]:
+    """Normalised relation of every triple of a batch, for the global counts."""
+    return [normalise_relation(t["relation"], synonyms) for pair in items_of(pairs) for t in pair.get("triples") or []]
+
+
+def relation_frequency_batch(pairs, kept_relations, synonyms) -> StepResult:
+    """Drop triples of rare relations, and pairs left without triples."""
+    out = StepResult()
+    for pair in items_of(pairs):
+        kept, dropped = apply_relation_filter(pair, kept_relations, synonyms)
+        out.audit.extend(audit.triple_row(pair, t, audit.DROPPED, STAGE_FREQUENCY, reason, detail)
+                         for t, reason, detail in dropped)
+        if kept is None:
+            out.audit.append(audit.entry_row(pair, audit.DROPPED, STAGE_FREQUENCY, "no_triple_left",
+                                             f"all {len(dropped)} triples have rare relations"))
+        else:
+            out.pairs.append(kept)
+    return out
+
+
+# ---------------------------------------------------------------------- finalise
+
+def finalise_batch(pairs) -> StepResult:
+    """fate="kept" rows for each surviving pair and triple; pairs without private keys."""
+    out = StepResult()
+    for pair in items_of(pairs):
+        out.audit.extend(audit.kept_rows(pair, STAGE_FINALISE))
+        out.pairs.append({k: v for k, v in pair.items() if k not in PRIVATE_KEYS})
+    return out
