@@ -71,7 +71,7 @@ def plain_loop(pattern: str, out_dir: str) -> dict:
                                          redundant_description_batch, redundant_triple_batch,
                                          relation_frequency_batch, validate_batch)
     from pipeline.config import BuildConfig
-    from pipeline.write import RowKeyer, sort_rows, write_table_file
+    from pipeline.write import RowKeyer, keyed_table, sort_table, write_arrow_file
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
     from transforms.relations import relation_vocabulary, select_relations
 
@@ -102,8 +102,9 @@ def plain_loop(pattern: str, out_dir: str) -> dict:
                                     ("audit", AUDIT_SCHEMA, AUDIT_KEY, audit),
                                     ("discarded_triples", DISCARDED_TRIPLE_SCHEMA, DISCARDED_KEY, discarded)):
         keyer = RowKeyer(schema.names, key)
-        write_table_file(os.path.join(out_dir, name, "part-00000-of-00001.parquet"), schema,
-                         sort_rows([keyer(r) for r in rows]), cfg.output.row_group_size)
+        table = sort_table(keyed_table(schema, [keyer(r) for r in rows]))
+        write_arrow_file(os.path.join(out_dir, name, "part-00000-of-00001.parquet"), table,
+                         cfg.output.row_group_size)
     t2, c2 = time.perf_counter(), time.process_time()
     return {"entries": n, "pairs": len(final.pairs), "wall": t2 - t0, "cpu": c2 - c0,
             "clean_wall": t1 - t0, "clean_cpu": c1 - c0, "write_cpu": c2 - c1}

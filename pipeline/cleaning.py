@@ -58,7 +58,8 @@ class _ValidateFn(BundleCounts, beam.DoFn):
 
 
 class ValidateRawEntries(beam.PTransform):
-    """(location, payload) records, or lists of them -> {"raws": (raw entry, location), "audit": invalid_input rows}."""
+    """(location, payload) records, or lists of them -> {"raws": (raw entry, location) in the same
+    shape, "audit": lists of invalid_input rows}."""
 
     def expand(self, records):
         out = records | "Validate" >> beam.ParDo(_ValidateFn()).with_outputs("audit", main="raws")

@@ -16,6 +16,7 @@ Counter names (namespace `cdtp`):
 """
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from typing import Any
 
@@ -86,35 +87,36 @@ def count_flow(*sides: tuple[str, str]) -> beam.ParDo:
     return beam.ParDo(_CountFlowFn(sides))
 
 
-class _CountAuditFn(BundleCounts, beam.DoFn):
-    """Counts audit rows by (stage, kind, fate, reason)."""
+class _CountByNameFn(BundleCounts, beam.DoFn):
+    """Counts the rows (or pairs) of each element under the counter `name_of(item)`."""
+
+    def __init__(self, name_of):
+        self.name_of = name_of
 
     def process(self, element):
-        counts = self._counts
-        for row in items_of(element):
-            name = f"audit|{row['stage']}|{row['kind']}|{row['fate']}|{row['reason']}"
+        counts, name_of = self._counts, self.name_of
+        for item in items_of(element):
+            name = name_of(item)
             counts[name] = counts.get(name, 0) + 1
         return (element,)
+
+
+def _audit_name(row: dict) -> str:
+    return f"audit|{row['stage']}|{row['kind']}|{row['fate']}|{row['reason']}"
 
 
 def count_audit() -> beam.ParDo:
-    return beam.ParDo(_CountAuditFn())
+    """Count audit rows by (stage, kind, fate, reason)."""
+    return beam.ParDo(_CountByNameFn(_audit_name))
 
 
-class _HistogramFn(BundleCounts, beam.DoFn):
-    def __init__(self, bin_fn):
-        self.bin_fn = bin_fn
-
-    def process(self, element):
-        counts = self._counts
-        for pair in items_of(element):
-            name = f"hist|{self.bin_fn(len(pair.get('triples') or ()))}"
-            counts[name] = counts.get(name, 0) + 1
-        return (element,)
+def _histogram_name(pair: dict, bin_fn) -> str:
+    return f"hist|{bin_fn(len(pair.get('triples') or ()))}"
 
 
 def count_histogram(bin_fn) -> beam.ParDo:
-    return beam.ParDo(_HistogramFn(bin_fn))
+    """Count pairs by `bin_fn(number of triples)` (paper Figure 7)."""
+    return beam.ParDo(_CountByNameFn(functools.partial(_histogram_name, bin_fn=bin_fn)))
 
 
 def read_counters(result) -> dict[str, int]:

@@ -21,6 +21,7 @@ a null partition value is written as the configured placeholder.
 from __future__ import annotations
 
 import operator
+import uuid
 import zlib
 from typing import Any, Iterable
 
@@ -29,7 +30,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from pipeline.batch import items_of
-from pipeline.spill import read_run, remove_dir, write_run
+from pipeline.spill import remove_dir
 
 NULL_PARTITION = {"domain": "unknown", "split": "unassigned"}
 
@@ -67,25 +68,6 @@ def shard_path(base: str, partition: tuple[str, ...], shard: int, num_shards: in
     return FileSystems.join(base, *partition, name) if partition else FileSystems.join(base, name)
 
 
-def write_table_file(path: str, schema, rows: list[tuple], row_group_size: int) -> None:
-    """Write rows (tuples in schema column order, already ordered) to one Parquet file."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    # LocalFileSystem.create makes parent directories; object stores need none.
-    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        writer = pq.ParquetWriter(fh, schema, compression="zstd")
-        try:
-            if not rows:
-                writer.write_table(schema.empty_table())
-            for i in range(0, len(rows), row_group_size):
-                columns = list(zip(*rows[i : i + row_group_size]))
-                arrays = [pa.array(list(col), type=f.type) for col, f in zip(columns, schema)]
-                writer.write_table(pa.Table.from_arrays(arrays, schema=schema), row_group_size=row_group_size)
-        finally:
-            writer.close()
-
-
 class RowKeyer:
     """row dict -> (sort key, values in schema order): what a shard is sorted by and written from.
 
@@ -113,31 +95,97 @@ class RowKeyer:
         return key, ((values,) if self._single else values)
 
 
-def sort_rows(keyed_rows: list[tuple]) -> list[tuple]:
-    """Rows of one shard in their written order: by sort key, equal keys by content."""
-    # Runs read back from spill files are sorted already, so timsort only
-    # merges them; equal keys (rare: an entry given twice) are ordered by the
-    # row itself. A rerun, or a run on more workers, writes byte-identical content.
-    keyed_rows.sort(key=_first)
-    _order_ties(keyed_rows)
-    return [r for _, r in keyed_rows]
+KEY_COLUMN = "__sort_key"
+
+
+def keyed_table(schema, keyed_rows: list[tuple]):
+    """(sort key, values) rows -> an Arrow table of `schema` plus the sort key column.
+
+    Converting to Arrow when rows are spilled means a run is written and read
+    back as Arrow IPC (no pickling of Python rows), and the shard is sorted
+    and written by Arrow without the rows ever becoming Python objects again.
+    """
+    import pyarrow as pa
+
+    if not keyed_rows:
+        return schema.empty_table().append_column(KEY_COLUMN, pa.array([], pa.string()))
+    keys, values = zip(*keyed_rows)
+    columns = zip(*values)
+    arrays = [pa.array(col, type=f.type) for col, f in zip(columns, schema)]
+    arrays.append(pa.array(keys, pa.string()))
+    return pa.Table.from_arrays(arrays, schema=schema.append(pa.field(KEY_COLUMN, pa.string())))
+
+
+def sort_table(table):
+    """A shard's rows in their written order: by sort key, equal keys by content; without the key.
+
+    Equal keys are rare (an entry given twice): those rows are ordered by
+    their JSON form, so a rerun, or a run on more workers, writes
+    byte-identical content whatever order the runs came in.
+    """
+    import json
+
+    import pyarrow.compute as pc
+
+    order = pc.sort_indices(table, sort_keys=[(KEY_COLUMN, "ascending")]).to_pylist()
+    keys = table.column(KEY_COLUMN).take(order)
+    if len(order) > 1 and pc.any(pc.equal(keys.slice(1), keys.slice(0, len(order) - 1))).as_py():
+        keys_py = keys.to_pylist()
+        i = 0
+        while i < len(order):
+            j = i + 1
+            while j < len(order) and keys_py[j] == keys_py[i]:
+                j += 1
+            if j - i > 1:
+                rows = table.take(order[i:j]).to_pylist()
+                ranked = sorted(range(j - i), key=lambda k: json.dumps(rows[k], sort_keys=True, default=str))
+                order[i:j] = [order[i + k] for k in ranked]
+            i = j
+    return table.take(order).drop_columns([KEY_COLUMN])
+
+
+def write_arrow_file(path: str, table, row_group_size: int) -> None:
+    """Write an Arrow table (already ordered) to one Parquet file, zstd-compressed."""
+    import pyarrow.parquet as pq
+
+    # LocalFileSystem.create makes parent directories; object stores need none.
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        pq.write_table(table, fh, compression="zstd", row_group_size=max(1, row_group_size))
+
+
+def _write_ipc(directory: str, table) -> str:
+    """A spilled run: one Arrow IPC stream under `directory`, uniquely named."""
+    import pyarrow as pa
+
+    path = FileSystems.join(directory, f"run-{uuid.uuid4().hex}.arrow")
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        with pa.ipc.new_stream(fh, table.schema) as writer:
+            writer.write_table(table)
+    return path
+
+
+def _read_ipc(path: str):
+    import pyarrow as pa
+
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        return pa.ipc.open_stream(fh.read()).read_all()
 
 
 class _SpillShards(beam.DoFn):
-    """rows -> sorted runs of each shard spilled to files -> ((partition, shard, n), run path).
+    """rows -> runs of each shard spilled to files -> ((partition, shard, n), run path).
 
     Rows are buffered per shard as (sort key, row tuple in schema order) and,
     every `spill_rows` rows and at the end of the bundle, each shard's buffer
-    is sorted and pickled to its own file under `spill_dir`. Only the file
-    names cross the shuffle, so no runner ever holds all rows in memory (the
-    DirectRunner's GroupByKey keeps everything it groups). Tuples, not dicts,
-    are spilled: the column names are not stored once per row. A retried
+    becomes an Arrow table written as one IPC file under `spill_dir`. Only the
+    file names cross the shuffle, so no runner ever holds all rows in memory
+    (the DirectRunner's GroupByKey keeps everything it groups). A retried
     bundle writes new, uniquely named files; the failed attempt's files are
     never named downstream and go with the spill directory.
     """
 
-    def __init__(self, names, partition_by, key_columns, num_shards, spill_dir, spill_rows):
-        self.names = tuple(names)
+    def __init__(self, schema, partition_by, key_columns, num_shards, spill_dir, spill_rows):
+        self.schema = schema
+        self.names = tuple(schema.names)
         self.partition_by = tuple(partition_by)
         self.key_columns = tuple(key_columns)
         self.num_shards = max(1, num_shards)
@@ -154,12 +202,16 @@ class _SpillShards(beam.DoFn):
     def process(self, element):
         # Each row goes to the shard of its first key column (pair_id, or
         # entry_key for audit rows, so an entry's rows stay in one shard).
-        buffers, n, partition_by = self._buffers, self.num_shards, self.partition_by
+        buffers, n, partition_by, keyer = self._buffers, self.num_shards, self.partition_by, self._keyed
         rows = items_of(element)
+        last_first, target = None, None
         for row in rows:
-            keyed = self._keyed(row)
-            shard = stable_hash(keyed[0].partition("\x1f")[0]) % n
-            target = (partition_of(row, partition_by) if partition_by else (), shard, n)
+            keyed = keyer(row)
+            first = keyed[0].partition("\x1f")[0]
+            if partition_by or first != last_first:  # an entry's rows come one after another
+                part = partition_of(row, partition_by) if partition_by else ()
+                target = (part, stable_hash(first) % n, n)
+                last_first = first
             buf = buffers.get(target)
             if buf is None:
                 buf = buffers[target] = []
@@ -177,29 +229,11 @@ class _SpillShards(beam.DoFn):
     def _spill(self):
         buffers, self._buffers, self._buffered = self._buffers, {}, 0
         for target in sorted(buffers):
-            rows = buffers[target]
-            rows.sort(key=_first)
-            yield (target, write_run(self.spill_dir, "run", rows))
-
-
-def _first(kv):
-    return kv[0]
-
-
-def _order_ties(keyed_rows: list[tuple]) -> None:
-    """Order rows with equal sort keys (rare: an entry given twice) by their content."""
-    i, n = 0, len(keyed_rows)
-    while i < n:
-        j = i + 1
-        while j < n and keyed_rows[j][0] == keyed_rows[i][0]:
-            j += 1
-        if j - i > 1:
-            keyed_rows[i:j] = sorted(keyed_rows[i:j], key=repr)
-        i = j
+            yield (target, _write_ipc(self.spill_dir, keyed_table(self.schema, buffers[target])))
 
 
 class _WriteShard(beam.DoFn):
-    """((partition, shard, n), spilled run paths) -> one sorted Parquet file."""
+    """((partition, shard, n), spilled run paths) -> one sorted Parquet file (Arrow all the way)."""
 
     def __init__(self, base, schema, row_group_size):
         self.base = base
@@ -207,13 +241,13 @@ class _WriteShard(beam.DoFn):
         self.row_group_size = row_group_size
 
     def process(self, element):
+        import pyarrow as pa
+
         (part, shard, n), paths = element
-        keyed_rows: list[tuple] = []
-        for path in sorted(paths):
-            keyed_rows.extend(read_run(path))
+        table = pa.concat_tables([_read_ipc(path) for path in sorted(paths)])
         path = shard_path(self.base, part, shard, n)
-        write_table_file(path, self.schema, sort_rows(keyed_rows), self.row_group_size)
-        yield (path, len(keyed_rows))
+        write_arrow_file(path, sort_table(table), self.row_group_size)
+        yield (path, table.num_rows)
 
 
 class WriteParquetShards(beam.PTransform):
@@ -252,7 +286,7 @@ class WriteParquetShards(beam.PTransform):
         self.spill_rows = spill_rows
 
     def expand(self, rows):
-        spill = _SpillShards(self.schema.names, self.partition_by, self.key_columns, self.num_shards,
+        spill = _SpillShards(self.schema, self.partition_by, self.key_columns, self.num_shards,
                              self.spill_dir, self.spill_rows)
         # Several inputs (e.g. the audit rows of every stage) are spilled each
         # where it is produced: a Flatten of the rows themselves would be held
@@ -281,4 +315,4 @@ def ensure_nonempty(base: str, schema, partition_by: tuple[str, ...] = ()) -> No
     if found:
         return
     part = tuple(f"{c}={NULL_PARTITION.get(c, 'unknown')}" for c in partition_by)
-    write_table_file(shard_path(base, part, 0, 1), schema, [], 1)
+    write_arrow_file(shard_path(base, part, 0, 1), schema.empty_table(), 1)
