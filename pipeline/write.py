@@ -116,8 +116,8 @@ def keyed_table(schema, keyed_rows: list[tuple]):
     return pa.Table.from_arrays(arrays, schema=schema.append(pa.field(KEY_COLUMN, pa.string())))
 
 
-def sort_table(table):
-    """A shard's rows in their written order: by sort key, equal keys by content; without the key.
+def sort_order(table) -> list[int]:
+    """Row indices of a keyed table in written order: by sort key, equal keys by content.
 
     Equal keys are rare (an entry given twice): those rows are ordered by
     their JSON form, so a rerun, or a run on more workers, writes
@@ -137,20 +137,32 @@ def sort_table(table):
             while j < len(order) and keys_py[j] == keys_py[i]:
                 j += 1
             if j - i > 1:
-                rows = table.take(order[i:j]).to_pylist()
+                rows = table.take(order[i:j]).drop_columns([KEY_COLUMN]).to_pylist()
                 ranked = sorted(range(j - i), key=lambda k: json.dumps(rows[k], sort_keys=True, default=str))
                 order[i:j] = [order[i + k] for k in ranked]
             i = j
-    return table.take(order).drop_columns([KEY_COLUMN])
+    return order
 
 
-def write_arrow_file(path: str, table, row_group_size: int) -> None:
-    """Write an Arrow table (already ordered) to one Parquet file, zstd-compressed."""
+def write_arrow_file(path: str, table, row_group_size: int, order: list[int] | None = None) -> None:
+    """Write an Arrow table to one Parquet file (zstd), rows in `order` (default: as they are).
+
+    The sort key column, if any, is not written. Rows are taken one row
+    group at a time, so a sorted copy of the whole shard never exists.
+    """
     import pyarrow.parquet as pq
 
+    if KEY_COLUMN in table.column_names:
+        table = table.drop_columns([KEY_COLUMN])
+    step = max(1, row_group_size)
     # LocalFileSystem.create makes parent directories; object stores need none.
     with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        pq.write_table(table, fh, compression="zstd", row_group_size=max(1, row_group_size))
+        with pq.ParquetWriter(fh, table.schema, compression="zstd") as writer:
+            if table.num_rows == 0:
+                writer.write_table(table)
+            for start in range(0, table.num_rows, step):
+                chunk = table.take(order[start:start + step]) if order is not None else table.slice(start, step)
+                writer.write_table(chunk, row_group_size=step)
 
 
 def _write_ipc(directory: str, table) -> str:
@@ -246,7 +258,7 @@ class _WriteShard(beam.DoFn):
         (part, shard, n), paths = element
         table = pa.concat_tables([_read_ipc(path) for path in sorted(paths)])
         path = shard_path(self.base, part, shard, n)
-        write_arrow_file(path, sort_table(table), self.row_group_size)
+        write_arrow_file(path, table, self.row_group_size, sort_order(table))
         yield (path, table.num_rows)
 
 
