@@ -1,6 +1,6 @@
 """`cdtp build`: the CDTP cleaning pipeline, stage by stage, top to bottom.
 
-    read -> validate -> redundant_triple -> redundant_description -> relation_frequency
+    read -> validate -> deduplicate -> redundant_triple -> redundant_description -> relation_frequency
          -> relation_review -> search_validation -> entity_typing -> domain_classification
          -> split -> finalise -> write
 
@@ -9,21 +9,22 @@ Every stage is a composite PTransform with a stable label, wrapped by
 (entries/triples in and out of each stage) comes from Beam metrics. Stages
 return {"pairs", "audit"} (+ "discarded_triples"); each
 stage's audit rows are counted by (stage, kind, fate, reason) and go to one
-audit writer. The two global decisions are side inputs computed by combiners
+audit writer. The global decisions are side inputs computed by combiners
 in the same pipeline: the relation vocabulary (from all input records'
-infobox names) and the kept relations (from the counts over cleaned pairs).
+infobox names), the copy to keep of each entry given more than once, and
+the kept relations (from the counts over cleaned pairs).
 
 Pairs travel in batches (lists, pipeline/batch.py) from the reader on, so
 Beam's per-element bookkeeping is paid once per batch.
 
 Memory: a runner must hold whatever waits at a barrier (a side input not yet
 computed, a GroupByKey, a Flatten of several stages), and the DirectRunner
-holds it in RAM. So the relation vocabulary comes from a second read of the
-input (the pairs never wait for it), pairs waiting for the kept relations are
-spilled to files under OUT/_spill (pipeline/spill.py), the writers spill
-sorted runs and group only their names (pipeline/write.py), and rows are
-never flattened across stages; peak memory then stays nearly flat as the
-input grows.
+holds it in RAM. So the relation vocabulary and the duplicate entries come
+from a second read of the input (the pairs never wait for them), pairs
+waiting for the kept relations are spilled to files under OUT/_spill
+(pipeline/spill.py), the writers spill sorted runs and group only their
+names (pipeline/write.py), and rows are never flattened across stages; peak
+memory then stays nearly flat as the input grows.
 """
 from __future__ import annotations
 
@@ -39,8 +40,9 @@ from pipeline.cleaning import (
     Finalise,
     RedundantDescriptionFilter,
     RedundantTripleFilter,
+    DeduplicateEntries,
     RelationFrequencyFilter,
-    RelationVocabulary,
+    ScanInput,
     ValidateRawEntries,
 )
 from pipeline.cleaning_steps import STAGE_DESCRIPTION, STAGE_FINALISE, STAGE_FREQUENCY, STAGE_READ, STAGE_TRIPLE
@@ -128,12 +130,18 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     # 2. validate: malformed JSON, missing title, wrong types -> invalid_input audit rows.
     valid = records | "ValidateInput" >> ValidateRawEntries()
     audits.append(valid["audit"])
-    raws = valid["raws"]
 
-    # Side input: the global vocabulary of Baike relation names, from a read of
-    # its own, so the pairs never wait for it (nothing is held or spilled here).
-    vocabulary = (p | "ReadForVocabulary" >> ReadRawRecords(inputs.jsonl_patterns, inputs.parquet_files)
-                  | "RelationVocabulary" >> RelationVocabulary(cfg.input.vocabulary_min_count))
+    # Side inputs from a read of their own, so the pairs never wait for them (nothing
+    # is held or spilled here): the global vocabulary of Baike relation names, and
+    # the entries given more than once.
+    scan = (p | "ReadForScan" >> ReadRawRecords(inputs.jsonl_patterns, inputs.parquet_files)
+            | "ScanInput" >> ScanInput(cfg.input.vocabulary_min_count))
+
+    # 2b. one copy per entry (newest fetched_at): the others -> duplicate_entry audit rows.
+    unique = valid["raws"] | "DeduplicateEntries" >> DeduplicateEntries(cfg.cleaning, scan["duplicates"])
+    audits.append(unique["audit"])
+    raws = unique["raws"]
+    vocabulary = scan["vocabulary"]
 
     # 3. redundant triple (§3.2): align each triple with the text, drop the unsupported.
     pairs = stage(raws, "RedundantTriple", STAGE_TRIPLE, RedundantTripleFilter(cfg.cleaning))["pairs"]

@@ -17,12 +17,15 @@ from pipeline.batch import emit
 from pipeline.cleaning_steps import (
     STAGE_READ,
     STAGE_TRIPLE,
+    deduplicate_batch,
+    duplicate_winners,
     finalise_batch,
+    merge_copy,
     pair_relations,
-    record_relation_names,
     redundant_description_batch,
     redundant_triple_batch,
     relation_frequency_batch,
+    scan_batch,
     validate_batch,
 )
 from pipeline.funnel import BundleCounts
@@ -44,7 +47,6 @@ def _route(element, result, discarded: bool = False):
 
 _BLANK = "read|blank_lines"
 _READ_IN = f"flow|{STAGE_READ}|in|entries"
-_READ_OUT = f"flow|{STAGE_READ}|out|entries"
 
 
 class _ValidateFn(BundleCounts, beam.DoFn):
@@ -53,8 +55,7 @@ class _ValidateFn(BundleCounts, beam.DoFn):
         counts = self._counts
         counts[_BLANK] = counts.get(_BLANK, 0) + result.blank  # an empty line is not an entry
         counts[_READ_IN] = counts.get(_READ_IN, 0) + len(result.pairs) + len(result.audit)
-        counts[_READ_OUT] = counts.get(_READ_OUT, 0) + len(result.pairs)
-        yield from _route(records, result)
+        yield from _route(records, result)  # DeduplicateEntries counts what leaves the read stage
 
 
 class ValidateRawEntries(beam.PTransform):
@@ -66,7 +67,7 @@ class ValidateRawEntries(beam.PTransform):
         return {"raws": out.raws, "audit": out.audit}
 
 
-# ------------------------------------------------------------ relation vocabulary
+# ------------------------------------------------- input scan: vocabulary, duplicates
 
 class CountNames(beam.CombineFn):
     """elements -> {name: count} of the names `names_of(element, *args)` lists.
@@ -97,13 +98,56 @@ class CountNames(beam.CombineFn):
         return dict(acc)
 
 
-class RelationVocabulary(beam.PTransform):
-    """Global vocabulary of Baike relation names, from every input record.
+class _ScanFn(beam.DoFn):
+    def process(self, records):
+        scan = scan_batch(records)
+        if scan.names:
+            yield scan.names
+        for bucket, group in scan.copies.items():
+            yield beam.pvalue.TaggedOutput("copies", (bucket, group))
 
-    Takes the records of a second read of the input (see
-    record_relation_names). Counted with a combiner (partial Counters on each
-    worker), so only distinct names cross the shuffle. Returns a
-    single-element PCollection holding a frozenset, for use as a side input.
+
+class _MergeCopies(beam.CombineFn):
+    """{entry key: (count, best copy)} groups of one key bucket -> their union."""
+
+    def create_accumulator(self):
+        return {}
+
+    def add_input(self, acc, group):
+        for key, value in group.items():
+            merge_copy(acc, key, value)
+        return acc
+
+    def merge_accumulators(self, accs):
+        out: dict = {}
+        for acc in accs:
+            self.add_input(out, acc)
+        return out
+
+    def extract_output(self, acc):
+        return acc
+
+
+def _names(names: list[str]) -> list[str]:
+    return names
+
+
+def _union(dicts: list[dict]) -> dict:
+    return {k: v for d in dicts for k, v in d.items()}
+
+
+class ScanInput(beam.PTransform):
+    """One pass over the input records, ahead of the pairs -> two side inputs.
+
+    * "vocabulary": the global vocabulary of Baike relation names (a
+      frozenset), counted with a combiner so only distinct names cross the
+      shuffle;
+    * "duplicates": {entry key: location of the copy to keep} for entries
+      given more than once, from a per-key combiner over KEY_BUCKETS groups.
+
+    Each is a single-element PCollection. The records come from a read of
+    their own (see scan_batch), so nothing waits for them but the stages
+    that use them.
     """
 
     def __init__(self, min_count: int = 1):
@@ -111,12 +155,48 @@ class RelationVocabulary(beam.PTransform):
         self.min_count = min_count
 
     def expand(self, records):
-        min_count = self.min_count
-        return (
-            records
-            | "CountNames" >> beam.CombineGlobally(CountNames(record_relation_names))
-            | "Vocabulary" >> beam.Map(relation_vocabulary, min_count)
-        )
+        scanned = records | "Scan" >> beam.ParDo(_ScanFn()).with_outputs("copies", main="names")
+        vocabulary = (scanned.names
+                      | "CountNames" >> beam.CombineGlobally(CountNames(_names))
+                      | "Vocabulary" >> beam.Map(relation_vocabulary, self.min_count))
+        duplicates = (scanned.copies
+                      | "CountCopies" >> beam.CombinePerKey(_MergeCopies())
+                      | "Duplicates" >> beam.Map(lambda kv: duplicate_winners(kv[1]))
+                      | "AllDuplicates" >> beam.combiners.ToList()
+                      | "AsOneDict" >> beam.Map(_union))
+        return {"vocabulary": vocabulary, "duplicates": duplicates}
+
+
+# ------------------------------------------------------------------- deduplicate
+
+_READ_OUT = f"flow|{STAGE_READ}|out|entries"
+
+
+class _DeduplicateFn(BundleCounts, beam.DoFn):
+    def __init__(self, cfg: CleaningConfig):
+        self.cfg = cfg
+
+    def process(self, element, winners):
+        result = deduplicate_batch(element, winners, self.cfg)
+        # What leaves the read stage: valid entries, one copy each.
+        self._counts[_READ_OUT] = self._counts.get(_READ_OUT, 0) + len(result.pairs)
+        yield from _route(element, result)
+
+
+class DeduplicateEntries(beam.PTransform):
+    """(raw entry, location) -> one copy per entry key; the others become read-stage
+    audit rows `duplicate_entry` (entry and triples) naming the copy kept."""
+
+    def __init__(self, cfg: CleaningConfig, duplicates):
+        super().__init__()
+        self.cfg = cfg
+        self.duplicates = duplicates  # single-element PCollection[dict]
+
+    def expand(self, raws):
+        out = raws | "DropCopies" >> beam.ParDo(
+            _DeduplicateFn(self.cfg), winners=beam.pvalue.AsSingleton(self.duplicates)
+        ).with_outputs("audit", main="raws")
+        return {"raws": out.raws, "audit": out.audit}
 
 
 # --------------------------------------------------------------- redundant triple

@@ -14,16 +14,18 @@ carries its stable `triple_id`.
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline import audit
 from pipeline.batch import items_of
-from transforms.pairs import entry_key, make_pair_id, make_triple_id, validate_raw_entry
+from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
 from transforms.relations import apply_relation_filter, normalise_relation
 
 STAGE_READ = "read"
+DUPLICATE_ENTRY = "duplicate_entry"  # a read-stage reason, like invalid_input
 STAGE_TRIPLE = "redundant_triple"
 STAGE_DESCRIPTION = "redundant_description"
 STAGE_FREQUENCY = "relation_frequency"
@@ -99,36 +101,104 @@ def validate_batch(records) -> StepResult:
     return out
 
 
-# ------------------------------------------------------------ relation vocabulary
+# ------------------------------------------------- input scan: vocabulary, duplicates
 
-def record_relation_names(records) -> list[str]:
-    """Infobox names of a batch of input records, for the relation vocabulary.
+# Entry keys are counted in this many groups (by hash), so that on Dataflow no
+# single worker has to hold the key of every entry.
+KEY_BUCKETS = 32
 
-    The vocabulary is read in a pass of its own over the input, so the pairs
-    never wait for it: the redundant-description stage runs as soon as the
-    vocabulary exists, instead of the runner holding (or spilling) every pair
-    until the last raw entry is counted. That pass only parses JSON: a record
-    with a title and an infobox counts its names even if the validate stage
-    rejects it for another field (such records are rare; their names are
-    still Baike relations).
+
+@dataclass
+class InputScan:
+    """What one pass over the raw input records finds, before any cleaning."""
+
+    names: list = field(default_factory=list)   # infobox names, for the relation vocabulary
+    copies: dict = field(default_factory=dict)  # bucket -> {entry key: (count, best copy)}
+
+
+def _parsed(payload: Any) -> dict | None:
+    if isinstance(payload, (bytes, str)):
+        try:
+            payload = json.loads(payload)
+        except ValueError:
+            return None
+    if not isinstance(payload, dict) or not isinstance(payload.get("title"), str) or not payload["title"].strip():
+        return None
+    return payload
+
+
+def _lenient_entry_key(obj: dict) -> str | None:
+    """entry_key of a record not validated yet; None when its key fields have wrong types
+    (the validate stage rejects such a record anyway)."""
+    if not all(isinstance(obj.get(k), (str, type(None))) for k in ("source", "subtitle")):
+        return None
+    lemma = obj.get("lemma_id")
+    if isinstance(lemma, bool) or not isinstance(lemma, (str, int, type(None))):
+        return None
+    return entry_key(obj)
+
+
+def better_copy(a: tuple, b: tuple) -> tuple:
+    """The copy of an entry to keep: the newest `fetched_at`, then the first location (a total order)."""
+    (fa, la), (fb, lb) = a, b
+    if (fa or "") != (fb or ""):
+        return a if (fa or "") > (fb or "") else b
+    return a if la <= lb else b
+
+
+def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
+    """Infobox names and entry copies of a batch of input records.
+
+    The input is read in a pass of its own, so the pairs never wait for what
+    it finds: the relation vocabulary (redundant-description filter) and the
+    entries given more than once (deduplicate stage). That pass only parses
+    JSON: a record with a title counts even if the validate stage rejects it
+    for another field (rare: its names are still Baike relations; as a copy
+    it may win over a valid one, and then both audit rows say why).
     """
-    names: list[str] = []
-    for _, payload in items_of(records):
-        obj = payload
-        if isinstance(payload, (bytes, str)):
-            try:
-                obj = json.loads(payload)
-            except ValueError:
-                continue
-        if not isinstance(obj, dict) or not isinstance(obj.get("title"), str) or not obj["title"].strip():
+    out = InputScan()
+    for location, payload in items_of(records):
+        obj = _parsed(payload)
+        if obj is None:
             continue
         infobox = obj.get("infobox")
         if isinstance(infobox, list):
             for item in infobox:
                 name = item.get("name") if isinstance(item, dict) else None
                 if isinstance(name, str) and name.strip():
-                    names.append(name.strip())
-    return names
+                    out.names.append(name.strip())
+        key = _lenient_entry_key(obj)
+        if key is not None:
+            fetched = obj.get("fetched_at") if isinstance(obj.get("fetched_at"), str) else None
+            group = out.copies.setdefault(zlib.crc32(key.encode("utf-8")) % buckets, {})
+            merge_copy(group, key, (1, (fetched, location)))
+    return out
+
+
+def merge_copy(group: dict, key: str, value: tuple) -> None:
+    """Add (count, best copy) of `key` into a {key: (count, best copy)} group."""
+    old = group.get(key)
+    group[key] = value if old is None else (old[0] + value[0], better_copy(old[1], value[1]))
+
+
+def duplicate_winners(group: dict) -> dict[str, str]:
+    """{entry key: location of the copy to keep} for the keys given more than once."""
+    return {key: best[1] for key, (count, best) in group.items() if count > 1}
+
+
+def deduplicate_batch(raws, winners: dict[str, str], cfg: CleaningConfig) -> StepResult:
+    """Keep one copy of an entry given more than once (same lemma id, or same
+    title and subtitle); every other copy is dropped with its triples."""
+    out = StepResult()
+    for raw, location in items_of(raws):
+        key = entry_key(raw)
+        winner = winners.get(key)
+        if winner is None or winner == location:
+            out.pairs.append((raw, location))
+            continue
+        pair = {**entry_to_pair(raw, cfg.pair), "_entry_key": key, "_source": location}
+        out.audit.extend(audit.dropped_pair(pair, STAGE_READ, DUPLICATE_ENTRY, f"kept the copy at {winner}"))
+    return out
 
 
 # --------------------------------------------------------------- redundant triple

@@ -130,20 +130,6 @@ def test_a_batch_stays_one_element_through_a_stage():
                     equal_to(["dict"] * 4), label="singles_stay_single")
 
 
-def test_vocabulary_names_come_from_every_record_with_a_title():
-    from pipeline.cleaning_steps import record_relation_names
-
-    records = [
-        ("a@0", json.dumps({"title": "甲", "infobox": [{"name": " 出生地 ", "value": "x"}, {"name": ""}]}).encode()),
-        ("a@1", b"{oops"),                                                   # malformed: no names
-        ("a@2", json.dumps({"title": "", "infobox": [{"name": "国籍"}]}).encode()),  # no title: none
-        # rejected later for its tags, but its infobox names are still Baike relations
-        ("a@3", json.dumps({"title": "乙", "tags": "x", "infobox": [{"name": "职业", "value": "y"}]}).encode()),
-        ("b.parquet#row=0", {"title": "丙", "infobox": [{"name": "出生地", "value": "z"}, "bad item"]}),
-    ]
-    assert record_relation_names(records) == ["出生地", "职业", "出生地"]
-
-
 # ---------------------------------------------------------------- end to end
 
 def test_every_input_entry_and_triple_has_exactly_one_audit_row(built, inputs):

@@ -1,0 +1,109 @@
+"""Entries given more than once (two crawls, a re-crawl): one copy is kept, the others are audited."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.cleaning_steps import (
+    DUPLICATE_ENTRY,
+    deduplicate_batch,
+    duplicate_winners,
+    merge_copy,
+    scan_batch,
+)
+from pipeline.cli import main
+from tests.build_fixtures import ENTRIES, _e, write_fixture
+from transforms.redundancy import CleaningConfig
+
+
+def _line(entry: dict) -> bytes:
+    return json.dumps(entry, ensure_ascii=False).encode()
+
+
+def _winners(records) -> dict:
+    copies: dict = {}
+    for group in scan_batch(records).copies.values():
+        for key, value in group.items():
+            merge_copy(copies, key, value)
+    return duplicate_winners(copies)
+
+
+def test_scan_finds_vocabulary_names_from_every_record_with_a_title():
+    records = [
+        ("a@0", _line({"title": "甲", "infobox": [{"name": " 出生地 ", "value": "x"}, {"name": ""}]})),
+        ("a@1", b"{oops"),                                                          # malformed: nothing
+        ("a@2", _line({"title": "", "infobox": [{"name": "国籍"}]})),               # no title: nothing
+        # rejected later for its tags, but its infobox names are still Baike relations
+        ("a@3", _line({"title": "乙", "tags": "x", "infobox": [{"name": "职业", "value": "y"}]})),
+        ("b.parquet#row=0", {"title": "丙", "infobox": [{"name": "出生地", "value": "z"}, "bad item"]}),
+    ]
+    assert scan_batch(records).names == ["出生地", "职业", "出生地"]
+
+
+def test_the_newest_copy_wins_then_the_first_location():
+    old = _e("201", "苏轼", "苏轼是北宋文学家。", [("朝代", "北宋")], fetched_at="2026-01-01T00:00:00Z")
+    new = dict(old, summary="苏轼，北宋文学家、书法家。", fetched_at="2026-06-01T00:00:00Z")
+    same_time = dict(old, summary="又一份。")
+    other = _e("202", "黄庭坚", "黄庭坚是北宋诗人。", [("朝代", "北宋")])
+    untitled_key = dict(old, subtitle=["not", "a string"])  # rejected by validate: never a candidate
+    winners = _winners([("b.jsonl@0", _line(old)), ("a.jsonl@7", _line(new)), ("c.jsonl@0", _line(other)),
+                        ("z.jsonl@0", _line(untitled_key))])
+    assert winners == {"baidu:lemma:201": "a.jsonl@7"}  # newer fetched_at; 202 is given once
+    assert _winners([("b.jsonl@0", _line(old)), ("a.jsonl@9", _line(same_time))]) == {
+        "baidu:lemma:201": "a.jsonl@9"}  # same fetched_at: the first location
+
+
+def test_dropped_copies_are_audited_with_their_triples_and_the_copy_kept():
+    from transforms.pairs import validate_raw_entry
+
+    old = _e("201", "苏轼", "苏轼是北宋文学家。", [("朝代", "北宋"), ("职业", "文学家、书法家")],
+             fetched_at="2026-01-01T00:00:00Z")
+    raw, _ = validate_raw_entry(old)
+    result = deduplicate_batch([(raw, "b.jsonl@0"), (raw, "a.jsonl@7")], {"baidu:lemma:201": "a.jsonl@7"},
+                               CleaningConfig())
+    assert [loc for _, loc in result.pairs] == ["a.jsonl@7"]
+    rows = result.audit
+    assert [(r["kind"], r["stage"], r["reason"]) for r in rows] == [
+        ("entry", "read", DUPLICATE_ENTRY)] + [("triple", "read", f"pair_dropped:{DUPLICATE_ENTRY}")] * 3
+    assert all(r["source"] == "b.jsonl@0" and "a.jsonl@7" in r["detail"] for r in rows)
+    assert sorted(r["tail"] for r in rows[1:]) == ["书法家", "北宋", "文学家"]  # split like the kept copy
+
+
+@pytest.mark.slow
+def test_a_build_over_two_crawls_keeps_one_pair_per_entry(tmp_path):
+    first = tmp_path / "in" / "crawl-a.jsonl"
+    write_fixture(first, bad=False)
+    # A second crawl: every entry again, 鲁迅 re-fetched later with a longer summary.
+    second = tmp_path / "in" / "crawl-b.jsonl"
+    lu_xun = dict(ENTRIES[0][0], fetched_at="2026-12-01T00:00:00Z",
+                  summary="鲁迅，出生于浙江绍兴，中国现代文学家、思想家，代表作品有《朝花夕拾》。")
+    second.write_text("\n".join(json.dumps(e if i else lu_xun, ensure_ascii=False)
+                                for i, (e, _) in enumerate(ENTRIES)) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(tmp_path / "in" / "*.jsonl"), "--out", str(out), "--min-relation-count", "1",
+                 "--no-domain", "--no-split"]) == 0
+
+    pairs = [r for f in sorted((out / "pairs").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+    # 101-104 and (with a min count of 1) 109 are designed to be kept, once each
+    assert len(pairs) == len({p["pair_id"] for p in pairs}) == 5
+    lu = next(p for p in pairs if p["entity"] == "鲁迅")
+    assert "《朝花夕拾》" in {t["tail"] for t in lu["triples"]}  # the newer copy states it
+
+    audit = [r for f in sorted((out / "audit").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+    dup = [r for r in audit if r["reason"] == DUPLICATE_ENTRY]
+    assert len(dup) == len(ENTRIES)  # one copy of each entry dropped
+    lu_dup = next(r for r in dup if r["head"] == "鲁迅")
+    assert lu_dup["source"].startswith(str(first)) and str(second) in lu_dup["detail"]
+    # Same fetched_at elsewhere: the copy in the first file (by location) is kept.
+    assert all(r["source"].startswith(str(second)) for r in dup if r["head"] != "鲁迅")
+    # Still one final fate per input entry copy: inputs = kept + dropped.
+    entries = [r for r in audit if r["kind"] == "entry"]
+    assert len(entries) == 2 * len(ENTRIES)
+    assert Counter(r["fate"] for r in entries)["kept"] == 5
+    stats = json.loads((out / "stats.json").read_text())
+    read = next(s for s in stats["funnel"] if s["stage"] == "read")
+    assert read["in"]["entries"] == 2 * len(ENTRIES) and read["out"]["entries"] == len(ENTRIES)
+    assert read["dropped"]["entry"] == {DUPLICATE_ENTRY: len(ENTRIES)}
