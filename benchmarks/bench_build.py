@@ -66,13 +66,16 @@ def plain_loop(pattern: str, out_dir: str) -> dict:
     Nothing is bounded in memory: the loop holds all pairs and rows.
     Times: `clean` up to finalise, `write` for sorting and writing.
     """
+    import numpy as np
+
     from pipeline.build import AUDIT_KEY, DISCARDED_KEY
-    from pipeline.cleaning_steps import (deduplicate_batch, duplicate_winners, finalise_batch, merge_copy,
-                                         pair_relations, redundant_description_batch, redundant_triple_batch,
+    from pipeline.cleaning_steps import (deduplicate_batch, finalise_batch, pair_relations,
+                                         redundant_description_batch, redundant_triple_batch,
                                          relation_frequency_batch, scan_batch, validate_batch)
     from pipeline.config import BuildConfig
     from pipeline.write import RowKeyer, keyed_table, sort_order, write_arrow_file
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
+    from transforms import dedup
     from transforms.relations import relation_vocabulary, select_relations
 
     cfg = BuildConfig()
@@ -81,15 +84,13 @@ def plain_loop(pattern: str, out_dir: str) -> dict:
     paths = sorted(os.path.abspath(p) for p in glob.glob(pattern))
     t0, c0 = time.perf_counter(), time.process_time()
     names: Counter = Counter()
-    copies: dict = {}
+    copies: list = []
     for batch in _batches(paths):
         scan = scan_batch(batch)
         names.update(scan.names)
-        for group in scan.copies.values():
-            for key, value in group.items():
-                merge_copy(copies, key, value)
+        copies.extend(scan.copies.values())
     vocab = relation_vocabulary(names, cfg.input.vocabulary_min_count)
-    winners = duplicate_winners(copies)
+    winners = dedup.winners(np.concatenate(copies)) if copies else {}
     audit, discarded, pairs, n = [], [], [], 0
     for batch in _batches(paths):
         v = validate_batch(batch)

@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections import Counter
 
 import apache_beam as beam
+import numpy as np
 
 from pipeline.batch import emit
 from pipeline.cleaning_steps import (
     STAGE_READ,
     STAGE_TRIPLE,
     deduplicate_batch,
-    duplicate_winners,
     finalise_batch,
-    merge_copy,
     pair_relations,
     redundant_description_batch,
     redundant_triple_batch,
@@ -30,6 +29,7 @@ from pipeline.cleaning_steps import (
 )
 from pipeline.funnel import BundleCounts
 from pipeline.spill import ReadSpilled, SpillToFiles
+from transforms import dedup
 from transforms.redundancy import CleaningConfig
 from transforms.relations import RelationFrequencyConfig, relation_vocabulary, select_relations, top_relations
 
@@ -108,24 +108,23 @@ class _ScanFn(beam.DoFn):
 
 
 class _MergeCopies(beam.CombineFn):
-    """{entry key: (count, best copy)} groups of one key bucket -> their union."""
+    """COPY arrays of one key bucket -> {key hash: location hash to keep} (transforms/dedup.py)."""
 
     def create_accumulator(self):
-        return {}
+        return []
 
-    def add_input(self, acc, group):
-        for key, value in group.items():
-            merge_copy(acc, key, value)
+    def add_input(self, acc, table):
+        acc.append(table)
+        if len(acc) >= 64:  # keep the list short: one array per 64 batches
+            acc[:] = [np.concatenate(acc)]
         return acc
 
     def merge_accumulators(self, accs):
-        out: dict = {}
-        for acc in accs:
-            self.add_input(out, acc)
-        return out
+        tables = [t for acc in accs for t in acc]
+        return [np.concatenate(tables)] if tables else []
 
     def extract_output(self, acc):
-        return acc
+        return dedup.winners(np.concatenate(acc)) if acc else {}
 
 
 def _names(names: list[str]) -> list[str]:
@@ -142,8 +141,9 @@ class ScanInput(beam.PTransform):
     * "vocabulary": the global vocabulary of Baike relation names (a
       frozenset), counted with a combiner so only distinct names cross the
       shuffle;
-    * "duplicates": {entry key: location of the copy to keep} for entries
-      given more than once, from a per-key combiner over KEY_BUCKETS groups.
+    * "duplicates": {entry key hash: location hash of the copy to keep} for
+      entries given more than once, from a per-key combiner over KEY_BUCKETS
+      groups of 24-byte copy records (transforms/dedup.py).
 
     Each is a single-element PCollection. The records come from a read of
     their own (see scan_batch), so nothing waits for them but the stages
@@ -161,7 +161,7 @@ class ScanInput(beam.PTransform):
                       | "Vocabulary" >> beam.Map(relation_vocabulary, self.min_count))
         duplicates = (scanned.copies
                       | "CountCopies" >> beam.CombinePerKey(_MergeCopies())
-                      | "Duplicates" >> beam.Map(lambda kv: duplicate_winners(kv[1]))
+                      | "Duplicates" >> beam.Values()
                       | "AllDuplicates" >> beam.combiners.ToList()
                       | "AsOneDict" >> beam.Map(_union))
         return {"vocabulary": vocabulary, "duplicates": duplicates}

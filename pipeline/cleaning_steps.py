@@ -14,12 +14,12 @@ carries its stable `triple_id`.
 from __future__ import annotations
 
 import json
-import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline import audit
 from pipeline.batch import items_of
+from transforms.dedup import copies, fetched_seconds, hash64
 from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
 from transforms.relations import apply_relation_filter, normalise_relation
@@ -103,8 +103,8 @@ def validate_batch(records) -> StepResult:
 
 # ------------------------------------------------- input scan: vocabulary, duplicates
 
-# Entry keys are counted in this many groups (by hash), so that on Dataflow no
-# single worker has to hold the key of every entry.
+# Entry copies are counted in this many groups (by key hash), so that on
+# Dataflow no single worker has to hold the copies of every entry.
 KEY_BUCKETS = 32
 
 
@@ -113,7 +113,7 @@ class InputScan:
     """What one pass over the raw input records finds, before any cleaning."""
 
     names: list = field(default_factory=list)   # infobox names, for the relation vocabulary
-    copies: dict = field(default_factory=dict)  # bucket -> {entry key: (count, best copy)}
+    copies: dict = field(default_factory=dict)  # bucket -> COPY array (transforms/dedup.py)
 
 
 def _parsed(payload: Any) -> dict | None:
@@ -138,14 +138,6 @@ def _lenient_entry_key(obj: dict) -> str | None:
     return entry_key(obj)
 
 
-def better_copy(a: tuple, b: tuple) -> tuple:
-    """The copy of an entry to keep: the newest `fetched_at`, then the first location (a total order)."""
-    (fa, la), (fb, lb) = a, b
-    if (fa or "") != (fb or ""):
-        return a if (fa or "") > (fb or "") else b
-    return a if la <= lb else b
-
-
 def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
     """Infobox names and entry copies of a batch of input records.
 
@@ -157,6 +149,7 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
     it may win over a valid one, and then both audit rows say why).
     """
     out = InputScan()
+    rows: dict[int, list] = {}
     for location, payload in items_of(records):
         obj = _parsed(payload)
         if obj is None:
@@ -169,35 +162,30 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
                     out.names.append(name.strip())
         key = _lenient_entry_key(obj)
         if key is not None:
-            fetched = obj.get("fetched_at") if isinstance(obj.get("fetched_at"), str) else None
-            group = out.copies.setdefault(zlib.crc32(key.encode("utf-8")) % buckets, {})
-            merge_copy(group, key, (1, (fetched, location)))
+            kh = hash64(key)
+            rows.setdefault(kh % buckets, []).append((kh, fetched_seconds(obj.get("fetched_at")), hash64(location)))
+    out.copies = {bucket: copies(group) for bucket, group in rows.items()}
     return out
 
 
-def merge_copy(group: dict, key: str, value: tuple) -> None:
-    """Add (count, best copy) of `key` into a {key: (count, best copy)} group."""
-    old = group.get(key)
-    group[key] = value if old is None else (old[0] + value[0], better_copy(old[1], value[1]))
-
-
-def duplicate_winners(group: dict) -> dict[str, str]:
-    """{entry key: location of the copy to keep} for the keys given more than once."""
-    return {key: best[1] for key, (count, best) in group.items() if count > 1}
-
-
-def deduplicate_batch(raws, winners: dict[str, str], cfg: CleaningConfig) -> StepResult:
+def deduplicate_batch(raws, keep: dict[int, int], cfg: CleaningConfig) -> StepResult:
     """Keep one copy of an entry given more than once (same lemma id, or same
-    title and subtitle); every other copy is dropped with its triples."""
+    title and subtitle); every other copy is dropped with its triples.
+
+    `keep` is {entry key hash: location hash of the copy to keep} (transforms/dedup.py).
+    """
     out = StepResult()
     for raw, location in items_of(raws):
         key = entry_key(raw)
-        winner = winners.get(key)
-        if winner is None or winner == location:
+        winner = keep.get(hash64(key)) if keep else None
+        if winner is None or winner == hash64(location):
             out.pairs.append((raw, location))
             continue
         pair = {**entry_to_pair(raw, cfg.pair), "_entry_key": key, "_source": location}
-        out.audit.extend(audit.dropped_pair(pair, STAGE_READ, DUPLICATE_ENTRY, f"kept the copy at {winner}"))
+        out.audit.extend(audit.dropped_pair(
+            pair, STAGE_READ, DUPLICATE_ENTRY,
+            "another copy of this entry is kept (newer fetched_at, or as new and first in location-hash "
+            "order): the audit rows of this entry_key with another source"))
     return out
 
 

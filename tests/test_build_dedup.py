@@ -7,15 +7,12 @@ from collections import Counter
 import pyarrow.parquet as pq
 import pytest
 
-from pipeline.cleaning_steps import (
-    DUPLICATE_ENTRY,
-    deduplicate_batch,
-    duplicate_winners,
-    merge_copy,
-    scan_batch,
-)
+import numpy as np
+
+from pipeline.cleaning_steps import DUPLICATE_ENTRY, deduplicate_batch, scan_batch
 from pipeline.cli import main
 from tests.build_fixtures import ENTRIES, _e, write_fixture
+from transforms.dedup import UNKNOWN_TIME, fetched_seconds, hash64, winners
 from transforms.redundancy import CleaningConfig
 
 
@@ -24,11 +21,9 @@ def _line(entry: dict) -> bytes:
 
 
 def _winners(records) -> dict:
-    copies: dict = {}
-    for group in scan_batch(records).copies.values():
-        for key, value in group.items():
-            merge_copy(copies, key, value)
-    return duplicate_winners(copies)
+    """{entry key hash: location hash kept}, the way the build combines the scan of each batch."""
+    tables = [t for r in records for t in scan_batch([r]).copies.values()]
+    return winners(np.concatenate(tables)) if tables else {}
 
 
 def test_scan_finds_vocabulary_names_from_every_record_with_a_title():
@@ -43,17 +38,21 @@ def test_scan_finds_vocabulary_names_from_every_record_with_a_title():
     assert scan_batch(records).names == ["出生地", "职业", "出生地"]
 
 
-def test_the_newest_copy_wins_then_the_first_location():
+def test_the_newest_copy_wins_then_the_smallest_location_hash():
     old = _e("201", "苏轼", "苏轼是北宋文学家。", [("朝代", "北宋")], fetched_at="2026-01-01T00:00:00Z")
-    new = dict(old, summary="苏轼，北宋文学家、书法家。", fetched_at="2026-06-01T00:00:00Z")
-    same_time = dict(old, summary="又一份。")
+    new = dict(old, summary="苏轼，北宋文学家、书法家。", fetched_at="2026-06-01T08:00:00+08:00")
+    undated = dict(old, fetched_at=None)
     other = _e("202", "黄庭坚", "黄庭坚是北宋诗人。", [("朝代", "北宋")])
-    untitled_key = dict(old, subtitle=["not", "a string"])  # rejected by validate: never a candidate
-    winners = _winners([("b.jsonl@0", _line(old)), ("a.jsonl@7", _line(new)), ("c.jsonl@0", _line(other)),
-                        ("z.jsonl@0", _line(untitled_key))])
-    assert winners == {"baidu:lemma:201": "a.jsonl@7"}  # newer fetched_at; 202 is given once
-    assert _winners([("b.jsonl@0", _line(old)), ("a.jsonl@9", _line(same_time))]) == {
-        "baidu:lemma:201": "a.jsonl@9"}  # same fetched_at: the first location
+    bad_key = dict(old, subtitle=["not", "a string"])  # rejected by validate: never a candidate
+    key = hash64("baidu:lemma:201")
+    assert _winners([("b.jsonl@0", _line(old)), ("a.jsonl@7", _line(new)), ("c.jsonl@0", _line(other)),
+                     ("d.jsonl@0", _line(undated)), ("z.jsonl@0", _line(bad_key))]) == {key: hash64("a.jsonl@7")}
+    # As new as each other: the smaller location hash, whatever the order of the records.
+    same = [("b.jsonl@0", _line(old)), ("a.jsonl@9", _line(dict(old, summary="又一份。")))]
+    expected = {key: min(hash64("b.jsonl@0"), hash64("a.jsonl@9"))}
+    assert _winners(same) == _winners(same[::-1]) == expected
+    assert fetched_seconds("2026-01-01T00:00:00Z") > fetched_seconds("2025-12-31T23:59:59Z") > UNKNOWN_TIME
+    assert fetched_seconds("not a date") == fetched_seconds(None) == UNKNOWN_TIME
 
 
 def test_dropped_copies_are_audited_with_their_triples_and_the_copy_kept():
@@ -62,13 +61,13 @@ def test_dropped_copies_are_audited_with_their_triples_and_the_copy_kept():
     old = _e("201", "苏轼", "苏轼是北宋文学家。", [("朝代", "北宋"), ("职业", "文学家、书法家")],
              fetched_at="2026-01-01T00:00:00Z")
     raw, _ = validate_raw_entry(old)
-    result = deduplicate_batch([(raw, "b.jsonl@0"), (raw, "a.jsonl@7")], {"baidu:lemma:201": "a.jsonl@7"},
-                               CleaningConfig())
+    result = deduplicate_batch([(raw, "b.jsonl@0"), (raw, "a.jsonl@7")],
+                               {hash64("baidu:lemma:201"): hash64("a.jsonl@7")}, CleaningConfig())
     assert [loc for _, loc in result.pairs] == ["a.jsonl@7"]
     rows = result.audit
     assert [(r["kind"], r["stage"], r["reason"]) for r in rows] == [
         ("entry", "read", DUPLICATE_ENTRY)] + [("triple", "read", f"pair_dropped:{DUPLICATE_ENTRY}")] * 3
-    assert all(r["source"] == "b.jsonl@0" and "a.jsonl@7" in r["detail"] for r in rows)
+    assert all(r["source"] == "b.jsonl@0" and "another copy" in r["detail"] for r in rows)
     assert sorted(r["tail"] for r in rows[1:]) == ["书法家", "北宋", "文学家"]  # split like the kept copy
 
 
@@ -96,9 +95,14 @@ def test_a_build_over_two_crawls_keeps_one_pair_per_entry(tmp_path):
     dup = [r for r in audit if r["reason"] == DUPLICATE_ENTRY]
     assert len(dup) == len(ENTRIES)  # one copy of each entry dropped
     lu_dup = next(r for r in dup if r["head"] == "鲁迅")
-    assert lu_dup["source"].startswith(str(first)) and str(second) in lu_dup["detail"]
-    # Same fetched_at elsewhere: the copy in the first file (by location) is kept.
-    assert all(r["source"].startswith(str(second)) for r in dup if r["head"] != "鲁迅")
+    assert lu_dup["source"].startswith(str(first))  # the older copy
+    lu_kept = [r for r in audit if r["entry_key"] == lu_dup["entry_key"] and r["kind"] == "entry" and r is not lu_dup]
+    assert [r["source"].split("@")[0] for r in lu_kept] == [str(second)]
+    # Same fetched_at elsewhere: the copy with the smaller location hash is kept.
+    for r in dup:
+        if r["head"] != "鲁迅":
+            kept = next(k for k in audit if k["entry_key"] == r["entry_key"] and k["kind"] == "entry" and k is not r)
+            assert hash64(kept["source"]) < hash64(r["source"])
     # Still one final fate per input entry copy: inputs = kept + dropped.
     entries = [r for r in audit if r["kind"] == "entry"]
     assert len(entries) == 2 * len(ENTRIES)

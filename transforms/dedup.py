@@ -1,0 +1,59 @@
+"""Which copy of an entry to keep when the input gives it more than once.
+
+Two crawls fed to one build, or a re-crawl, give the same entry (same entry
+key: lemma id, or title + subtitle) at several input locations. The build
+keeps one copy: the newest `fetched_at`, then the smallest hash of its
+location (a fixed, arbitrary order, so every run and every worker agrees).
+
+Every input record is a *copy* here: three 64-bit integers (entry key hash,
+fetched_at in seconds, location hash) in a numpy record, 24 bytes, so the
+table of all copies stays small even where a runner holds it in memory
+(100k entries: 2.4 MB). Only the keys given more than once come out, as
+{key hash: location hash of the copy to keep}. Two different keys share a
+64-bit hash with probability about n²/2⁶⁵ (2·10⁻⁵ for 27M entries); such a
+pair would be treated as one entry given twice.
+"""
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+
+import numpy as np
+
+COPY = np.dtype([("key", "<u8"), ("fetched", "<i8"), ("location", "<u8")])
+UNKNOWN_TIME = -(2**62)  # no or unreadable fetched_at: older than any copy that has one
+
+
+def hash64(text: str) -> int:
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
+
+
+def fetched_seconds(value: object) -> int:
+    """`fetched_at` (ISO 8601, as the crawler writes it) in seconds; UNKNOWN_TIME if absent or unreadable."""
+    if not isinstance(value, str) or not value:
+        return UNKNOWN_TIME
+    try:
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
+    except (ValueError, OverflowError, OSError):
+        return UNKNOWN_TIME
+
+
+def copies(rows: list[tuple[int, int, int]]) -> np.ndarray:
+    """(key hash, fetched seconds, location hash) rows as a COPY array."""
+    return np.array(rows, dtype=COPY)
+
+
+def winners(table: np.ndarray) -> dict[int, int]:
+    """{key hash: location hash of the copy to keep} for keys with more than one copy."""
+    if len(table) < 2:
+        return {}
+    keys, counts = np.unique(table["key"], return_counts=True)
+    repeated = table[np.isin(table["key"], keys[counts > 1])]
+    if not len(repeated):
+        return {}
+    # Sort by key, then newest first, then smallest location hash; the first row of each key wins.
+    order = np.lexsort((repeated["location"], -repeated["fetched"], repeated["key"]))
+    ranked = repeated[order]
+    first = np.ones(len(ranked), dtype=bool)
+    first[1:] = ranked["key"][1:] != ranked["key"][:-1]
+    return {int(k): int(loc) for k, loc in zip(ranked["key"][first], ranked["location"][first])}
