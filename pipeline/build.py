@@ -22,7 +22,7 @@ computed, a GroupByKey, a Flatten of several stages), and the DirectRunner
 holds it in RAM. So the relation vocabulary and the duplicate entries come
 from a second read of the input (the pairs never wait for them), pairs
 waiting for the kept relations are spilled to files under OUT/_spill
-(pipeline/spill.py), the writers spill sorted runs and group only their
+(pipeline/spill.py), the writers spill runs (Arrow IPC) and group only their
 names (pipeline/write.py), and rows are never flattened across stages; peak
 memory then stays nearly flat as the input grows.
 """
@@ -107,7 +107,7 @@ def resolve_num_shards(cfg: BuildConfig, inputs: InputFiles) -> int:
 def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> BuildOutputs:
     """Add the whole build to pipeline `p`, writing under cfg.output.out_dir."""
     out_dir = cfg.output.out_dir
-    # Temporary files (pairs waiting for a global decision, sorted runs of the
+    # Temporary files (pairs waiting for a global decision, Arrow runs of the
     # shards), so no runner holds the whole data set in memory; removed after the run.
     spill = FileSystems.join(out_dir, SPILL_DIR)
     audits: list = []

@@ -271,7 +271,7 @@ class WriteParquetShards(beam.PTransform):
     `num_shards` is per output (per partition for partitioned outputs) and is
     fixed when the pipeline is built (see build.resolve_num_shards), so no
     counting pass over the rows is needed before they are sharded. Rows are
-    spilled as sorted runs under `spill_dir` (default `<base>/_spill`, removed
+    spilled as Arrow IPC runs under `spill_dir` (default `<base>/_spill`, removed
     at the end) and only run names are grouped by shard; memory is bounded by
     `spill_rows` per worker and by the largest shard when it is written.
     """
