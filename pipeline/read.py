@@ -54,6 +54,7 @@ def expand_inputs(patterns: list[str]) -> InputFiles:
     jsonl: list[str] = []
     parquet: list[str] = []
     sizes: dict[str, int] = {}
+    seen: set[str] = set()  # a file matched by several patterns is read once
     for pattern in patterns:
         try:
             results = FileSystems.match([pattern])
@@ -78,8 +79,12 @@ def expand_inputs(patterns: list[str]) -> InputFiles:
                     f"input file {path} is neither JSON Lines ({', '.join(JSONL_SUFFIXES)}) "
                     f"nor Parquet ({', '.join(PARQUET_SUFFIXES)})"
                 )
-        if its_jsonl:
-            jsonl.extend([pattern] if len(its_jsonl) == len(paths) else its_jsonl)
+        new = [path for path in its_jsonl if path not in seen]
+        if new:
+            # One source per pattern, unless the pattern also matches other
+            # formats or files an earlier pattern has: then its new files.
+            jsonl.extend([pattern] if len(new) == len(paths) else new)
+        seen.update(paths)
     return InputFiles(list(dict.fromkeys(jsonl)), sorted(set(parquet)), sum(sizes.values()))
 
 

@@ -111,3 +111,14 @@ def test_a_build_over_two_crawls_keeps_one_pair_per_entry(tmp_path):
     read = next(s for s in stats["funnel"] if s["stage"] == "read")
     assert read["in"]["entries"] == 2 * len(ENTRIES) and read["out"]["entries"] == len(ENTRIES)
     assert read["dropped"]["entry"] == {DUPLICATE_ENTRY: len(ENTRIES)}
+
+
+def test_a_file_matched_by_two_patterns_is_read_once(tmp_path):
+    from pipeline.read import expand_inputs
+
+    for name in ("raw-0.jsonl", "raw-1.jsonl", "extra.jsonl"):
+        (tmp_path / name).write_text("{}\n")
+    one, every = str(tmp_path / "raw-0.jsonl"), str(tmp_path / "*.jsonl")
+    assert expand_inputs([every, one]).jsonl_patterns == [every]
+    assert expand_inputs([one, every]).jsonl_patterns == [one, str(tmp_path / "extra.jsonl"), str(tmp_path / "raw-1.jsonl")]
+    assert expand_inputs([every, every]).jsonl_patterns == [every]
