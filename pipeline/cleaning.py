@@ -185,7 +185,8 @@ class _DeduplicateFn(BundleCounts, beam.DoFn):
 
 class DeduplicateEntries(beam.PTransform):
     """(raw entry, location) -> one copy per entry key; the others become read-stage
-    audit rows `duplicate_entry` (entry and triples) naming the copy kept."""
+    audit rows `duplicate_entry` (entry and triples). The copy kept is the
+    audit row of the same entry_key with another source."""
 
     def __init__(self, cfg: CleaningConfig, duplicates):
         super().__init__()
