@@ -277,8 +277,7 @@ def relation_frequency_batch(pairs, kept_relations, synonyms) -> StepResult:
     out = StepResult()
     for pair in items_of(pairs):
         kept, dropped = apply_relation_filter(pair, kept_relations, synonyms)
-        out.audit.extend(audit.triple_row(pair, t, audit.DROPPED, STAGE_FREQUENCY, reason, detail)
-                         for t, reason, detail in dropped)
+        out.audit.extend(audit.dropped_triples(pair, STAGE_FREQUENCY, dropped))
         if kept is None:
             out.audit.append(audit.entry_row(pair, audit.DROPPED, STAGE_FREQUENCY, "no_triple_left",
                                              f"all {len(dropped)} triples have rare relations"))

@@ -20,12 +20,12 @@ drops nothing (its audit output is empty); its ``stats`` output holds one dict
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 import apache_beam as beam
 
 from pipeline.batch import items_of
+from pipeline.cleaning import CountNames
 from pipeline.spill import ReadSpilled, SpillToFiles
 
 from transforms.split import (
@@ -46,32 +46,9 @@ STAGE = "split"
 SPLIT_STATS_FILE = "_split_stats.json"
 
 
-class _CountRelations(beam.CombineFn):
-    """pairs -> {relation: triple count}, accumulated per bundle (no element per triple)."""
-
-    def create_accumulator(self):
-        return Counter()
-
-    def add_input(self, acc, pair):
-        acc.update(pair_relations(pair))
-        return acc
-
-    def merge_accumulators(self, accs):
-        out = Counter()
-        for a in accs:
-            out.update(a)
-        return out
-
-    def extract_output(self, acc):
-        return dict(acc)
-
-
-class _CountStrata(_CountRelations):
-    """(stratum, rank, pair) -> {stratum: pairs}."""
-
-    def add_input(self, acc, element):
-        acc[element[0]] += 1
-        return acc
+def _stratum_of(element) -> tuple:
+    """(stratum, rank, pair) -> the stratum, counted once per pair."""
+    return (element[0],)
 
 
 def _keyed(pair: dict[str, Any], relinfo: tuple[dict, dict], cfg: SplitConfig):
@@ -113,14 +90,14 @@ class SplitAndSample(beam.PTransform):
         # Relation counts do not depend on the split: one combiner over the input pairs.
         relinfo = (
             pairs
-            | "RelationCounts" >> beam.CombineGlobally(_CountRelations())
+            | "RelationCounts" >> beam.CombineGlobally(CountNames(pair_relations))
             | "RelationBins" >> beam.Map(lambda counts: (counts, relation_freq_bins(counts, cfg.bins)))
         )
         waiting = pairs
         if self.spill_dir:
             waiting = pairs | "SpillPairs" >> SpillToFiles(self.spill_dir, "split") | "ReadPairs" >> ReadSpilled()
         keyed = waiting | "SplitAndKey" >> beam.Map(_keyed, beam.pvalue.AsSingleton(relinfo), cfg)
-        counts = keyed | "StratumCounts" >> beam.CombineGlobally(_CountStrata())
+        counts = keyed | "StratumCounts" >> beam.CombineGlobally(CountNames(_stratum_of))
         alloc = counts | "Allocate" >> beam.Map(allocate, cfg.subset_size)
 
         if cfg.subset_size > 0:
