@@ -1,0 +1,147 @@
+"""CUGE multi-level scores, significance and SuperCLUE-style judging (issue 13), pure parts."""
+import math
+
+import pytest
+
+from evaluation.judge import LOSS, TIE, WIN, combine, judge_items, outcome_rates, parse_verdict
+from evaluation.leaderboard import build_leaderboard, leaderboard_rows, load_hierarchy, markdown_table
+from evaluation.significance import bootstrap_ci, paired_bootstrap_pvalue, pearson, spearman
+
+
+def _row(model, task, domain, metric, value, fp="fp1", created="2026-11-23T00:00:00Z"):
+    return dict(run_id=f"{model}-{task}", model=model, task=task, domain=domain, split="eval",
+                dataset=f"CDTP_{domain}_{task.upper()}", metric=metric, value=value, n=100, fingerprint=fp,
+                code_version="x", created_at=created)
+
+
+def _rows():
+    rows = []
+    for domain in ("HP", "NE"):
+        rows += [_row("random", "qa", domain, "hits@1", 0.1), _row("random", "kgc", domain, "hits@1", 0.1),
+                 _row("template", "t2t", domain, "bleu4", 0.2)]
+        rows += [_row("m1", "qa", domain, "hits@1", 0.3), _row("m1", "kgc", domain, "hits@1", 0.2),
+                 _row("m1", "t2t", domain, "bleu4", 0.3)]
+        rows += [_row("m1", "qa", domain, "mrr", 0.9)]  # not the task's metric: ignored
+    return rows
+
+
+def test_scores_are_normalised_by_the_baseline_and_averaged_up_the_levels():
+    h = load_hierarchy()
+    board = build_leaderboard(_rows(), h)
+    assert board.dataset_scores["m1"]["CDTP_HP_QA"] == pytest.approx(300.0)  # 0.3 / 0.1 x 100
+    assert board.task_scores["m1"]["qa"] == pytest.approx(300.0)
+    assert board.task_scores["m1"]["t2t"] == pytest.approx(150.0)
+    assert board.capability_scores["m1"]["knowledge_completion"] == pytest.approx(200.0)
+    assert board.overall["m1"] == pytest.approx((300 + 200 + 150) / 3)
+    # the baseline scores 100 everywhere it is the baseline
+    assert board.dataset_scores["random"]["CDTP_NE_KGC"] == pytest.approx(100.0)
+    assert board.ranked()[0] == "m1"
+
+
+def test_a_missing_dataset_is_missing_never_zero():
+    rows = [r for r in _rows() if not (r["model"] == "m1" and r["dataset"] == "CDTP_NE_KGC")]
+    rows += [dict(r, model="m2", value=r["value"] / 2) for r in _rows() if r["model"] == "m1"]
+    board = build_leaderboard(rows, load_hierarchy())
+    assert board.dataset_scores["m1"]["CDTP_NE_KGC"] is None
+    assert board.task_scores["m1"]["kgc"] is None
+    assert board.capability_scores["m1"]["knowledge_completion"] is None
+    assert board.overall["m1"] is None
+    assert board.overall["m2"] is not None
+    # missing ranks after every scored model, not as 0 somewhere in the middle
+    assert board.ranked().index("m1") > board.ranked().index("m2")
+    assert "—" in markdown_table(board, load_hierarchy())
+
+
+def test_the_newest_run_wins_and_one_item_set_is_compared():
+    rows = _rows() + [_row("m1", "qa", "HP", "hits@1", 0.5, created="2026-11-24T00:00:00Z")]
+    rows += [_row("m2", "qa", "HP", "hits@1", 0.9, fp="other-items")]  # another item set: not comparable
+    board = build_leaderboard(rows, load_hierarchy())
+    assert board.raw["m1"]["CDTP_HP_QA"] == 0.5
+    assert "m2" not in board.models
+
+
+def test_baseline_without_a_score_is_a_note_not_a_crash():
+    board = build_leaderboard(_rows(), load_hierarchy(), baseline="absent-model")
+    assert board.overall["m1"] is None
+    assert any("absent-model" in n for n in board.notes)
+
+
+def test_filters_and_long_rows():
+    h = load_hierarchy()
+    board = build_leaderboard(_rows(), h, tasks=["qa"], domains=["HP"])
+    assert board.datasets == ["CDTP_HP_QA"]
+    assert board.overall["m1"] == pytest.approx(300.0)  # only one capability is on this board
+    levels = {r["level"] for r in leaderboard_rows(board, h)}
+    assert levels == {"overall", "capability", "task", "dataset"}
+
+
+def test_bad_weights_file_is_a_clear_error(tmp_path):
+    bad = tmp_path / "w.json"
+    bad.write_text('{"capabilities": [{"name": "x"}]}')
+    with pytest.raises(ValueError, match="capabilities"):
+        load_hierarchy(str(bad))
+
+
+def test_correlations_match_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    x, y = [0.1, 0.5, 0.4, 0.4, 0.9], [0.2, 0.3, 0.6, 0.5, 0.8]
+    assert spearman(x, y) == pytest.approx(stats.spearmanr(x, y)[0])
+    assert pearson(x, y) == pytest.approx(stats.pearsonr(x, y)[0])
+    assert math.isnan(pearson([1.0], [2.0]))
+
+
+def test_paired_bootstrap_tells_real_gaps_from_noise():
+    a = [1.0] * 80 + [0.0] * 20
+    b = [0.0] * 80 + [1.0] * 20
+    assert paired_bootstrap_pvalue(a, b) < 0.01
+    assert paired_bootstrap_pvalue(a, a) == 1.0
+    noisy_a = [1.0, 0.0] * 50
+    noisy_b = [0.0, 1.0] * 49 + [1.0, 1.0]  # one item apart
+    assert paired_bootstrap_pvalue(noisy_b, noisy_a) > 0.05
+    with pytest.raises(ValueError, match="same items"):
+        paired_bootstrap_pvalue([1.0], [1.0, 0.0])
+
+
+def test_bootstrap_interval_contains_the_rate():
+    point, low, high = bootstrap_ci([1.0] * 30 + [0.0] * 70)
+    assert point == pytest.approx(0.3)
+    assert low < point < high
+
+
+def test_verdicts_parse_the_last_conclusion():
+    assert parse_verdict("结论：1") == "1"
+    assert parse_verdict("回答1更详细，但是错了。结论：回答2") == "2"
+    assert parse_verdict("结论：平局") == "tie"
+    assert parse_verdict("我无法判断") is None
+
+
+def test_order_swap_turns_position_bias_into_ties():
+    assert combine("1", "2") == WIN
+    assert combine("2", "1") == LOSS
+    assert combine("1", "1") == TIE  # prefers the first answer both times: position bias
+    assert combine("tie", "2") == TIE
+    items = [dict(item_id=str(i), question=f"问题{i}", answer="金") for i in range(20)]
+    always_first = judge_items(items, ["金"] * 20, ["银"] * 20, lambda ps: ["结论：1"] * len(ps))
+    assert {j.outcome for j in always_first} == {TIE}
+    rates = outcome_rates(always_first)
+    assert rates[TIE]["rate"] == 1.0 and rates[WIN]["rate"] == 0.0
+
+
+def test_a_consistent_judge_gives_wins_and_losses():
+    items = [dict(item_id=str(i), question=f"问题{i}", answer="金") for i in range(10)]
+    cand = ["金"] * 6 + ["铜"] * 4
+    ref = ["银"] * 6 + ["金"] * 4
+
+    def judge(prompts):  # a judge that checks the gold: picks the answer equal to it
+        out = []
+        for p in prompts:
+            a1 = p.split("回答1：")[1].split("\n")[0]
+            a2 = p.split("回答2：")[1].split("\n")[0]
+            out.append("结论：1" if a1 == "金" else "结论：2" if a2 == "金" else "结论：平局")
+        return out
+
+    judged = judge_items(items, cand, ref, judge)
+    rates = outcome_rates(judged)
+    assert rates[WIN]["rate"] == pytest.approx(0.6)
+    assert rates[LOSS]["rate"] == pytest.approx(0.4)
+    assert rates[WIN]["ci95"][0] < 0.6 < rates[WIN]["ci95"][1]
