@@ -145,3 +145,38 @@ def test_a_consistent_judge_gives_wins_and_losses():
     assert rates[WIN]["rate"] == pytest.approx(0.6)
     assert rates[LOSS]["rate"] == pytest.approx(0.4)
     assert rates[WIN]["ci95"][0] < 0.6 < rates[WIN]["ci95"][1]
+
+
+def test_leaderboard_command_writes_tables_and_readable_plots(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pipeline.cli import main
+    from schemas.items import RESULT_SCHEMA
+
+    rows = _rows() + [dict(r, model="m2", value=r["value"] * 0.8) for r in _rows() if r["model"] == "m1"]
+    for m, closed, opened in (("m1", 0.3, 0.7), ("m2", 0.24, 0.5), ("random", 0.1, 0.2)):
+        rows.append(dict(_row(m, "qa_open", "ALL", "judge_score", opened), dataset="CDTP_ALL_QA_OPEN"))
+    results = tmp_path / "results"
+    results.mkdir()
+    pq.write_table(pa.Table.from_pylist(rows, schema=RESULT_SCHEMA), results / "part-0.parquet")
+    out = tmp_path / "board"
+    assert main(["leaderboard", "--results", str(results), "--out", str(out)]) == 0
+    written = {p.name for p in out.iterdir()}
+    assert {"leaderboard.md", "leaderboard.csv", "leaderboard.parquet", "scores_by_dataset.png"} <= written
+    assert "closed_vs_open.png" in written  # three models with closed and open scores
+    table = pq.read_table(out / "leaderboard.parquet").to_pylist()
+    overall = {r["model"]: r["score"] for r in table if r["level"] == "overall"}
+    assert overall["m1"] > overall["m2"]
+    assert (out / "scores_by_dataset.png").stat().st_size > 10_000
+
+
+def test_leaderboard_command_errors_are_clear(tmp_path, capsys):
+    from pipeline.cli import main
+
+    assert main(["leaderboard", "--results", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
+    assert "no results table" in capsys.readouterr().err
+    bad = tmp_path / "bad.parquet"
+    bad.write_bytes(b"PAR1 not really")
+    assert main(["leaderboard", "--results", str(bad), "--out", str(tmp_path / "o")]) == 2
+    assert "not readable Parquet" in capsys.readouterr().err

@@ -1,0 +1,142 @@
+"""`cdtp leaderboard`: CUGE multi-level scores from the evaluation results table.
+
+Reads the results table that `cdtp eval` appends to (RESULT_SCHEMA rows, one
+Parquet file or a folder of them), prints the ranked table, and writes it as
+Markdown, CSV and Parquet (`leaderboard.parquet`, which `cdtp query OUT`
+shows as the `leaderboard` view), with the plots:
+bars per dataset, a radar per capability, and, when open-ended judged results
+are present (task `qa_open`), the closed/open scatter with its correlations.
+The logic is in evaluation/leaderboard.py; this module only does I/O.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+
+from pipeline.errors import CdtpError
+
+LEADERBOARD_FILE = "leaderboard.parquet"
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser("leaderboard", help="CUGE multi-level leaderboard from evaluation results")
+    p.add_argument("--results", default="results", help="results table: a Parquet file or a folder of them "
+                                                         "(default: ./results, where cdtp eval appends)")
+    p.add_argument("--tasks", default="", help="comma-separated tasks (default: all in the hierarchy)")
+    p.add_argument("--domains", default="", help="comma-separated domains, e.g. HP,NE (default: all)")
+    p.add_argument("--split", default="eval", help="split of the items scored (default eval)")
+    p.add_argument("--weights", default=None, help="hierarchy/weights JSON (default: evaluation/resources/"
+                                                   "leaderboard.json)")
+    p.add_argument("--baseline", default=None, help="model whose score is 100 on every dataset "
+                                                    "(default: each task's baseline in the weights file)")
+    p.add_argument("--out", required=True, help="folder for leaderboard.md/.csv/.parquet and the plots")
+    p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.set_defaults(handler=_run)
+
+
+def _csv_list(value: str) -> list[str] | None:
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    return items or None
+
+
+def read_results(path: str) -> list[dict]:
+    """All rows of the results table at `path` (file or folder), or a clear error."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    if not os.path.exists(path):
+        raise CdtpError(f"no results table at {path}: run `cdtp eval ... --results {path}` first")
+    try:
+        table = ds.dataset(path, format="parquet", exclude_invalid_files=False).to_table()
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise CdtpError(f"results table {path} is not readable Parquet: {exc}") from None
+    missing = {"model", "task", "domain", "split", "dataset", "metric", "value"} - set(table.column_names)
+    if missing:
+        raise CdtpError(f"results table {path} lacks column(s) {sorted(missing)}")
+    return table.to_pylist()
+
+
+def _write_tables(out: str, board, hierarchy) -> list[str]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from evaluation.leaderboard import leaderboard_rows, markdown_table
+
+    rows = leaderboard_rows(board, hierarchy)
+    md = os.path.join(out, "leaderboard.md")
+    with open(md, "w", encoding="utf-8") as fh:
+        fh.write(markdown_table(board, hierarchy))
+    path_csv = os.path.join(out, "leaderboard.csv")
+    with open(path_csv, "w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=["rank", "model", "level", "name", "score", "raw"])
+        w.writeheader()
+        w.writerows(rows)
+    schema = pa.schema([("rank", pa.int32()), ("model", pa.string()), ("level", pa.string()),
+                        ("name", pa.string()), ("score", pa.float64()), ("raw", pa.float64())])
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), os.path.join(out, LEADERBOARD_FILE))
+    return [md, path_csv, os.path.join(out, LEADERBOARD_FILE)]
+
+
+def _write_plots(out: str, board, hierarchy, rows: list[dict]) -> list[str]:
+    from evaluation import plots
+    from evaluation.significance import pearson, spearman
+
+    models = board.ranked()
+    written = [plots.bars(os.path.join(out, "scores_by_dataset.png"), models, board.datasets, board.dataset_scores)]
+    caps = [(c.name, c.label) for c in hierarchy.capabilities
+            if any(c.name in board.capability_scores[m] for m in models)]
+    if len(caps) >= 3:
+        written.append(plots.radar(os.path.join(out, "capabilities_radar.png"), models, caps,
+                                   board.capability_scores))
+    points = closed_open_points(rows)
+    if len(points) >= 2:
+        xs, ys = zip(*points.values())
+        written.append(plots.closed_open_scatter(os.path.join(out, "closed_vs_open.png"), points,
+                                                 spearman(xs, ys), pearson(xs, ys)))
+    return written
+
+
+def closed_open_points(rows: list[dict]) -> dict[str, tuple[float, float]]:
+    """Per model: (closed QA hits@1 over all domains, open-ended judged score)."""
+    closed: dict[str, list[float]] = {}
+    opened: dict[str, float] = {}
+    for r in rows:
+        if r.get("split") not in (None, "eval") or r.get("value") is None:
+            continue
+        if r["task"] == "qa" and r["metric"] == "hits@1":
+            closed.setdefault(r["model"], []).append(float(r["value"]))
+        elif r["task"] == "qa_open" and r["metric"] == "judge_score":
+            opened[r["model"]] = float(r["value"])
+    return {m: (sum(v) / len(v), opened[m]) for m, v in closed.items() if m in opened}
+
+
+def _run(args) -> int:
+    from evaluation.leaderboard import HierarchyError, build_leaderboard, load_hierarchy, markdown_table
+    from evaluation.plots import PlotError
+
+    try:
+        hierarchy = load_hierarchy(args.weights)
+    except HierarchyError as exc:
+        raise CdtpError(str(exc)) from None
+    rows = read_results(args.results)
+    board = build_leaderboard(rows, hierarchy, baseline=args.baseline, tasks=_csv_list(args.tasks),
+                              domains=_csv_list(args.domains), split=args.split)
+    if not board.models:
+        raise CdtpError(f"no scores in {args.results} for the hierarchy's metrics "
+                        f"({', '.join(t.metric for c in hierarchy.capabilities for t in c.tasks)}) on split "
+                        f"{args.split}")
+    os.makedirs(args.out, exist_ok=True)
+    print(markdown_table(board, hierarchy), end="")
+    written = _write_tables(args.out, board, hierarchy)
+    if not args.no_plots:
+        try:
+            written += _write_plots(args.out, board, hierarchy, rows)
+        except PlotError as exc:
+            raise CdtpError(str(exc)) from None
+    with open(os.path.join(args.out, "leaderboard.json"), "w", encoding="utf-8") as fh:
+        json.dump({"overall": board.overall, "capabilities": board.capability_scores, "tasks": board.task_scores,
+                   "datasets": board.dataset_scores, "raw": board.raw, "notes": board.notes}, fh,
+                  ensure_ascii=False, indent=1, sort_keys=True)
+    print(f"\nwrote {len(written) + 1} files to {args.out}")
+    return 0
