@@ -23,6 +23,8 @@ COMMAND_MODULES = (
     "pipeline.search_commands",  # search index/query
     "pipeline.review_commands",  # review export/import
     "pipeline.domain_commands",  # domain eval
+    "evaluation.eval_commands",  # eval
+    "evaluation.score_commands",  # score text2kg / t2t
     "pipeline.demo",  # demo
 )
 
