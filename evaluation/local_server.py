@@ -78,10 +78,10 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             return self._send(400, {"error": {"message": "body is not JSON", "type": "invalid_request_error"}})
         path = self.path.split("?")[0]
-        if path.endswith("/chat/completions"):
+        if path == "/v1/chat/completions":
             msgs = body.get("messages") or []
             prompt = "".join(m.get("content", "") for m in msgs if isinstance(m, dict))
-        elif path.endswith("/completions"):
+        elif path == "/v1/completions":
             prompt = str(body.get("prompt", ""))
         else:
             return self._send(404, {"error": {"message": f"no route {path}", "type": "not_found"}})

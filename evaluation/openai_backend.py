@@ -93,6 +93,9 @@ class OpenAIBackend:
         if not model or not at or not url.startswith(("http://", "https://")):
             raise CdtpError(f"model spec {spec!r}: expected {kind}:MODEL@http(s)://host[:port]/v1[?options]")
         url, _, query = url.partition("?")
+        if any(k.lower() in ("key", "api_key", "apikey", "token") for k in urllib.parse.parse_qs(query)):
+            raise CdtpError("API keys never go in the model spec (it is written to results): "
+                            "export the key and name its variable with key_env=VAR")
         opts = HTTPOptions()
         for key, values in urllib.parse.parse_qs(query, keep_blank_values=True).items():
             if not hasattr(opts, key):
@@ -104,8 +107,6 @@ class OpenAIBackend:
             except ValueError:
                 raise CdtpError(f"model spec {spec!r}: bad value for {key}: {values[-1]!r}") from None
             setattr(opts, key, value)
-        if "key=" in query.lower() and "key_env" not in query:
-            raise CdtpError("API keys never go in the model spec: export one and name it with key_env=VAR")
         return cls(spec, mode, model, url, opts)
 
     # -- one HTTP exchange ----------------------------------------------------------------
