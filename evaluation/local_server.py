@@ -127,6 +127,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 class LocalOpenAIServer(ThreadingHTTPServer):
     daemon_threads = True
+    # The default listen backlog (5) drops connections at 32 concurrent
+    # clients, which then wait a full SYN retransmit (1 s): not the server's speed.
+    request_queue_size = 256
 
     def __init__(self, delay: float = 0.0, hang_seconds: float = 30.0, api_key: str | None = None) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)

@@ -26,6 +26,7 @@ normalisation replaces stemming (`lang="zh"`, or "auto" per sentence).
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -95,6 +96,7 @@ def _word_tokenize(text: str) -> list[str]:
     return [tok for sent in _sent_tok.tokenize(text) for tok in _word_tok.tokenize(sent)]
 
 
+@functools.lru_cache(maxsize=65536)
 def _stem_join(text: str) -> str:
     global _stemmer
     if _stemmer is None:
