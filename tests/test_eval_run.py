@@ -94,3 +94,21 @@ def test_circular_evaluation_and_kshot_prompts(build):
     prompt = next(p["prompt"] for p in preds if p["item_id"] == "qa-p04" and p["rotation"] == 0)
     assert prompt.startswith(P.INSTRUCTION["qa"]) and "示例1：" in prompt and "现在请完成：" in prompt
     assert prompt.count("问题：") == 2
+
+
+def test_demo_evaluates_offline_baselines_when_items_exist(tmp_path, capfd):
+    from pipeline.demo import DEMO_BASELINES, _evaluate_baselines
+
+    empty = tmp_path / "no_items"
+    empty.mkdir()
+    _evaluate_baselines(empty, tmp_path / "eval0")
+    assert "evaluation of the offline baselines is skipped" in capfd.readouterr().out
+    build = write_items(tmp_path / "build")
+    _evaluate_baselines(build, tmp_path / "eval")
+    out = capfd.readouterr().out
+    assert "offline baselines on the demo items" in out
+    models = {r[0] for r in duckdb.sql(f"SELECT DISTINCT model FROM read_parquet('{build}/results/*.parquet')")
+              .fetchall()}
+    assert models == set(DEMO_BASELINES)
+    emb = json.loads((tmp_path / "eval" / "embed" / "results.json").read_text(encoding="utf-8"))
+    assert emb["counts"]["asked"] == 24 and emb["counts"]["errors"] == 0
