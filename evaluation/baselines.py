@@ -7,9 +7,10 @@ so the runner ranks them exactly as it ranks a real model's log-likelihoods:
                  train items of the same task (ties: option order)
   embed          cosine similarity between the question and the option
                  (the embedder of transforms/embed.py)
-Generation (T2T, T2KG) is the template read-out for every baseline: each
-triple becomes "头实体的关系是尾实体。" for T2T, and `关系(头, 尾)` for T2KG is
-left empty (a baseline cannot read a sentence), so T2KG scores 0 as a floor.
+Generation is the same for every baseline: for T2T the template read-out
+(each triple becomes "头实体的关系是尾实体。"); for T2KG an empty answer, since
+none of them reads the sentence, which gives Text2KGBench's floor (P/R/F1 0,
+OC 1). The `template` spec ranks multiple-choice options like `random`.
 """
 from __future__ import annotations
 
