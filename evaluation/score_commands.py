@@ -5,7 +5,9 @@
 
 Both print JSON on stdout (and write it to --out when given), so other tools
 can depend on the shape: text2kg gives p, r, f1, oc, sh, rh, oh per ontology
-and under "global"; t2t gives bleu4, rouge1, rouge2, rougeL, meteor and n.
+(under "ontologies", keyed like `1_movie`) and under "global", rounded to 2
+decimals exactly as Text2KGBench's script prints them, with the unrounded
+values under "exact"; t2t gives bleu4, rouge1, rouge2, rougeL, meteor and n.
 """
 from __future__ import annotations
 

@@ -28,13 +28,21 @@ class Text2KGReport:
     malformed_triples: int
 
     def to_json(self) -> dict:
+        """Metrics rounded as the official script prints them (2 decimals), so
+        they compare one to one with its files; `exact` keeps the unrounded values."""
         return {
-            "global": {k: round(v, 6) for k, v in self.global_scores.items()},
+            "global": {**official_rounding(self.global_scores),
+                       "exact": {k: round(v, 9) for k, v in self.global_scores.items()}},
             "ontologies": self.per_ontology,
             "missing_responses": self.missing_responses,
             "parsed_from_text": self.parsed_from_text,
             "malformed_triples": self.malformed_triples,
         }
+
+
+def official_rounding(values: dict[str, float]) -> dict[str, float]:
+    """`f"{v:.2f}"` as run_eval.py writes its averages (0.975 → 0.97: binary floats)."""
+    return {k: float(f"{v:.2f}") for k, v in values.items()}
 
 
 def _read_jsonl(path: str) -> list[dict]:
@@ -118,7 +126,8 @@ def score_folder(data_dir: str, responses_dir: str, *, lang: str = "auto",
         system = _system_triples(_read_jsonl(resp_file), counters)
         agg, rows = K.score_ontology(key, ontology, gold, system, lang=lang)
         scored.append(agg)
-        entry = {k: round(v, 6) for k, v in agg.averages().items()}
+        avgs = agg.averages()
+        entry = {**official_rounding(avgs), "exact": {k: round(v, 9) for k, v in avgs.items()}}
         entry.update(n_gold=agg.n_gold, n_with_output=agg.n_with_output,
                      responses=os.path.basename(resp_file))
         if per_sentence:
