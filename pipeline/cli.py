@@ -23,7 +23,9 @@ COMMAND_MODULES = (
     "pipeline.search_commands",  # search index/query
     "pipeline.review_commands",  # review export/import
     "pipeline.domain_commands",  # domain eval
-    "pipeline.leaderboard_commands",  # leaderboard
+    "evaluation.eval_commands",  # eval
+    "evaluation.score_commands",  # score text2kg / t2t
+    "evaluation.leaderboard_commands",  # leaderboard, judge
     "pipeline.demo",  # demo
 )
 

@@ -99,5 +99,28 @@ def run_demo(args) -> int:
     for title, sql in DEMO_QUERIES:
         print(f"\n-- {title}")
         _cdtp("query", str(build_dir), sql)
+    _evaluate_baselines(build_dir, out / "eval")
     print(f"\nDone: raw entries in {raw_dir}, search index {index}, shards in {build_dir}.")
     return 0
+
+
+# The offline baselines (evaluation/baselines.py): floors any model must beat.
+DEMO_BASELINES = ("random", "most-frequent", "embed", "template")
+
+
+def _evaluate_baselines(build_dir: Path, eval_dir: Path) -> None:
+    """Evaluate the offline baselines on the build's items, when the build has items."""
+    import shutil
+
+    items = build_dir / "items"
+    if not (items.is_dir() and any(items.rglob("*.parquet"))):
+        print(f"\n(no items/ in {build_dir}: the evaluation of the offline baselines is skipped)")
+        return
+    for spec in DEMO_BASELINES:
+        run_dir = eval_dir / spec
+        shutil.rmtree(run_dir, ignore_errors=True)  # a demo run starts afresh, like its build
+        _cdtp("eval", "--items", str(build_dir), "--model", spec, "--out", str(run_dir))
+    print("\n-- offline baselines on the demo items (results table)")
+    _cdtp("query", str(build_dir),
+          "SELECT task, metric, model, round(value, 4) AS value, n FROM results WHERE domain = 'ALL' "
+          "AND metric IN ('acc', 'mrr', 'f1_cdtp', 'bleu4', 'rougeL', 'f1') ORDER BY task, metric, model")

@@ -5,6 +5,8 @@ Views:
   triples            one row per triple of a kept pair: pair_id, entity + the triple's fields
   audit              DIR/audit/*.parquet: one row per input entry and per input triple
   discarded_triples  DIR/discarded_triples/*.parquet: the paper's auxiliary data
+  results            DIR/results/*.parquet, when present: `cdtp eval`'s results table
+                     (RESULT_SCHEMA, one row per run/task/domain/split/metric)
 
 "Why was this triple dropped?" is one query:
   SELECT stage, reason, detail FROM audit WHERE kind='triple' AND head='…' AND tail='…'
@@ -30,12 +32,19 @@ def connect(out_dir: str):
     """A DuckDB connection with the build's views defined."""
     import duckdb
 
-    if "://" not in out_dir:
-        missing = [n for n in OUTPUTS if not os.path.isdir(os.path.join(out_dir, n))]
-        if missing:
-            raise CdtpError(f"{out_dir} is not a cdtp build output (missing {', '.join(missing)}/)")
     con = duckdb.connect()
     q = lambda s: "'" + s.replace("'", "''") + "'"  # noqa: E731
+    has_results = "://" not in out_dir and any(
+        f.endswith(".parquet") for f in (os.listdir(os.path.join(out_dir, "results"))
+                                         if os.path.isdir(os.path.join(out_dir, "results")) else []))
+    if has_results:
+        con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet({q(out_dir.rstrip('/') + '/results/*.parquet')})")
+    if "://" not in out_dir:
+        missing = [n for n in OUTPUTS if not os.path.isdir(os.path.join(out_dir, n))]
+        if missing and has_results and len(missing) == len(OUTPUTS):
+            return con  # a folder holding only an evaluation results table
+        if missing:
+            raise CdtpError(f"{out_dir} is not a cdtp build output (missing {', '.join(missing)}/)")
     # The pairs files carry their domain/split columns themselves (the Hive
     # directories are for pruning by other engines). DuckDB 1.5 returns garbage
     # for a Hive key whose file column is all null (stages switched off), so

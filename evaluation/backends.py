@@ -1,0 +1,83 @@
+"""The one small interface every model sits behind, and `make_model(spec)`.
+
+    generate(prompts) -> list[Generation]        every backend
+    loglikelihood(prompt, continuations) -> list[float]
+                                                 when `supports_loglikelihood`
+
+The runner ranks multiple-choice options by log-likelihood when a backend
+offers it; otherwise it asks for the full ranking of the ten letters, as the
+CDTP authors' code does, and parses the answer (evaluation/ranking.py).
+
+A prompt is a plain `str`. The runner passes `Prompt`, a `str` that also
+carries its item, so offline baselines (which do not read text) can answer
+from the item's fields; HTTP and local models only see the string.
+
+Model specs (recorded verbatim in results, so they must never hold a secret;
+HTTP keys come from an environment variable):
+  random[:SEED]                 options in a seeded random order; empty text
+  most-frequent                 options by how often they are the gold answer in train
+  embed[:EMBEDDER]              options by cosine similarity to the question (transforms/embed.py)
+  template                      T2T: the triples read out with their relation names
+  openai-chat:MODEL@URL[?k=v&...]         OpenAI-compatible /chat/completions
+  openai-completions:MODEL@URL[?k=v&...]  /completions (log-likelihoods with ?logprobs=1)
+  hf:PATH                       local transformers causal LM (optional extra)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol, Sequence
+
+from pipeline.errors import CdtpError
+
+
+class Prompt(str):
+    """A prompt string that also carries the item it was built from."""
+
+    item: dict[str, Any] | None = None
+
+    def __new__(cls, text: str, item: dict[str, Any] | None = None):
+        obj = super().__new__(cls, text)
+        obj.item = item
+        return obj
+
+
+@dataclass
+class Generation:
+    text: str = ""
+    error: str | None = None  # why the call failed after retries; text is then ""
+    attempts: int = 1
+
+
+class Model(Protocol):
+    spec: str
+    supports_loglikelihood: bool
+
+    def generate(self, prompts: Sequence[str]) -> list[Generation]:  # pragma: no cover - protocol
+        ...
+
+    def loglikelihood(self, prompt: str, continuations: Sequence[str]) -> list[float]:  # pragma: no cover
+        ...
+
+    def close(self) -> None:  # pragma: no cover - protocol
+        ...
+
+
+def make_model(spec: str, **kwargs) -> Model:
+    spec = (spec or "").strip()
+    kind, _, rest = spec.partition(":")
+    if kind in ("random", "most-frequent", "embed", "template"):
+        from evaluation.baselines import make_baseline
+
+        return make_baseline(kind, rest, spec=spec, **kwargs)
+    if kind in ("openai-chat", "openai-completions"):
+        from evaluation.openai_backend import OpenAIBackend
+
+        return OpenAIBackend.from_spec(spec)
+    if kind == "hf":
+        from evaluation.hf_backend import HFBackend
+
+        if not rest:
+            raise CdtpError("model spec hf: needs a local model folder, e.g. hf:/models/qwen2-0.5b")
+        return HFBackend(rest, spec=spec)
+    raise CdtpError(f"unknown model spec {spec!r}: use random, most-frequent, embed, template, "
+                    "openai-chat:MODEL@URL, openai-completions:MODEL@URL or hf:PATH")

@@ -1,0 +1,267 @@
+"""`cdtp eval`'s run: select items, build prompts, ask the model, journal
+every answer, score, write outputs. Thin on purpose: prompts, parsing and
+metrics live in their own pure modules.
+
+Kill-safety. Every answer is appended to OUT/journal.jsonl as one line and
+flushed before the next is handled; a kill -9 loses at most the requests in
+flight (never a recorded answer). On restart the journal's torn last line is
+cut, answered keys are skipped, and only the rest is asked: no recorded item
+is asked twice, none is lost. OUT/run.json pins the run's identity (model,
+item-set fingerprint, config); resuming a different run into the same folder
+is refused.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from evaluation import prompts as P
+from evaluation.backends import Generation, Model, Prompt
+from evaluation.config import EvalConfig
+from evaluation.items import ItemSelection, LoadedItems, load_items, load_train, results_home
+from evaluation.results import (append_results, code_version, markdown_table, now_iso, result_rows,
+                                stable_hash, write_predictions)
+from evaluation.scoring import aggregate, ontology_relations, rotate, rotation_shifts, score_record
+from pipeline.errors import CdtpError
+
+JOURNAL, RUN_FILE = "journal.jsonl", "run.json"
+
+
+@dataclass
+class Request:
+    key: str
+    item: dict[str, Any]
+    rotation: int
+    prompt: str
+    loglik: bool
+    options: list[str] | None = None
+
+
+class Journal:
+    """Append-only JSON Lines; one flushed line per answer."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.records: dict[str, dict] = {}
+        if os.path.exists(path):
+            with open(path, "rb+") as fh:
+                data = fh.read()
+                cut = data.rfind(b"\n") + 1
+                if cut != len(data):  # torn last line from a kill: drop it
+                    fh.truncate(cut)
+                    data = data[:cut]
+            for line in data.splitlines():
+                try:
+                    rec = json.loads(line)
+                except ValueError:
+                    continue
+                self.records[rec["key"]] = rec  # a retried error: the later answer wins
+        self._fh = open(path, "a", encoding="utf-8")
+
+    def append(self, rec: dict) -> None:
+        self._fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self._fh.flush()
+        self.records[rec["key"]] = rec
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+class Progress:
+    """Items done, rate and errors on one terminal line (a line per 30 s when not a terminal)."""
+
+    def __init__(self, total: int, stream=sys.stderr) -> None:
+        self.total, self.done, self.errors, self.stream = total, 0, 0, stream
+        self.start = self.last = time.monotonic()
+        self.tty = stream.isatty()
+
+    def tick(self, error: bool) -> None:
+        self.done += 1
+        self.errors += int(error)
+        now = time.monotonic()
+        if (self.tty and now - self.last >= 0.2) or now - self.last >= 30 or self.done == self.total:
+            self.last = now
+            rate = self.done / max(now - self.start, 1e-9)
+            msg = f"eval: {self.done}/{self.total} items, {rate:.1f}/s, {self.errors} errors"
+            self.stream.write(("\r" + msg) if self.tty else msg + "\n")
+            if self.tty and self.done == self.total:
+                self.stream.write("\n")
+            self.stream.flush()
+
+
+def _demo_text(item: dict[str, Any]) -> str:
+    if item["task"] in ("qa", "kgc"):
+        return item.get("question") or ""
+    if item["task"] == "t2t":
+        return P.triples_block(item.get("triples"))
+    return item.get("text") or ""
+
+
+def select_demos(items: list[dict], train: list[dict], shots: int, embedder_spec: str) -> dict[str, list[dict]]:
+    """k most similar train items of the same task per item (Text2KGBench's choice of demonstrations)."""
+    if shots <= 0 or not train:
+        return {}
+    import numpy as np
+
+    from transforms.embed import EmbedderError, make_embedder
+
+    try:
+        emb = make_embedder(embedder_spec)
+    except EmbedderError as exc:
+        raise CdtpError(str(exc)) from None
+    out: dict[str, list[dict]] = {}
+    for task in sorted({it["task"] for it in items}):
+        pool = [t for t in train if t["task"] == task]
+        mine = [it for it in items if it["task"] == task]
+        if not pool or not mine:
+            continue
+        sims = emb.encode([_demo_text(x) for x in mine]) @ emb.encode([_demo_text(x) for x in pool]).T
+        for row, it in zip(sims, mine):
+            order = np.lexsort((np.arange(len(pool)), -row))  # most similar first, ties by train order
+            out[it["item_id"]] = [pool[j] for j in order if pool[j]["item_id"] != it["item_id"]][:shots]
+    return out
+
+
+def build_requests(items: list[dict], cfg: EvalConfig, model: Model | None, demos: dict[str, list[dict]],
+                   relations: dict[str, list[str]]) -> list[Request]:
+    loglik = bool(model is not None and getattr(model, "supports_loglikelihood", False))
+    reqs = []
+    for it in items:
+        rels = relations.get(it.get("ontology") or it.get("domain") or "", [])
+        if it["task"] in ("qa", "kgc"):
+            for shift in rotation_shifts(cfg.circular, len(it["options"])):
+                opts, gold = rotate(it["options"], int(it["answer_index"]), shift)
+                shown = {**it, "options": opts, "answer_index": gold}
+                text = P.build_prompt(shown, demos.get(it["item_id"], ()), loglik=loglik)
+                reqs.append(Request(f"{it['item_id']}#{shift}", it, shift, text, loglik, opts))
+        else:
+            text = P.build_prompt(it, demos.get(it["item_id"], ()), relations=rels)
+            reqs.append(Request(f"{it['item_id']}#0", it, 0, text, False))
+    return reqs
+
+
+def _record(req: Request, gen: Generation | None, logliks: list[float] | None = None,
+            error: str | None = None) -> dict:
+    it = req.item
+    return {"key": req.key, "item_id": it["item_id"], "task": it["task"], "domain": it["domain"],
+            "split": it["split"], "rotation": req.rotation, "prompt": req.prompt,
+            "raw_output": gen.text if gen else "", "logliks": logliks,
+            "error": (gen.error if gen else None) or error, "attempts": gen.attempts if gen else 1}
+
+
+def ask(model: Model, requests: list[Request], journal: Journal, progress: Progress, chunk: int) -> None:
+    """Ask every request, journaling each answer as soon as it arrives."""
+    gen_reqs = [r for r in requests if not r.loglik]
+    for r in (r for r in requests if r.loglik):
+        try:
+            scores = model.loglikelihood(Prompt(r.prompt, {**r.item, "options": r.options}), r.options)
+            rec = _record(r, None, [float(s) for s in scores])
+        except CdtpError as exc:
+            rec = _record(r, None, error=str(exc))
+        journal.append(rec)
+        progress.tick(bool(rec["error"]))
+    for start in range(0, len(gen_reqs), max(1, chunk)):
+        batch = gen_reqs[start : start + chunk]
+        prompts = [Prompt(r.prompt, {**r.item, "options": r.options or r.item.get("options")}) for r in batch]
+        stream: Iterable = (model.generate_stream(prompts) if hasattr(model, "generate_stream")
+                            else enumerate(model.generate(prompts)))
+        for i, gen in stream:
+            rec = _record(batch[i], gen)
+            journal.append(rec)
+            progress.tick(bool(rec["error"]))
+
+
+def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str | None,
+             reuse: bool = False, results_dir: str | None = None, model: Model | None = None) -> dict:
+    os.makedirs(out_dir, exist_ok=True)
+    run_file = os.path.join(out_dir, RUN_FILE)
+    saved = None
+    if os.path.exists(run_file):
+        with open(run_file, encoding="utf-8") as fh:
+            saved = json.load(fh)
+    if reuse:
+        if saved is None:
+            raise CdtpError(f"--reuse: {out_dir} holds no earlier run ({RUN_FILE} missing)")
+        cfg = EvalConfig(**{**saved["config"], "retry_errors": cfg.retry_errors, "chunk": cfg.chunk})
+        model_spec = saved["model"]
+    if not model_spec:
+        raise CdtpError("--model is required (unless --reuse re-scores a saved run)")
+    sel = ItemSelection(cfg.tasks, cfg.domains, cfg.split, cfg.subset, cfg.limit)
+    loaded: LoadedItems = load_items(items_path, sel)
+    identity = {"model": model_spec, "fingerprint": loaded.fingerprint, "config": cfg.identity()}
+    resume_key = stable_hash(identity)
+    if saved is not None and saved.get("resume_key") != resume_key:
+        if reuse:
+            raise CdtpError(f"--reuse: the items under {items_path} changed since the run in {out_dir} "
+                            f"(fingerprint {saved.get('fingerprint')} → {loaded.fingerprint})")
+        raise CdtpError(f"{out_dir} holds another run (model, items or settings differ: "
+                        f"{saved.get('model')} on {saved.get('fingerprint')}); use a new --out")
+    if saved is None:
+        with open(run_file + ".tmp", "w", encoding="utf-8") as fh:
+            json.dump({**identity, "resume_key": resume_key, "started_at": now_iso()}, fh, ensure_ascii=False,
+                      indent=1)
+        os.replace(run_file + ".tmp", run_file)
+
+    need_train = cfg.shots > 0 or "t2kg" in cfg.tasks or model_spec.startswith("most-frequent")
+    train = load_train(loaded.glob, sel) if need_train else []
+    relations = ontology_relations(loaded.items + train)
+    journal = Journal(os.path.join(out_dir, JOURNAL))
+    try:
+        if not reuse:
+            if model is None:
+                from evaluation.backends import make_model
+
+                model = make_model(model_spec)
+            if hasattr(model, "fit"):
+                model.fit(train)
+            demos = select_demos(loaded.items, train, cfg.shots, cfg.embedder)
+            requests = build_requests(loaded.items, cfg, model, demos, relations)
+            pending = [r for r in requests if r.key not in journal.records
+                       or (cfg.retry_errors and journal.records[r.key].get("error"))]
+            if pending:
+                progress = Progress(len(pending))
+                try:
+                    ask(model, pending, journal, progress, cfg.chunk)
+                finally:
+                    model.close()
+    finally:
+        journal.close()
+    return finalize(out_dir, loaded, journal.records, relations, cfg, model_spec, resume_key,
+                    results_dir or results_home(items_path))
+
+
+def finalize(out_dir: str, loaded: LoadedItems, records: dict[str, dict], relations: dict[str, list[str]],
+             cfg: EvalConfig, model_spec: str, resume_key: str, results_dir: str) -> dict:
+    by_id = {it["item_id"]: it for it in loaded.items}
+    expected = {f"{it['item_id']}#{s}" for it in loaded.items
+                for s in (rotation_shifts(cfg.circular, len(it["options"])) if it["task"] in ("qa", "kgc") else [0])}
+    rows = [score_record(records[k], by_id[records[k]["item_id"]], relations)
+            for k in sorted(expected & records.keys())]
+    rows.sort(key=lambda r: (r["task"], r["domain"], r["item_id"], r["rotation"]))
+    write_predictions(rows, os.path.join(out_dir, "predictions.parquet"))
+    metrics, counts = aggregate(rows, by_id)
+    created = now_iso()
+    run_id = stable_hash(resume_key, code_version())
+    doc = {
+        "run_id": run_id, "model": model_spec, "fingerprint": loaded.fingerprint, "code_version": code_version(),
+        "config": cfg.identity(), "created_at": created, "items": loaded.glob,
+        "counts": {"items": len(loaded.items), "asked": len(rows), "missing": len(expected - records.keys()),
+                   "errors": sum(1 for r in rows if r.get("error")),
+                   "unparseable": sum(1 for r in rows if r.get("parse_status") == "unparseable"),
+                   "invalid_items": len(loaded.invalid)},
+        "invalid_items": [{"item_id": it.get("item_id"), "task": it.get("task"), "reason": why}
+                          for it, why in loaded.invalid],
+        "metrics": metrics, "n": counts,
+    }
+    with open(os.path.join(out_dir, "results.json"), "w", encoding="utf-8") as fh:
+        json.dump(doc, fh, ensure_ascii=False, indent=1)
+    with open(os.path.join(out_dir, "results.md"), "w", encoding="utf-8") as fh:
+        fh.write(markdown_table(metrics, counts, model=model_spec, fingerprint=loaded.fingerprint))
+    table_rows = result_rows(metrics, counts, run_id=run_id, model=model_spec, split=cfg.split,
+                             fingerprint=loaded.fingerprint, created_at=created)
+    doc["results_table"] = append_results(table_rows, results_dir, run_id)
+    return doc

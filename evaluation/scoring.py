@@ -1,0 +1,119 @@
+"""From saved model outputs to per-item scores and per-domain metrics. Pure:
+the same journal records always give the same predictions and metrics, so
+`--reuse` re-scores without a model.
+
+Rules the counts follow:
+  * QA/KGC: a failed call (error) or an unparseable answer is wrong in every
+    metric; `unparseable` and `errors` count them apart. Main metrics use the
+    unrotated presentation; with circular evaluation `acc_circular` counts an
+    item right only if it is right in every rotation.
+  * T2T: corpus BLEU-4 over the domain; ROUGE/METEOR averaged per item. A
+    failed call scores 0.
+  * T2KG: Text2KGBench's rule: sums over items that have an output, divided
+    by all items of the domain.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any, Sequence
+
+from evaluation import metrics as M
+from evaluation import t2t_metrics as T
+from evaluation import text2kg as K
+from evaluation.ranking import UNPARSEABLE, parse_ranking, ranking_from_scores
+
+
+def rotate(options: Sequence[str], answer_index: int, shift: int) -> tuple[list[str], int]:
+    """Options shifted left by `shift`; the gold index moves with them."""
+    n = len(options)
+    s = shift % n
+    return list(options[s:]) + list(options[:s]), (answer_index - s) % n
+
+
+def rotation_shifts(rotations: int, n: int = 10) -> list[int]:
+    """0 only without circular evaluation; else `rotations` evenly spaced shifts."""
+    if rotations <= 1:
+        return [0]
+    return sorted({round(i * n / rotations) % n for i in range(rotations)})
+
+
+def ontology_relations(items: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
+    """Per T2KG ontology, the relations its items' gold triples use (the prompt's relation list)."""
+    rels: dict[str, set] = defaultdict(set)
+    for it in items:
+        if it.get("task") == "t2kg":
+            for tr in it.get("gold_triples") or []:
+                rels[it.get("ontology") or it.get("domain") or ""].add(tr["relation"])
+    return {k: sorted(v) for k, v in rels.items()}
+
+
+def score_record(rec: dict[str, Any], item: dict[str, Any], relations: dict[str, list[str]]) -> dict[str, Any]:
+    """A prediction row (PREDICTION_SCHEMA) for one journal record."""
+    row = {k: rec.get(k) for k in ("key", "item_id", "task", "domain", "split", "rotation", "prompt",
+                                   "raw_output", "logliks", "error", "attempts")}
+    task = item["task"]
+    if task in ("qa", "kgc"):
+        options, gold = rotate(item["options"], int(item["answer_index"]), rec.get("rotation") or 0)
+        if rec.get("error"):
+            ranking, status = None, "error"
+        elif rec.get("logliks"):
+            ranking, status = ranking_from_scores(rec["logliks"]), "loglik"
+        else:
+            parsed = parse_ranking(rec.get("raw_output") or "", options)
+            ranking, status = parsed.ranking, parsed.status
+        if ranking is None:
+            scores = {"mrr": 0.0, "hits@1": 0.0, "hits@3": 0.0, "hits@10": 0.0, "acc": 0.0, "f1_char": 0.0}
+        else:
+            scores = M.item_ranking_scores(ranking, gold)
+            scores["f1_char"] = M.f1_char(options[ranking[0]], options[gold])
+        scores["unparseable"] = 1.0 if status == UNPARSEABLE else 0.0
+        row.update(ranking=ranking, parse_status=status, prediction=options[ranking[0]] if ranking else None,
+                   scores=scores)
+    elif task == "t2t":
+        out = "" if rec.get("error") else (rec.get("raw_output") or "")
+        row.update(parse_status="error" if rec.get("error") else "text", prediction=out,
+                   scores=T.item_t2t_scores(out, item["reference"]))
+    else:  # t2kg
+        gold = [[t["head"], t["relation"], t["tail"]] for t in item.get("gold_triples") or []]
+        if rec.get("error"):
+            row.update(parse_status="error", prediction=None, scores={})
+        else:
+            triples = [list(t) for t in K.parse_triples(rec.get("raw_output") or "")]
+            ont = {"relations": [{"label": r} for r in relations.get(item.get("ontology") or item.get("domain") or "", [])],
+                   "concepts": []}
+            row.update(parse_status="text", prediction=json.dumps(triples, ensure_ascii=False),
+                       scores=K.sentence_scores(gold, triples, ont, item.get("text") or "", lang="auto"))
+    return row
+
+
+def aggregate(rows: Sequence[dict[str, Any]], items: dict[str, dict[str, Any]]
+              ) -> tuple[dict[str, dict[str, dict[str, float]]], dict[str, dict[str, int]]]:
+    """metrics[task][domain][metric] and counts[task][domain], with domain "ALL" per task."""
+    groups: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for r in rows:
+        for dom in (r["domain"], "ALL"):
+            groups[(r["task"], dom)].append(r)
+    metrics: dict[str, dict[str, dict[str, float]]] = defaultdict(dict)
+    counts: dict[str, dict[str, int]] = defaultdict(dict)
+    for (task, dom), grp in sorted(groups.items()):
+        base = [r for r in grp if (r.get("rotation") or 0) == 0]
+        n = len(base)
+        errors = sum(1 for r in base if r.get("error"))
+        if task in ("qa", "kgc"):
+            vals = M.aggregate_choice([r["scores"] for r in base])
+            rotated = defaultdict(list)
+            for r in grp:
+                rotated[r["item_id"]].append(r["scores"]["acc"])
+            if any(len(v) > 1 for v in rotated.values()):
+                vals["acc_circular"] = sum(1.0 for v in rotated.values() if all(a == 1.0 for a in v)) / len(rotated)
+        elif task == "t2t":
+            preds = [r["prediction"] or "" for r in base]
+            vals = T.corpus_t2t_scores(preds, [items[r["item_id"]]["reference"] for r in base])
+        else:
+            with_output = [r["scores"] for r in base if not r.get("error")]
+            vals = {k: sum(s[k] for s in with_output) / n for k in K.METRICS} if n else {}
+        vals["errors"] = float(errors)
+        metrics[task][dom] = vals
+        counts[task][dom] = n
+    return dict(metrics), dict(counts)

@@ -1,0 +1,114 @@
+"""`cdtp eval` end to end with the offline baselines on our own ITEM_SCHEMA
+items: outputs, the results table and its `cdtp query` view, invalid items,
+--reuse, circular evaluation, k-shot prompts."""
+from __future__ import annotations
+
+import json
+
+import duckdb
+import pyarrow.parquet as pq
+import pytest
+
+from evaluation import prompts as P
+from evaluation.config import EvalConfig
+from evaluation.runner import run_eval
+from pipeline.cli import main
+from tests.eval_fixtures import fixture_items, write_items
+
+
+@pytest.fixture()
+def build(tmp_path):
+    return write_items(tmp_path / "build")
+
+
+def test_baselines_end_to_end(build, capsys):
+    out = build / "runs" / "mf"
+    assert main(["eval", "--items", str(build), "--model", "most-frequent", "--out", str(out)]) == 0
+    md = capsys.readouterr().out
+    assert "| HP |" in md and "f1_cdtp" in md and "f1_char" in md
+    doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert doc["model"] == "most-frequent" and len(doc["fingerprint"]) == 16 and doc["code_version"]
+    assert doc["config"]["split"] == "eval" and doc["counts"] == {
+        "items": 24, "asked": 24, "missing": 0, "errors": 0, "unparseable": 0, "invalid_items": 0}
+    preds = pq.read_table(out / "predictions.parquet").to_pylist()
+    assert len(preds) == 24 and len({p["key"] for p in preds}) == 24
+    # 唐朝 is the most frequent QA answer in train (twice), so 杜甫's 朝代 is ranked first and right.
+    du_fu = next(p for p in preds if p["item_id"] == "qa-p04")
+    assert du_fu["prediction"] == "唐朝" and dict(du_fu["scores"])["acc"] == 1.0
+    # Template T2T: the triple read out with its relation name.
+    t2t = next(p for p in preds if p["item_id"] == "t2t-p11")
+    assert t2t["prediction"] == "珠穆朗玛峰的海拔是8848.86米。" and dict(t2t["scores"])["bleu4"] > 0
+    m = doc["metrics"]["qa"]["ALL"]
+    assert m["f1_cdtp"] == pytest.approx(2 * m["acc"] / (1 + m["acc"]))
+    # The results table sits beside items/ and `cdtp query` sees it.
+    assert main(["query", str(build), "SELECT count(DISTINCT metric) FROM results WHERE task = 'qa'"]) == 0
+    assert capsys.readouterr().out.split()[-3] == "9"  # mrr hits@1/3/10 acc f1_char unparseable f1_cdtp errors
+    rows = duckdb.sql(f"SELECT DISTINCT model, fingerprint, split FROM read_parquet('{build}/results/*.parquet')"
+                      ).fetchall()
+    assert rows == [("most-frequent", doc["fingerprint"], "eval")]
+
+
+def test_random_is_deterministic_and_reuse_rescores_without_model(build):
+    cfg = EvalConfig(tasks=["qa", "kgc"])
+    first = run_eval(str(build), str(build / "r1"), cfg, model_spec="random:3")
+    again = run_eval(str(build), str(build / "r2"), cfg, model_spec="random:3")
+    assert first["metrics"] == again["metrics"] and first["run_id"] == again["run_id"]
+    # --reuse: no model spec needed, nothing asked, the same scores; the run's rows are replaced, not doubled.
+    reused = run_eval(str(build), str(build / "r1"), EvalConfig(), model_spec=None, reuse=True)
+    assert reused["metrics"] == first["metrics"]
+    n = duckdb.sql(f"SELECT count(*) FROM read_parquet('{build}/results/*.parquet')").fetchone()[0]
+    assert n == len(first["metrics"]) * 3 * 9  # 2 tasks x (HP, NE, ALL) x 9 metrics, once
+    with pytest.raises(Exception, match="another run"):
+        run_eval(str(build), str(build / "r1"), cfg, model_spec="random:4")
+
+
+def test_invalid_items_are_reported_not_asked(tmp_path):
+    rows = fixture_items()
+    bad = next(r for r in rows if r["item_id"] == "qa-p05")
+    bad["answer"] = "不在选项里"
+    short = next(r for r in rows if r["item_id"] == "kgc-p06")
+    short["options"] = short["options"][:9]
+    build = write_items(tmp_path / "b", rows)
+    doc = run_eval(str(build), str(tmp_path / "o"), EvalConfig(tasks=["qa", "kgc"]), model_spec="random")
+    reasons = {r["item_id"]: r["reason"] for r in doc["invalid_items"]}
+    assert reasons == {"qa-p05": "answer_not_at_answer_index", "kgc-p06": "options_count:9"}
+    assert doc["counts"]["asked"] == 10
+
+
+def test_filters_limit_and_subset(build):
+    doc = run_eval(str(build), str(build / "o"), EvalConfig(tasks=["t2t"], domains=["NE"], limit=2),
+                   model_spec="template")
+    assert doc["n"]["t2t"] == {"NE": 2, "ALL": 2}
+    assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa,nope",
+                 "--out", str(build / "x")]) == 2
+
+
+def test_circular_evaluation_and_kshot_prompts(build):
+    cfg = EvalConfig(tasks=["qa"], circular=4, shots=1, embedder="use-m3")
+    doc = run_eval(str(build), str(build / "c"), cfg, model_spec="random")
+    preds = pq.read_table(build / "c" / "predictions.parquet").to_pylist()
+    assert sorted({p["rotation"] for p in preds}) == [0, 2, 5, 8] and len(preds) == 6 * 4
+    m = doc["metrics"]["qa"]["ALL"]
+    assert m["acc_circular"] <= m["acc"]
+    # The demonstration is the nearest train item; it comes with its gold ranking.
+    prompt = next(p["prompt"] for p in preds if p["item_id"] == "qa-p04" and p["rotation"] == 0)
+    assert prompt.startswith(P.INSTRUCTION["qa"]) and "示例1：" in prompt and "现在请完成：" in prompt
+    assert prompt.count("问题：") == 2
+
+
+def test_demo_evaluates_offline_baselines_when_items_exist(tmp_path, capfd):
+    from pipeline.demo import DEMO_BASELINES, _evaluate_baselines
+
+    empty = tmp_path / "no_items"
+    empty.mkdir()
+    _evaluate_baselines(empty, tmp_path / "eval0")
+    assert "evaluation of the offline baselines is skipped" in capfd.readouterr().out
+    build = write_items(tmp_path / "build")
+    _evaluate_baselines(build, tmp_path / "eval")
+    out = capfd.readouterr().out
+    assert "offline baselines on the demo items" in out
+    models = {r[0] for r in duckdb.sql(f"SELECT DISTINCT model FROM read_parquet('{build}/results/*.parquet')")
+              .fetchall()}
+    assert models == set(DEMO_BASELINES)
+    emb = json.loads((tmp_path / "eval" / "embed" / "results.json").read_text(encoding="utf-8"))
+    assert emb["counts"]["asked"] == 24 and emb["counts"]["errors"] == 0
