@@ -33,6 +33,7 @@ def register(subparsers) -> None:
     p.add_argument("--out", required=True, help="folder for leaderboard.md/.csv/.parquet and the plots")
     p.add_argument("--no-plots", action="store_true", help="tables only")
     p.set_defaults(handler=_run)
+    register_judge(subparsers)
 
 
 def _csv_list(value: str) -> list[str] | None:
@@ -139,4 +140,107 @@ def _run(args) -> int:
                    "datasets": board.dataset_scores, "raw": board.raw, "notes": board.notes}, fh,
                   ensure_ascii=False, indent=1, sort_keys=True)
     print(f"\nwrote {len(written) + 1} files to {args.out}")
+    return 0
+
+
+# ------------------------------------------------------------------ cdtp judge
+JUDGED_SCHEMA_FIELDS = ("item_id", "domain", "question", "gold", "candidate", "reference", "verdict_first",
+                        "verdict_swapped", "outcome", "raw_first", "raw_swapped")
+
+
+def register_judge(subparsers) -> None:
+    p = subparsers.add_parser("judge", help="open-ended QA judged against a reference model (SuperCLUE style)")
+    p.add_argument("--items", required=True, metavar="DIR", help="build folder with items/, or an items folder")
+    p.add_argument("--model", required=True, metavar="SPEC", help="the candidate model")
+    p.add_argument("--reference", required=True, metavar="SPEC", help="the reference model it is compared with")
+    p.add_argument("--judge", required=True, metavar="SPEC", help="the judge (any OpenAI-compatible model spec)")
+    p.add_argument("--domains", default="", help="comma-separated domains (default: all)")
+    p.add_argument("--split", default="eval")
+    p.add_argument("--subset", action="store_true", help="only the stratified subset's items")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N QA items per domain")
+    p.add_argument("--out", required=True, metavar="DIR", help="judged.parquet and report.json go here")
+    p.add_argument("--results", metavar="DIR", default=None,
+                   help="results table to append to (default: results/ beside the items)")
+    p.set_defaults(handler=_judge)
+
+
+def _answers(model, prompts: list[str], who: str) -> tuple[list[str], int]:
+    gens = model.generate(prompts)
+    if len(gens) != len(prompts):
+        raise CdtpError(f"{who} returned {len(gens)} answers for {len(prompts)} prompts")
+    return [g.text or "" for g in gens], sum(1 for g in gens if g.error)
+
+
+def _judge(args) -> int:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from evaluation.backends import Prompt, make_model
+    from evaluation.items import ItemSelection, load_items, results_home
+    from evaluation.judge import OPEN_QA_TEMPLATE, judge_items, outcome_rates
+    from evaluation.results import append_results, code_version, now_iso, stable_hash
+
+    sel = ItemSelection(tasks=("qa",), domains=_csv_list(args.domains), split=args.split, subset=args.subset,
+                        limit=args.limit)
+    loaded = load_items(args.items, sel)
+    items = loaded.items
+    if not items:
+        raise CdtpError("no valid QA items to judge")
+    prompts = [Prompt(OPEN_QA_TEMPLATE.format(question=it["question"]), it) for it in items]
+    models = {role: make_model(spec) for role, spec in (("candidate", args.model), ("reference", args.reference),
+                                                          ("judge", args.judge))}
+    try:
+        cand, cand_errors = _answers(models["candidate"], prompts, "the candidate model")
+        ref, ref_errors = _answers(models["reference"], prompts, "the reference model")
+        judge_errors = [0]
+
+        def judge(ps: list[str]) -> list[str]:
+            texts, errors = _answers(models["judge"], ps, "the judge")
+            judge_errors[0] += errors
+            return texts
+
+        judged = judge_items(items, cand, ref, judge)
+    finally:
+        for m in models.values():
+            m.close()
+
+    os.makedirs(args.out, exist_ok=True)
+    domains = {it["item_id"]: it["domain"] for it in items}
+    rows = [dict(item_id=j.item_id, domain=domains[j.item_id], question=j.question, gold=j.gold,
+                 candidate=j.candidate, reference=j.reference, verdict_first=j.verdict_first,
+                 verdict_swapped=j.verdict_swapped, outcome=j.outcome, raw_first=j.raw_first,
+                 raw_swapped=j.raw_swapped) for j in judged]
+    schema = pa.schema([(f, pa.string()) for f in JUDGED_SCHEMA_FIELDS])
+    pq.write_table(pa.Table.from_pylist(rows, schema=schema), os.path.join(args.out, "judged.parquet"))
+
+    by_domain: dict[str, list] = {"ALL": list(judged)}
+    for j in judged:
+        by_domain.setdefault(domains[j.item_id], []).append(j)
+    report = {"model": args.model, "reference": args.reference, "judge": args.judge,
+              "fingerprint": loaded.fingerprint, "code_version": code_version(),
+              "errors": {"candidate": cand_errors, "reference": ref_errors, "judge": judge_errors[0]},
+              "invalid_items": len(loaded.invalid),
+              "domains": {d: outcome_rates(js) for d, js in sorted(by_domain.items())}}
+    with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as fh:
+        json.dump(report, fh, ensure_ascii=False, indent=1, sort_keys=True)
+
+    created = now_iso()
+    run_id = stable_hash("judge", args.model, args.reference, args.judge, loaded.fingerprint, code_version())
+    result_rows = []
+    for d, rates in sorted(report["domains"].items()):
+        metrics = {"win_rate": rates["win"]["rate"], "tie_rate": rates["tie"]["rate"],
+                   "loss_rate": rates["loss"]["rate"], "judge_score": rates["score"]["rate"],
+                   "judge_score_ci_low": rates["score"]["ci95"][0], "judge_score_ci_high": rates["score"]["ci95"][1]}
+        for metric, value in metrics.items():
+            result_rows.append(dict(run_id=run_id, model=args.model, task="qa_open", domain=d, split=args.split,
+                                    dataset=f"CDTP_{d}_QA_OPEN", metric=metric, value=float(value), n=rates["n"],
+                                    fingerprint=loaded.fingerprint, code_version=code_version(),
+                                    created_at=created))
+    path = append_results(result_rows, args.results or results_home(args.items), run_id)
+    overall = report["domains"]["ALL"]
+    print(f"judged {overall['n']} items: win {overall['win']['rate']:.3f} "
+          f"[{overall['win']['ci95'][0]:.3f}, {overall['win']['ci95'][1]:.3f}]  "
+          f"tie {overall['tie']['rate']:.3f}  loss {overall['loss']['rate']:.3f}  "
+          f"(unparsed verdicts {overall['unparsed']}, call errors {sum(report['errors'].values())})")
+    print(f"wrote {args.out}/judged.parquet, {args.out}/report.json; results appended to {path}")
     return 0

@@ -110,7 +110,7 @@ class _Handler(BaseHTTPRequestHandler):
         srv.record(path, prompt, 200)
         model = body.get("model", "local")
         if path.endswith("/chat/completions"):
-            text = answer_for(prompt)
+            text = self.server.answer(prompt)
             choice = {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
             return self._send(200, {"id": "chatcmpl-local", "object": "chat.completion", "model": model,
                                     "choices": [choice]})
@@ -120,7 +120,7 @@ class _Handler(BaseHTTPRequestHandler):
             choice = {"index": 0, "text": prompt, "finish_reason": "length",
                       "logprobs": {"tokens": tokens, "token_logprobs": lps, "text_offset": list(range(len(prompt)))}}
         else:
-            choice = {"index": 0, "text": answer_for(prompt), "finish_reason": "stop"}
+            choice = {"index": 0, "text": self.server.answer(prompt), "finish_reason": "stop"}
         return self._send(200, {"id": "cmpl-local", "object": "text_completion", "model": model,
                                 "choices": [choice]})
 
@@ -131,8 +131,11 @@ class LocalOpenAIServer(ThreadingHTTPServer):
     # clients, which then wait a full SYN retransmit (1 s): not the server's speed.
     request_queue_size = 256
 
-    def __init__(self, delay: float = 0.0, hang_seconds: float = 30.0, api_key: str | None = None) -> None:
+    def __init__(self, delay: float = 0.0, hang_seconds: float = 30.0, api_key: str | None = None,
+                 answer=answer_for) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
+        # prompt -> reply text: answer_for by default; a test's own model (a judge, say) otherwise.
+        self.answer = answer
         self.delay, self.hang_seconds, self.api_key = delay, hang_seconds, api_key
         self.rules: list[tuple[str, list[str]]] = []
         self.log: list[tuple[str, str, object]] = []
