@@ -22,6 +22,11 @@ from importlib import resources
 from typing import Any, Iterable
 
 MISSING = None
+# "chance" as a baseline: the expected score of a uniform guess among the ten
+# options. Unlike a random run it is exact, so a small item set cannot make
+# the baseline 0 (and every normalised score undefined).
+CHANCE = {"hits@1": 0.1, "acc": 0.1, "hits@3": 0.3, "hits@10": 1.0, "mrr": sum(1 / k for k in range(1, 11)) / 10,
+          "f1_cdtp": 2 * 0.1 / 1.1}
 
 
 @dataclass(frozen=True)
@@ -156,6 +161,8 @@ def build_leaderboard(rows: Iterable[dict[str, Any]], hierarchy: Hierarchy, *, b
             continue
         if domain_filter and r["domain"] not in domain_filter:
             continue
+        if r["domain"] == "ALL":  # an aggregate over domains, not a dataset of its own
+            continue
         dataset_task[r["dataset"]] = r["task"]
         value = r["value"]
         raw.setdefault(r["model"], {})[r["dataset"]] = None if value is None or math.isnan(value) else float(value)
@@ -171,6 +178,10 @@ def build_leaderboard(rows: Iterable[dict[str, Any]], hierarchy: Hierarchy, *, b
         base_model = baseline or spec.baseline
         if base_model is None:
             b = 1.0
+        elif base_model == "chance":
+            b = CHANCE.get(spec.metric)
+            if b is None:
+                notes.append(f"{d}: no chance level for {spec.metric}; normalised scores missing")
         else:
             b = raw.get(base_model, {}).get(d)
             if b is None:

@@ -32,6 +32,9 @@ def register(subparsers) -> None:
                                                     "(default: each task's baseline in the weights file)")
     p.add_argument("--out", required=True, help="folder for leaderboard.md/.csv/.parquet and the plots")
     p.add_argument("--no-plots", action="store_true", help="tables only")
+    p.add_argument("--runs", nargs="*", default=[], metavar="DIR",
+                   help="cdtp eval run folders (predictions.parquet): paired bootstrap p-values between models "
+                        "on the same items, per dataset")
     p.set_defaults(handler=_run)
     register_judge(subparsers)
 
@@ -98,6 +101,45 @@ def _write_plots(out: str, board, hierarchy, rows: list[dict]) -> list[str]:
     return written
 
 
+def per_item_scores(run_dirs: list[str], hierarchy) -> dict[str, dict[str, dict[str, float]]]:
+    """dataset -> model -> {item_id: the task metric's per-item score}, from eval run folders."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from evaluation.results import TASK_LABEL
+
+    out: dict[str, dict[str, dict[str, float]]] = {}
+    for run in run_dirs:
+        try:
+            with open(os.path.join(run, "results.json"), encoding="utf-8") as fh:
+                model = json.load(fh)["model"]
+            rows = pq.read_table(os.path.join(run, "predictions.parquet"),
+                                 columns=["item_id", "task", "domain", "rotation", "scores"]).to_pylist()
+        except (OSError, ValueError, KeyError, pa.ArrowInvalid) as exc:
+            raise CdtpError(f"{run}: not a readable cdtp eval run folder (results.json, predictions.parquet): "
+                            f"{exc}") from None
+        for r in rows:
+            spec = hierarchy.task(r["task"])
+            if spec is None or (r["rotation"] or 0) != 0:
+                continue
+            scores = dict(r["scores"] or [])
+            if spec.metric not in scores:
+                continue
+            dataset = f"CDTP_{r['domain']}_{TASK_LABEL.get(r['task'], r['task'].upper())}"
+            out.setdefault(dataset, {}).setdefault(model, {})[r["item_id"]] = float(scores[spec.metric])
+    return out
+
+
+def _significance(run_dirs: list[str], hierarchy, board) -> list[dict]:
+    from evaluation.significance import pairwise_pvalues
+
+    rows = []
+    for dataset, per_model in sorted(per_item_scores(run_dirs, hierarchy).items()):
+        for r in pairwise_pvalues(per_model):
+            rows.append({"dataset": dataset, **r})
+    return rows
+
+
 def closed_open_points(rows: list[dict]) -> dict[str, tuple[float, float]]:
     """Per model: (closed QA hits@1 over all domains, open-ended judged score)."""
     closed: dict[str, list[float]] = {}
@@ -135,9 +177,21 @@ def _run(args) -> int:
             written += _write_plots(args.out, board, hierarchy, rows)
         except PlotError as exc:
             raise CdtpError(str(exc)) from None
+    significance = _significance(args.runs, hierarchy, board) if args.runs else []
+    if significance:
+        path = os.path.join(args.out, "significance.csv")
+        with open(path, "w", encoding="utf-8", newline="") as fh:
+            w = csv.DictWriter(fh, fieldnames=list(significance[0]))
+            w.writeheader()
+            w.writerows(significance)
+        written.append(path)
+        real = [s for s in significance if s["p_value"] < 0.05]
+        print(f"\nsignificance: {len(real)} of {len(significance)} model pairs differ at p < 0.05 "
+              f"(paired bootstrap, per dataset; {path})")
     with open(os.path.join(args.out, "leaderboard.json"), "w", encoding="utf-8") as fh:
         json.dump({"overall": board.overall, "capabilities": board.capability_scores, "tasks": board.task_scores,
-                   "datasets": board.dataset_scores, "raw": board.raw, "notes": board.notes}, fh,
+                   "datasets": board.dataset_scores, "raw": board.raw, "notes": board.notes,
+                   "significance": significance}, fh,
                   ensure_ascii=False, indent=1, sort_keys=True)
     print(f"\nwrote {len(written) + 1} files to {args.out}")
     return 0

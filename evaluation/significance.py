@@ -84,3 +84,23 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
     if a.size != b.size or a.size < 2:
         return math.nan
     return pearson(_ranks(a), _ranks(b))
+
+
+def pairwise_pvalues(per_model: dict[str, dict[str, float]], *, n_resamples: int = 1000,
+                     seed: int = 0) -> list[dict]:
+    """Paired bootstrap p-value for every pair of models, on the items both were scored on.
+
+    `per_model` maps a model to {item_id: score}. Items only one model has are
+    left out of that pair (the test is paired), and the pair says how many it used."""
+    models = sorted(per_model)
+    out = []
+    for i, a in enumerate(models):
+        for b in models[i + 1:]:
+            shared = sorted(set(per_model[a]) & set(per_model[b]))
+            xs = [per_model[a][k] for k in shared]
+            ys = [per_model[b][k] for k in shared]
+            out.append(dict(model_a=a, model_b=b, n=len(shared),
+                            mean_a=float(np.mean(xs)) if xs else math.nan,
+                            mean_b=float(np.mean(ys)) if ys else math.nan,
+                            p_value=paired_bootstrap_pvalue(xs, ys, n_resamples=n_resamples, seed=seed)))
+    return out

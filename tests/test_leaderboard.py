@@ -14,6 +14,17 @@ def _row(model, task, domain, metric, value, fp="fp1", created="2026-11-23T00:00
                 code_version="x", created_at=created)
 
 
+def _hierarchy():
+    """The default hierarchy with the random model as the QA/KGC baseline (as a weights file may say)."""
+    import dataclasses
+
+    h = load_hierarchy()
+    caps = tuple(dataclasses.replace(c, tasks=tuple(dataclasses.replace(t, baseline="random")
+                                                     if t.baseline == "chance" else t for t in c.tasks))
+                 for c in h.capabilities)
+    return dataclasses.replace(h, capabilities=caps)
+
+
 def _rows():
     rows = []
     for domain in ("HP", "NE"):
@@ -26,7 +37,7 @@ def _rows():
 
 
 def test_scores_are_normalised_by_the_baseline_and_averaged_up_the_levels():
-    h = load_hierarchy()
+    h = _hierarchy()
     board = build_leaderboard(_rows(), h)
     assert board.dataset_scores["m1"]["CDTP_HP_QA"] == pytest.approx(300.0)  # 0.3 / 0.1 x 100
     assert board.task_scores["m1"]["qa"] == pytest.approx(300.0)
@@ -41,7 +52,7 @@ def test_scores_are_normalised_by_the_baseline_and_averaged_up_the_levels():
 def test_a_missing_dataset_is_missing_never_zero():
     rows = [r for r in _rows() if not (r["model"] == "m1" and r["dataset"] == "CDTP_NE_KGC")]
     rows += [dict(r, model="m2", value=r["value"] / 2) for r in _rows() if r["model"] == "m1"]
-    board = build_leaderboard(rows, load_hierarchy())
+    board = build_leaderboard(rows, _hierarchy())
     assert board.dataset_scores["m1"]["CDTP_NE_KGC"] is None
     assert board.task_scores["m1"]["kgc"] is None
     assert board.capability_scores["m1"]["knowledge_completion"] is None
@@ -49,30 +60,37 @@ def test_a_missing_dataset_is_missing_never_zero():
     assert board.overall["m2"] is not None
     # missing ranks after every scored model, not as 0 somewhere in the middle
     assert board.ranked().index("m1") > board.ranked().index("m2")
-    assert "—" in markdown_table(board, load_hierarchy())
+    assert "—" in markdown_table(board, _hierarchy())
 
 
 def test_the_newest_run_wins_and_one_item_set_is_compared():
     rows = _rows() + [_row("m1", "qa", "HP", "hits@1", 0.5, created="2026-11-24T00:00:00Z")]
     rows += [_row("m2", "qa", "HP", "hits@1", 0.9, fp="other-items")]  # another item set: not comparable
-    board = build_leaderboard(rows, load_hierarchy())
+    board = build_leaderboard(rows, _hierarchy())
     assert board.raw["m1"]["CDTP_HP_QA"] == 0.5
     assert "m2" not in board.models
 
 
 def test_baseline_without_a_score_is_a_note_not_a_crash():
-    board = build_leaderboard(_rows(), load_hierarchy(), baseline="absent-model")
+    board = build_leaderboard(_rows(), _hierarchy(), baseline="absent-model")
     assert board.overall["m1"] is None
     assert any("absent-model" in n for n in board.notes)
 
 
 def test_filters_and_long_rows():
-    h = load_hierarchy()
+    h = _hierarchy()
     board = build_leaderboard(_rows(), h, tasks=["qa"], domains=["HP"])
     assert board.datasets == ["CDTP_HP_QA"]
     assert board.overall["m1"] == pytest.approx(300.0)  # only one capability is on this board
     levels = {r["level"] for r in leaderboard_rows(board, h)}
     assert levels == {"overall", "capability", "task", "dataset"}
+
+
+def test_chance_is_the_exact_expected_score():
+    board = build_leaderboard(_rows(), load_hierarchy())
+    assert board.dataset_scores["m1"]["CDTP_HP_QA"] == pytest.approx(300.0)  # 0.3 / 0.1 (chance) x 100
+    zero = [dict(r, value=0.0) if r["model"] == "random" else r for r in _rows()]
+    assert build_leaderboard(zero, load_hierarchy()).overall["m1"] is not None  # a 0 random run changes nothing
 
 
 def test_bad_weights_file_is_a_clear_error(tmp_path):
