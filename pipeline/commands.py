@@ -77,7 +77,8 @@ def register(subparsers) -> None:
     q = subparsers.add_parser(
         "query",
         help="SQL over a build's Parquet outputs (DuckDB)",
-        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples. "
+        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples, "
+                    "items (benchmark items, when built). "
                     "Why was a triple dropped? SELECT stage, reason, detail FROM audit "
                     "WHERE kind='triple' AND head='…' AND tail='…'",
     )

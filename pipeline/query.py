@@ -5,6 +5,8 @@ Views:
   triples            one row per triple of a kept pair: pair_id, entity + the triple's fields
   audit              DIR/audit/*.parquet: one row per input entry and per input triple
   discarded_triples  DIR/discarded_triples/*.parquet: the paper's auxiliary data
+  items              DIR/items/**.parquet: benchmark items (QA, KGC, T2T, T2KG; schemas/items.py),
+                     when the build wrote them
 
 "Why was this triple dropped?" is one query:
   SELECT stage, reason, detail FROM audit WHERE kind='triple' AND head='…' AND tail='…'
@@ -51,6 +53,10 @@ def connect(out_dir: str):
     )
     for name in ("audit", "discarded_triples"):
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({q(_glob(out_dir, name))})")
+    if "://" in out_dir or os.path.isdir(os.path.join(out_dir, "items")):
+        # File columns, not the Hive keys (as for pairs): task/domain/split are in the files.
+        con.execute(f"CREATE VIEW items AS SELECT * FROM read_parquet({q(_glob(out_dir, 'items'))}, "
+                    "hive_partitioning=0, union_by_name=1)")
     return con
 
 

@@ -53,6 +53,9 @@ class Draft:
     candidates: list[Candidate]
     below: list[str]  # numeric ladder (numeric.py), nearest first
     above: list[str]
+    # Normalised names of the entity the question names (the head when the
+    # tail is asked): offering it would be absurd, and the prompt gives it away.
+    pivot: frozenset[str] = frozenset()
 
 
 def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:
@@ -75,7 +78,8 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
         n = normalise(text)
         if n in seen:
             return
-        why = exclusion_reason(text, draft.gold, draft.relation, draft.known, draft.aliases)
+        why = "question_entity" if n in draft.pivot else exclusion_reason(
+            text, draft.gold, draft.relation, draft.known, draft.aliases)
         if why is None and origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
             why = "other_type"
         sim = similarity.get(text)

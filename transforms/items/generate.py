@@ -16,7 +16,7 @@ from typing import Any, Callable, Protocol
 from transforms.entity_type import tail_type
 from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
-from transforms.items.exclusion import known_set
+from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.numeric import ladder
 from transforms.text import normalise
@@ -74,6 +74,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     values_by_rel: dict[str, list[str]] = {}
     for e in outs:
         values_by_rel.setdefault(e[4], []).append(e[5])
+    # The group's own other names (its 中文名/别名/简称 values), never an option of its questions.
+    own_aliases = frozenset(n for e in outs if e[4] in ALIAS_RELATIONS for n in pieces(e[5], e[4]))
     heads_by_rel: dict[str, list[str]] = {}
     for e in ins:
         heads_by_rel.setdefault(e[4], []).append(e[1])
@@ -141,7 +143,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims] + below + above))
         typed = [(c.text, c.type) for c in cands] + [(t, e[6]) for t in below + above]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4], known_set(values_by_rel[e[4]], e[4]),
-                      g_summary["aliases"] if g_summary else frozenset(), cands, below, above)
+                      g_summary["aliases"] if g_summary else frozenset(), cands, below, above,
+                      frozenset({key, normalise(e[1])}) | own_aliases)
         emit(draft, e, "tail", templates.shown_head(e[1], e[2], polysemous), draft_sims, typed)
 
     for e in ins:
@@ -162,6 +165,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims]))
         typed = [(c.text, c.type) for c in cands]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4], known_set(heads_by_rel[e[4]]),
-                      g_summary["aliases"] if g_summary else frozenset(), cands, [], [])
+                      g_summary["aliases"] if g_summary else frozenset(), cands, [], [],
+                      frozenset({key, normalise(e[5])}) | own_aliases)
         emit(draft, e, "head", e[1], draft_sims, typed)
     return items
