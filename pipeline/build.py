@@ -56,7 +56,7 @@ from transforms.relations import triples_bin
 # Funnel order in stats.json; issue-4 stages add their stage name where they run.
 STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
                "relation_review", "search_validation", "entity_typing", "domain_classification", "split",
-               STAGE_FINALISE, "items"]
+               STAGE_FINALISE]
 
 # Sort keys of the audit and discarded rows: unique per row (an entry read twice
 # differs by `source`), so every shard's row order is fixed.
@@ -195,15 +195,17 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
              | "TriplesPerPair" >> count_histogram(triples_bin))
 
     # 7b. items (issue 8): QA/KGC/T2T/T2KG benchmark items from the final pairs; their
-    #     audit rows (eval items dropped for fact leakage) join the audit output.
+    #     audit rows (kind="item": eval items dropped for fact leakage) join the audit
+    #     output but not the entry/triple funnel; stats.json counts them under "items".
     items = None
+    item_audit = ()
     if cfg.items.enabled:
         from pipeline.items_stage import BuildItems
 
         cache = cfg.items.embed_cache or FileSystems.join(out_dir, EMBED_CACHE_DIR)
         built = pairs | "Items" >> BuildItems(cfg.items, out_dir, FileSystems.join(spill, "items"), cache)
         items = built["items"]
-        audits.append(built["audit"])
+        item_audit = (built["audit"],)
 
     # 8. write: explicit schemas, deterministic balanced shards, Hive partitions for pairs.
     o = cfg.output
@@ -214,7 +216,7 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     # Each stage's audit rows are counted and spilled where they are produced (no Flatten of rows).
     counted_audits = tuple(a | f"CountAudit[{i}]" >> count_audit() for i, a in enumerate(audits))
     written_audit = (
-        counted_audits
+        counted_audits + item_audit
         | "WriteAudit" >> WriteParquetShards(FileSystems.join(out_dir, "audit"), AUDIT_SCHEMA, AUDIT_KEY,
                                            spill_dir=FileSystems.join(spill, "audit"), **shards)
     )
