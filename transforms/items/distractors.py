@@ -21,6 +21,7 @@ reason (a year always in the middle of its neighbours is found unread).
 from __future__ import annotations
 
 import random
+import zlib
 from dataclasses import dataclass
 
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
@@ -67,17 +68,20 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
     """Nine (text, origin, similarity) distractors, or None when fewer than nine are eligible.
 
     `similarity` maps candidate text -> cosine similarity to the gold (every
-    candidate and numeric variant must be in it). `rejected` counts why
-    candidates were turned away (for stats.json)."""
+    candidate and numeric variant must be in it). `rejected` counts why the
+    candidates looked at were turned away (for stats.json). Candidates are
+    looked at lazily, origin by origin in their seeded order, so an item
+    with a large pool costs about as much as one with a small pool."""
     rejected = rejected if rejected is not None else {}
     low, high = band
     seen = {normalise(draft.gold)}
-    eligible: dict[str, list[tuple[int, int, str, float]]] = {o: [] for o in ORIGIN_PRIORITY}
+    base = zlib.crc32(f"{seed}\x1f{draft.item_id}".encode("utf-8"))
 
-    def admit(text: str, ctype: str | None, origin: str, tier: int) -> None:
+    def admit(text: str, ctype: str | None, origin: str) -> float | None:
+        """The candidate's similarity when it may be offered (and marks it taken), else None."""
         n = normalise(text)
         if n in seen:
-            return
+            return None
         why = "question_entity" if n in draft.pivot else exclusion_reason(
             text, draft.gold, draft.relation, draft.known, draft.aliases)
         if why is None and origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
@@ -89,46 +93,47 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             why = "above_band" if sim > high else "below_band"
         if why is not None:
             rejected[why] = rejected.get(why, 0) + 1
-            return
+            return None
         seen.add(n)
-        eligible[origin].append((tier, stable_hash(seed, "pick", draft.item_id + "\x1f" + text), text, sim))
+        return sim
 
-    rng = item_rng(seed, draft.item_id, "numeric")
-    numeric: list[tuple[str, float]] = []
+    chosen: list[tuple[str, str, float]] = []
     if draft.below or draft.above:
-        for text in draft.below + draft.above:
-            admit(text, draft.gold_type, "numeric", 0)
-        ok = {t for _, _, t, _ in eligible["numeric"]}
-        below = [t for t in draft.below if t in ok]
-        above = [t for t in draft.above if t in ok]
+        ok_below = [(t, s) for t in draft.below if (s := admit(t, draft.gold_type, "numeric")) is not None]
+        ok_above = [(t, s) for t in draft.above if (s := admit(t, draft.gold_type, "numeric")) is not None]
         # The gold's rank among the numeric options is seeded: k values below it, the rest above.
-        k = rng.randint(0, NUM_DISTRACTORS)
-        k = min(max(k, NUM_DISTRACTORS - len(above)), len(below))
-        picked = below[:k] + above[: NUM_DISTRACTORS - k]
-        numeric = [(t, similarity[t]) for t in picked]
-        eligible["numeric"] = []
-    for c in draft.candidates:
-        admit(c.text, c.type, c.origin, c.tier)
+        k = item_rng(seed, draft.item_id, "numeric").randint(0, NUM_DISTRACTORS)
+        k = min(max(k, NUM_DISTRACTORS - len(ok_above)), len(ok_below))
+        chosen = [(t, "numeric", s) for t, s in ok_below[:k] + ok_above[: NUM_DISTRACTORS - k]]
 
-    chosen: list[tuple[str, str, float]] = [(t, "numeric", s) for t, s in numeric]
-    queues = {o: sorted(eligible[o]) for o in ORIGIN_PRIORITY}
+    by_origin: dict[str, list[tuple[int, int, Candidate]]] = {o: [] for o in ORIGIN_PRIORITY}
+    for c in draft.candidates:
+        by_origin[c.origin].append((c.tier, zlib.crc32(c.text.encode("utf-8"), base), c))
+    queues = {o: iter(sorted(v, key=lambda x: (x[0], x[1], x[2].text))) for o, v in by_origin.items() if v}
+
+    def pull(origin: str):
+        for _, _, c in queues[origin]:
+            sim = admit(c.text, c.type, origin)
+            if sim is not None:
+                return c.text, origin, sim
+        del queues[origin]
+        return None
+
     taken = {o: 0 for o in ORIGIN_PRIORITY}
     cap = max_per_origin
-    while len(chosen) < NUM_DISTRACTORS:
+    while len(chosen) < NUM_DISTRACTORS and queues:
         progressed = False
         for o in ORIGIN_PRIORITY:
             if len(chosen) >= NUM_DISTRACTORS:
                 break
-            if queues[o] and taken[o] < cap:
-                _, _, text, sim = queues[o].pop(0)
-                chosen.append((text, o, sim))
-                taken[o] += 1
-                progressed = True
-        if not progressed:
-            if any(queues.values()) and cap < NUM_DISTRACTORS:
-                cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
-                continue
-            break
+            if o in queues and taken[o] < cap:
+                got = pull(o)
+                if got is not None:
+                    chosen.append(got)
+                    taken[o] += 1
+                    progressed = True
+        if not progressed and queues:
+            cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
     if len(chosen) < NUM_DISTRACTORS:
         return None
     return chosen[:NUM_DISTRACTORS]

@@ -11,6 +11,7 @@ neighbours, the other senses, and the pools of the relation and of the type.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Callable, Protocol
 
 from transforms.entity_type import tail_type
@@ -22,6 +23,11 @@ from transforms.items.numeric import ladder
 from transforms.text import normalise
 
 POOL_BINS = range(0, 6)
+
+
+@lru_cache(maxsize=65536)
+def _retype(value: str, relation: str) -> str:
+    return tail_type(value, relation).type
 
 
 class Scorer(Protocol):
@@ -93,8 +99,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         # tail's distractors are re-typed as values of the asked relation
         # (transforms/entity_type.tail_type); a head's keep their entity type.
         if asked == "tail":
-            gold_type = tail_type(draft.gold, draft.relation).type
-            retype = lambda o: tail_type(o, draft.relation).type  # noqa: E731
+            gold_type = _retype(draft.gold, draft.relation)
+            retype = lambda o: _retype(o, draft.relation)  # noqa: E731
         else:
             labels = dict(typed)
             gold_type = draft.gold_type or "other"
