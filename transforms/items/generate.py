@@ -7,7 +7,8 @@ head), in-edges (the name as a tail) and its neighbours' summaries
   - each in-edge (h, r, name) is asked for its head where the head is
     identifiable (templates.head_askable);
 and each question gets nine distractors (distractors.choose) from the
-neighbours, the other senses, and the pools of the relation and of the type.
+neighbours, the other senses, and the pools of the relation and of the type
+(a gold typed `other`: its relation's pool only, see UNTYPED).
 """
 from __future__ import annotations
 
@@ -23,6 +24,10 @@ from transforms.items.numeric import ladder
 from transforms.text import normalise
 
 POOL_BINS = range(0, 6)
+# A gold typed `other` has no type to share: "same type" would be any junk name
+# (字 畹华 beside 京沪高速铁路), so such golds draw only on their relation's own
+# values, which are of one kind by construction.
+UNTYPED = frozenset({None, "", "other"})
 
 
 @lru_cache(maxsize=65536)
@@ -141,10 +146,11 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         g_summary = hops.get(gkey)
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
         draft_sims: dict[str, float] = {}
-        cands = _neighbour_candidates(None, hops, gkey, [x for x in outs if x[0] == e[0] and x is not e], ins)
-        cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
-        cands += _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", draft_sims)
-        cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", draft_sims, "frequency")
+        cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", draft_sims)
+        if e[6] not in UNTYPED:
+            cands += _neighbour_candidates(None, hops, gkey, [x for x in outs if x[0] == e[0] and x is not e], ins)
+            cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
+            cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", draft_sims, "frequency")
         below, above = ladder(gold, e[6])
         draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims] + below + above))
         typed = [(c.text, c.type) for c in cands] + [(t, e[6]) for t in below + above]
@@ -165,9 +171,10 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         g_summary = hops.get(gkey)
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 0
         draft_sims = {}
-        cands = _neighbour_candidates(None, hops, gkey, outs, [x for x in ins if x is not e])
-        cands += _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", draft_sims)
-        cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", draft_sims, "frequency")
+        cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", draft_sims)
+        if e[3] not in UNTYPED:
+            cands += _neighbour_candidates(None, hops, gkey, outs, [x for x in ins if x is not e])
+            cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", draft_sims, "frequency")
         draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims]))
         typed = [(c.text, c.type) for c in cands]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4], known_set(heads_by_rel[e[4]]),
