@@ -124,3 +124,28 @@ def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):
     a, b = digest(base / "a"), digest(base / "b")
     assert a and a == b
     assert first["items"]["written"] == second["items"]["written"]
+
+
+def test_export_cdtp_and_text2kgbench(builds, tmp_path):
+    base, _, _ = builds
+    assert main(["export", "--shards", str(base / "a"), "--format", "cdtp", "--out", str(tmp_path / "c")]) == 0
+    qa = [json.loads(line) for p in sorted((tmp_path / "c").glob("qa_*_eval.jsonl"))
+          for line in p.read_text(encoding="utf-8").splitlines()]
+    assert qa
+    for rec in qa:
+        lines = rec["options"].split("\n")
+        assert [ln[:2] for ln in lines] == [f"{c}、" for c in "ABCDEFGHIJ"]
+        assert lines["ABCDEFGHIJ".index(rec["answer"])][2:] == rec["answer_text"]
+        assert rec["prompt"].startswith(rec["question"] + "\n" + rec["options"])
+    assert main(["export", "--shards", str(base / "a"), "--format", "text2kgbench", "--out", str(tmp_path / "t")]) == 0
+    onto_ids = {p.stem for p in (tmp_path / "t" / "ontologies").glob("*.json")}
+    tests = sorted((tmp_path / "t" / "test").glob("*_test.jsonl"))
+    assert tests and {p.name[: -len("_test.jsonl")] for p in tests} <= onto_ids
+    case = json.loads(tests[0].read_text(encoding="utf-8").splitlines()[0])
+    assert set(case) >= {"id", "sent", "triples"} and set(case["triples"][0]) == {"sub", "rel", "obj"}
+
+
+def test_export_without_items_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "b").mkdir()
+    assert main(["export", "--shards", str(tmp_path / "b"), "--format", "cdtp", "--out", str(tmp_path / "o")]) == 2
+    assert "has no items/" in capsys.readouterr().err
