@@ -76,7 +76,9 @@ def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, see
     aliases: set[str] = set()
     neighbours: dict[str, tuple[str, str]] = {}
     in_count = 0
-    for side, e in records:
+    # A fixed order whatever order the group arrived in: which raw form of a
+    # neighbour is kept (《呐喊》 or 呐喊) must not depend on the runner.
+    for side, e in sorted(records, key=lambda r: (r[0], repr(r[1]))):
         if side == "out":
             forms[e[1]] += 1
             types_as_entity[e[3]] += 1
