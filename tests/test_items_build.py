@@ -2,8 +2,8 @@
 
 The "never a true answer" sets are recomputed here from the written pairs,
 independently of the generator, and so is the leakage check. The build runs
-twice with one embedding cache: the rerun must embed nothing and write
-byte-identical items and ontologies.
+twice with one embedding cache, on one worker and then on two processes: the
+rerun must embed nothing and write byte-identical items and ontologies.
 """
 from __future__ import annotations
 
@@ -25,9 +25,9 @@ from transforms.text import normalise
 N_ENTRIES = 1500
 
 
-def _build(raw: Path, out: Path, cache: Path) -> dict:
+def _build(raw: Path, out: Path, cache: Path, *beam_args: str) -> dict:
     rc = main(["build", "--input", str(raw / "raw-*.jsonl"), "--out", str(out), "--num-shards", "2",
-               "--embed-cache", str(cache), "--seed", "3"])
+               "--embed-cache", str(cache), "--seed", "3", *beam_args])
     assert rc == 0
     return json.loads((out / "stats.json").read_text(encoding="utf-8"))
 
@@ -38,7 +38,9 @@ def builds(shared_data, tmp_path_factory):
     write_jsonl(generate(shared_data, N_ENTRIES), base / "raw", shards=2)
     cache = base / "cache"
     first = _build(base / "raw", base / "a", cache)
-    second = _build(base / "raw", base / "b", cache)
+    # The rerun uses two processes: the items must not depend on the worker count either.
+    second = _build(base / "raw", base / "b", cache, "--direct_running_mode=multi_processing",
+                    "--direct_num_workers=2")
     return base, first, second
 
 
