@@ -22,6 +22,7 @@ BENCHMARKS = (
     ("split", "benchmarks.bench_split", [], ["--n", "20000", "--subset", "2000"]),
     ("embed_domain", "benchmarks.embed_domain", [], ["500"]),
     ("eval", "benchmarks.bench_eval", [], ["--items", "300", "--requests", "100", "--repeats", "1"]),
+    ("items", "benchmarks.bench_items", [], ["--n", "3000", "--repeats", "1", "--workers", "1"]),
 )
 
 

@@ -64,6 +64,7 @@ AUDIT_KEY = ("entry_key", "kind", "triple_id", "source", "stage", "reason")
 DISCARDED_KEY = ("pair_id", "relation", "tail", "head", "stage", "reason", "entity", "source_url")
 TOP_RELATIONS_FILE = "_top_relations.json"
 SPILL_DIR = "_spill"
+EMBED_CACHE_DIR = "embed_cache"  # kept across --overwrite: a rerun embeds nothing
 
 
 class _Counted(beam.PTransform):
@@ -95,6 +96,7 @@ class BuildOutputs:
     audit: Any
     discarded_triples: Any
     top_relations: Any
+    items: Any = None
 
 
 def resolve_num_shards(cfg: BuildConfig, inputs: InputFiles) -> int:
@@ -192,6 +194,19 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
              | "CountFinalised" >> count_flow((STAGE_FINALISE, "out"))
              | "TriplesPerPair" >> count_histogram(triples_bin))
 
+    # 7b. items (issue 8): QA/KGC/T2T/T2KG benchmark items from the final pairs; their
+    #     audit rows (kind="item": eval items dropped for fact leakage) join the audit
+    #     output but not the entry/triple funnel; stats.json counts them under "items".
+    items = None
+    item_audit = ()
+    if cfg.items.enabled:
+        from pipeline.items_stage import BuildItems
+
+        cache = cfg.items.embed_cache or FileSystems.join(out_dir, EMBED_CACHE_DIR)
+        built = pairs | "Items" >> BuildItems(cfg.items, out_dir, FileSystems.join(spill, "items"), cache)
+        items = built["items"]
+        item_audit = (built["audit"],)
+
     # 8. write: explicit schemas, deterministic balanced shards, Hive partitions for pairs.
     o = cfg.output
     shards = dict(num_shards=resolve_num_shards(cfg, inputs), row_group_size=o.row_group_size)
@@ -201,7 +216,7 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     # Each stage's audit rows are counted and spilled where they are produced (no Flatten of rows).
     counted_audits = tuple(a | f"CountAudit[{i}]" >> count_audit() for i, a in enumerate(audits))
     written_audit = (
-        counted_audits
+        counted_audits + item_audit
         | "WriteAudit" >> WriteParquetShards(FileSystems.join(out_dir, "audit"), AUDIT_SCHEMA, AUDIT_KEY,
                                            spill_dir=FileSystems.join(spill, "audit"), **shards)
     )
@@ -211,6 +226,14 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
             FileSystems.join(out_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA, DISCARDED_KEY,
             spill_dir=FileSystems.join(spill, "discarded"), **shards)
     )
+    written_items = None
+    if items is not None:
+        from schemas.items import ITEM_SCHEMA
+
+        item_shards = dict(shards, num_shards=cfg.items.num_shards or shards["num_shards"])
+        written_items = items | "WriteItems" >> WriteParquetShards(
+            FileSystems.join(out_dir, "items"), ITEM_SCHEMA, ("item_id",), ("task", "domain", "split"),
+            spill_dir=FileSystems.join(spill, "items_out"), **item_shards)
     top = freq["top_relations"] | "WriteTopRelations" >> beam.Map(
         _write_json, FileSystems.join(out_dir, TOP_RELATIONS_FILE))
-    return BuildOutputs(written_pairs, written_audit, written_discarded, top)
+    return BuildOutputs(written_pairs, written_audit, written_discarded, top, written_items)

@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "evaluation.eval_commands",  # eval
     "evaluation.score_commands",  # score text2kg / t2t
     "evaluation.leaderboard_commands",  # leaderboard, judge
+    "pipeline.export_commands",  # export (benchmark items as JSON Lines)
     "pipeline.demo",  # demo
 )
 

@@ -50,7 +50,8 @@ def register(subparsers) -> None:
                    help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
     b.add_argument("--relation-review", metavar="DECISIONS.json",
                    help="drop triples whose relation the annotators rejected (file from `cdtp review import`)")
-    b.add_argument("--seed", type=int, help="split/subset seed (default 0): same seed, same split")
+    b.add_argument("--seed", type=int, help="split/subset seed and the items' option-order seed (default 0): "
+                   "same seed, same split and same items")
     b.add_argument("--subset-size", type=int, help="stratified subset size N (default 10000; paper §4.1)")
     b.add_argument("--no-split", action="store_true", default=None,
                    help="skip the train/eval split and subset (split and in_subset stay null)")
@@ -66,13 +67,18 @@ def register(subparsers) -> None:
     b.add_argument("--unverified-policy", choices=("keep", "drop"),
                    help="triples whose search FAILED: keep them as unverified (default) or drop them")
     b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
+    b.add_argument("--no-items", action="store_true", default=None,
+                   help="skip the benchmark items (QA, KGC, T2T, T2KG) after split")
+    b.add_argument("--embed-cache", metavar="DIR", help="persistent embedding cache of the items stage "
+                   "(default: OUT/embed_cache; kept by --overwrite)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
     b.set_defaults(handler=run_build)
 
     q = subparsers.add_parser(
         "query",
         help="SQL over a build's Parquet outputs (DuckDB)",
-        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples. "
+        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples, "
+                    "items (benchmark items, when built). "
                     "Why was a triple dropped? SELECT stage, reason, detail FROM audit "
                     "WHERE kind='triple' AND head='…' AND tail='…'",
     )
@@ -105,6 +111,15 @@ def _overrides(args) -> dict:
         o["split"]["subset_size"] = args.subset_size
     if getattr(args, "no_split", None):
         o["split"]["enabled"] = False
+    items: dict = {}
+    if getattr(args, "seed", None) is not None:
+        items["seed"] = args.seed
+    if getattr(args, "no_items", None):
+        items["enabled"] = False
+    if getattr(args, "embed_cache", None):
+        items["embed_cache"] = args.embed_cache
+    if items:
+        o["items"] = items
     dom: dict = {}
     if getattr(args, "no_domain", None):
         dom["enabled"] = False
@@ -173,7 +188,8 @@ def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
 
     from pipeline.errors import CdtpError
 
-    names = ("pairs", "audit", "discarded_triples", "stats.json", "_top_relations.json", "_split_stats.json")
+    names = ("pairs", "audit", "discarded_triples", "items", "ontologies", "stats.json", "_top_relations.json",
+             "_split_stats.json")
     existing = [FileSystems.join(out_dir, n) for n in names if FileSystems.exists(FileSystems.join(out_dir, n))]
     if existing and not overwrite:
         raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(n.rsplit('/', 1)[-1] for n in existing)}); "
@@ -227,6 +243,10 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
     ensure_nonempty(FileSystems.join(out, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
     ensure_nonempty(FileSystems.join(out, "audit"), AUDIT_SCHEMA)
     ensure_nonempty(FileSystems.join(out, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
+    if cfg.items.enabled:
+        from schemas.items import ITEM_SCHEMA
+
+        ensure_nonempty(FileSystems.join(out, "items"), ITEM_SCHEMA, ("task", "domain", "split"))
     stats = assemble_stats(read_counters(result), cfg, {"run": {"seconds": round(elapsed, 2),
                                                                 "beam_args": list(beam_args)}})
     write_stats(stats, out)

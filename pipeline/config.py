@@ -30,6 +30,7 @@ from transforms.domain import DomainConfig
 from transforms.entity_type import TypingConfig
 from transforms.review import RelationReviewConfig
 from transforms.split import SplitConfig
+from transforms.items.config import ItemsConfig
 
 
 @dataclass
@@ -85,6 +86,8 @@ class BuildConfig:
     split: SplitConfig = field(default_factory=SplitConfig)
     # search_validation stage (§3.2): off by default; --search-backend local|searxng switches it on.
     search: SearchConfig = field(default_factory=SearchConfig)
+    # items stage (issue 8): QA/KGC/T2T/T2KG items after split; on by default, --no-items skips it.
+    items: ItemsConfig = field(default_factory=ItemsConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return _jsonable(dataclasses.asdict(self))

@@ -99,6 +99,8 @@ def run_demo(args) -> int:
     for title, sql in DEMO_QUERIES:
         print(f"\n-- {title}")
         _cdtp("query", str(build_dir), sql)
+    if stats.get("items"):
+        show_items(build_dir, stats["items"])
     _evaluate_baselines(build_dir, out / "eval")
     print(f"\nDone: raw entries in {raw_dir}, search index {index}, shards in {build_dir}.")
     return 0
@@ -124,3 +126,30 @@ def _evaluate_baselines(build_dir: Path, eval_dir: Path) -> None:
     _cdtp("query", str(build_dir),
           "SELECT task, metric, model, round(value, 4) AS value, n FROM results WHERE domain = 'ALL' "
           "AND metric IN ('acc', 'mrr', 'f1_cdtp', 'bleu4', 'rougeL', 'f1') ORDER BY task, metric, model")
+def show_items(build_dir: Path, item_stats: dict, per_task: int = 2) -> None:
+    """A few benchmark items of each task, the QA/KGC ones with their labelled options."""
+    from pipeline.export_commands import cdtp_record
+    from pipeline.query import connect
+
+    print("\nbenchmark items (stats.json \"items\"): written " + json.dumps(item_stats["written"], ensure_ascii=False)
+          + f"; invariant violations {item_stats['invariant_violations']}"
+          + f"; leakage after drops {item_stats['leakage']['after_drops']}")
+    con = connect(str(build_dir))
+    for task in ("qa", "kgc", "t2t", "t2kg"):
+        cur = con.execute("SELECT * FROM items WHERE task = ? ORDER BY item_id LIMIT ?", [task, per_task])
+        names = [d[0] for d in cur.description]
+        for row in cur.fetchall():
+            item = dict(zip(names, row))
+            rec = cdtp_record(item)
+            print(f"\n-- {task} ({item['domain']}, {item['split']})")
+            if task in ("qa", "kgc"):
+                print(rec["question"])
+                print(rec["options"])
+                origins = ", ".join(item["distractor_origins"])
+                print(f"answer: {rec['answer']}、{rec['answer_text']}   distractors from: {origins}")
+            elif task == "t2t":
+                print(rec["prompt"])
+                print("reference: " + rec["reference"])
+            else:
+                print(f"sentence: {rec['text']}   (ontology {rec['ontology']})")
+                print("gold: " + "; ".join(f"({h}, {r}, {t})" for h, r, t in rec["triples"]))

@@ -7,6 +7,8 @@ Views:
   discarded_triples  DIR/discarded_triples/*.parquet: the paper's auxiliary data
   results            DIR/results/*.parquet, when present: `cdtp eval`'s results table
                      (RESULT_SCHEMA, one row per run/task/domain/split/metric)
+  items              DIR/items/**.parquet: benchmark items (QA, KGC, T2T, T2KG; schemas/items.py),
+                     when the build wrote them
 
 "Why was this triple dropped?" is one query:
   SELECT stage, reason, detail FROM audit WHERE kind='triple' AND head='…' AND tail='…'
@@ -60,6 +62,10 @@ def connect(out_dir: str):
     )
     for name in ("audit", "discarded_triples"):
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({q(_glob(out_dir, name))})")
+    if "://" in out_dir or os.path.isdir(os.path.join(out_dir, "items")):
+        # File columns, not the Hive keys (as for pairs): task/domain/split are in the files.
+        con.execute(f"CREATE VIEW items AS SELECT * FROM read_parquet({q(_glob(out_dir, 'items'))}, "
+                    "hive_partitioning=0, union_by_name=1)")
     return con
 
 

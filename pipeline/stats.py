@@ -50,6 +50,11 @@ def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, 
     search = {k.split("|", 1)[1]: v for k, v in counters.items() if k.startswith("search|")}
     if search:  # search_validation: statuses, failure reasons, cache hits/misses
         stats["search"] = dict(sorted(search.items()))
+    from pipeline.items_stage import items_stats
+
+    items = items_stats(counters)
+    if items is not None:  # items stage: written per task/split, skips, invariants, distractors, leakage
+        stats["items"] = items
     if extra:
         stats.update(extra)
     return stats

@@ -133,3 +133,22 @@ def test_demo_end_to_end_with_search_validation(tmp_path):
     assert q("SELECT count(*) FROM triples t JOIN pairs p USING (pair_id) "
              "WHERE split_part(t.search_evidence, '#', 1) = p.source_url") == [(0,)]
     assert stats["search"]["triples_verified"] == kept_triples
+
+    # Benchmark items (issue 8): every task is shown, and every QA/KGC item of
+    # the sample site meets the invariants against the sets recomputed from the pairs.
+    from transforms.items.distractors import violations
+    from transforms.items.exclusion import pieces
+    from transforms.text import normalise
+
+    assert "benchmark items" in done.stdout and "distractors from:" in done.stdout
+    assert {task for (task,) in q("SELECT DISTINCT task FROM items")} == {"qa", "kgc", "t2t", "t2kg"}
+    assert stats["items"]["invariant_violations"] == 0 and stats["items"]["leakage"]["after_drops"] == 0
+    known: dict = {}
+    for head, relation, tail in q("SELECT entity, relation, tail FROM triples"):
+        known.setdefault((normalise(head), relation), set()).update(pieces(tail, relation))
+    cur = con.execute("SELECT * FROM items WHERE task IN ('qa', 'kgc') AND asked = 'tail'")
+    names = [d[0] for d in cur.description]
+    asked = [dict(zip(names, r)) for r in cur.fetchall()]
+    assert len(asked) >= 20
+    for item in asked:
+        assert violations(item, frozenset(known[(normalise(item["head"]), item["relation"])])) == [], item

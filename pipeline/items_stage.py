@@ -1,0 +1,454 @@
+"""Beam stage ``items``: benchmark items from split pairs (issue 8).
+
+One composite PTransform per step, all under ``BuildItems``:
+
+  ExtractEdges      pairs -> one edge per kept triple (a tuple; transforms/items/graph.py)
+  EmbedStrings      distinct strings -> one vector file (each string embedded once; items_embed.py)
+  Neighbourhood     edges grouped by normalised name -> a summary per name sent to its
+                    neighbours, and the candidate pools (Top per (relation|type, bin))
+  AskQuestions      edges + neighbour summaries grouped by name -> QA/KGC items with nine
+                    distractors (faiss per pool for the band search); invariants checked here
+  TextItems         pairs -> T2T items
+  DomainOntologies  (domain, relation) type counts (combiner) -> one ontology per domain,
+                    written as Text2KGBench JSON to OUT/ontologies/
+  SentenceItems     pairs + ontology relations (side input) -> T2KG items
+  DropLeakedFacts   eval items whose fact a train pair states -> audit rows (fact_leakage)
+
+Only per-name groups and small side inputs (the pools, the ontology relation
+lists, one vector file) reach a worker, never the whole graph. Counters
+`items|...` feed the "items" section of stats.json (see items_stats).
+"""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import Any
+
+import apache_beam as beam
+
+from pipeline.batch import items_of
+from pipeline.funnel import BundleCounts
+from transforms.items import templates
+from transforms.items.config import ItemsConfig
+from transforms.items.generate import group_items
+from transforms.items.graph import edges_of, keyed_edges, name_summary, pool_entries, strings_of
+from transforms.items.leakage import fact_key, item_facts, leaks
+from transforms.items.t2kg import build_ontology, ontology_id, relation_types, t2kg_cases, t2t_item
+
+STAGE = "items"
+ONTOLOGY_DIR = "ontologies"
+VECTORS_FILE = "vectors.arrow"
+_EMPTY = {"question": None, "asked": None, "options": None, "answer": None, "answer_index": None,
+          "distractor_origins": None, "distractor_similarity": None, "triples": None, "reference": None,
+          "text": None, "gold_triples": None, "ontology": None}
+
+
+class _Counting(BundleCounts, beam.DoFn):
+    def count(self, name: str, n: int = 1) -> None:
+        key = f"items|{name}"
+        self._counts[key] = self._counts.get(key, 0) + n
+
+
+# ------------------------------------------------------------------ edges, strings, embeddings
+
+class ExtractEdges(beam.PTransform):
+    """pairs (batches) -> edges (tuples, one per kept triple)."""
+
+    def expand(self, pairs):
+        return pairs | "Edges" >> beam.FlatMap(lambda el: [e for p in items_of(el) for e in edges_of(p)])
+
+
+class EmbedStrings(beam.PTransform):
+    """edges -> [path of this run's vector file] (a singleton for side inputs)."""
+
+    def __init__(self, cfg: ItemsConfig, cache_dir: str, out_path: str):
+        super().__init__()
+        self.cfg, self.cache_dir, self.out_path = cfg, cache_dir, out_path
+
+    def expand(self, edges):
+        from pipeline.items_embed import embed_all
+
+        spec, cache_dir, out_path = self.cfg.embedder, self.cache_dir, self.out_path
+        return (edges
+                | "Strings" >> beam.FlatMap(strings_of)
+                | "Distinct" >> beam.Distinct()
+                | "All" >> beam.combiners.ToList()
+                | "Embed" >> beam.Map(lambda texts: embed_all(texts, spec, cache_dir, out_path)))
+
+
+# ------------------------------------------------------------------ neighbourhood and pools
+
+class _SummariseName(_Counting):
+    """(name, records) -> hop messages to each neighbour; pool entries (tagged "pools")."""
+
+    def __init__(self, cfg: ItemsConfig):
+        self.cfg = cfg
+
+    def process(self, kv):
+        key, records = kv
+        records = list(records)
+        summary = name_summary(records, self.cfg.neighbour_limit, self.cfg.seed)
+        message = ("hop", key, {k: summary[k] for k in ("name", "type", "count", "aliases", "neighbours")})
+        for other in summary["all_neighbours"]:
+            if other != key:
+                yield (other, message)
+        for entry in pool_entries(key, records, summary, self.cfg.seed):
+            yield beam.pvalue.TaggedOutput("pools", entry)
+
+
+def _pool_list(kv):
+    key, ranked = kv
+    return key, [(text, ctype) for _, text, ctype in ranked]
+
+
+class Neighbourhood(beam.PTransform):
+    """keyed edges -> {"hops": (name, ("hop", from, summary)), "pools": ((kind, key, bin), [(text, type)])}."""
+
+    def __init__(self, cfg: ItemsConfig):
+        super().__init__()
+        self.cfg = cfg
+
+    def expand(self, keyed):
+        out = (keyed
+               | "ByName" >> beam.GroupByKey()
+               | "Summarise" >> beam.ParDo(_SummariseName(self.cfg)).with_outputs("pools", main="hops"))
+        pools = (out.pools
+                 | "PoolSample" >> beam.combiners.Top.SmallestPerKey(self.cfg.pool_per_bin)
+                 | "PoolList" >> beam.Map(_pool_list))
+        return {"hops": out.hops, "pools": pools}
+
+
+# ------------------------------------------------------------------ questions
+
+class _Scorer:
+    """Similarities from the run's vector file; a faiss IndexFlatIP per pool (relation, type)."""
+
+    def __init__(self, index: dict[str, int], matrix, pools: dict, low: float):
+        self.index, self.matrix, self.pools, self.low = index, matrix, pools, low
+        self._faiss: dict[tuple, tuple] = {}
+
+    def _vec(self, text: str):
+        row = self.index.get(text)
+        return None if row is None else self.matrix[row]
+
+    def similar(self, gold: str, texts: list[str]) -> dict[str, float]:
+        g = self._vec(gold)
+        if g is None:
+            return {}
+        known = [t for t in dict.fromkeys(texts) if t in self.index]
+        if not known:
+            return {}
+        sims = self.matrix[[self.index[t] for t in known]] @ g
+        return {t: round(float(s), 4) for t, s in zip(known, sims)}
+
+    def pool(self, pool_key: tuple[str, str], gold: str):
+        import faiss
+        import numpy as np
+
+        entry = self._faiss.get(pool_key)
+        if entry is None:
+            members = [(text, ctype, b) for b in range(6)
+                       for text, ctype in self.pools.get((pool_key[0], pool_key[1], b), ()) if text in self.index]
+            index = None
+            if members:
+                index = faiss.IndexFlatIP(self.matrix.shape[1])
+                index.add(np.ascontiguousarray(self.matrix[[self.index[m[0]] for m in members]]))
+            entry = self._faiss[pool_key] = (index, members)
+        index, members = entry
+        g = self._vec(gold)
+        if index is None or g is None:
+            return []
+        lims, dist, ids = index.range_search(np.ascontiguousarray(g[None, :]), self.low)
+        return [(members[i][0], members[i][1], round(float(d), 4), members[i][2])
+                for d, i in zip(dist[lims[0]:lims[1]], ids[lims[0]:lims[1]])]
+
+
+class _AskQuestions(_Counting):
+    """(name, edges + hop messages) -> QA/KGC items of that name's group."""
+
+    def __init__(self, cfg: ItemsConfig):
+        self.cfg = cfg
+
+    def setup(self):
+        import faiss
+
+        faiss.omp_set_num_threads(1)
+        self._loaded = None
+
+    def process(self, kv, vectors_path, pools):
+        from pipeline.items_embed import read_vectors
+
+        if self._loaded is None or self._loaded[0] != vectors_path:
+            index, matrix = read_vectors(vectors_path)
+            self._loaded = (vectors_path, _Scorer(index, matrix, pools, self.cfg.band_low))
+        scorer = self._loaded[1]
+        key, records = kv
+        edges, hops = [], {}
+        for r in records:
+            if r[0] == "hop":
+                hops[r[1]] = r[2]
+            else:
+                edges.append(r)
+        if not any(side == "out" for side, _ in edges) and not any(side == "in" for side, _ in edges):
+            return
+        for item in group_items(key, edges, hops, scorer, self.cfg, self.count):
+            self.count(f"written|{item['task']}|{item['split']}")
+            yield item
+
+
+class AskQuestions(beam.PTransform):
+    def __init__(self, cfg: ItemsConfig, vectors, pools):
+        super().__init__()
+        self.cfg, self.vectors, self.pools = cfg, vectors, pools
+
+    def expand(self, grouped_input):
+        return (grouped_input
+                | "ByName" >> beam.GroupByKey()
+                | "Ask" >> beam.ParDo(_AskQuestions(self.cfg), beam.pvalue.AsSingleton(self.vectors),
+                                      beam.pvalue.AsDict(self.pools)))
+
+
+# ------------------------------------------------------------------ T2T, ontologies, T2KG
+
+def _base(task: str, pair: dict, extra: str = "") -> dict[str, Any]:
+    return {**_EMPTY, "item_id": templates.item_id(task, pair["pair_id"], None, None, None, extra), "task": task,
+            "domain": pair.get("domain") or "unknown", "split": pair.get("split"), "in_subset": pair.get("in_subset"),
+            "pair_id": pair["pair_id"], "head": pair.get("entity"), "relation": None, "tail": None}
+
+
+class _TextItems(_Counting):
+    def process(self, element):
+        for pair in items_of(element):
+            body = t2t_item(pair)
+            if body is None:
+                self.count("skipped|t2t_empty")
+                continue
+            self.count(f"written|t2t|{pair.get('split')}")
+            yield {**_base("t2t", pair), **body}
+
+
+class TextItems(beam.PTransform):
+    def expand(self, pairs):
+        return pairs | "T2T" >> beam.ParDo(_TextItems())
+
+
+class _CounterSum(beam.CombineFn):
+    def create_accumulator(self):
+        return Counter()
+
+    def add_input(self, acc, element):
+        acc[element] += 1
+        return acc
+
+    def merge_accumulators(self, accs):
+        out = Counter()
+        for a in accs:
+            out.update(a)
+        return out
+
+    def extract_output(self, acc):
+        return dict(acc)
+
+
+def _write_ontology(kv, out_dir: str, cfg: ItemsConfig):
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+
+    domain, rels = kv
+    onto = build_ontology(domain, {r: Counter(c) for r, c in rels}, cfg.ontology_min_count, cfg.ontology_max_relations)
+    path = FileSystems.join(out_dir, ONTOLOGY_DIR, f"{ontology_id(domain)}.json")
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        fh.write(json.dumps(onto, ensure_ascii=False, indent=1, sort_keys=False).encode("utf-8"))
+    return domain, frozenset(r["label"] for r in onto["relations"])
+
+
+class DomainOntologies(beam.PTransform):
+    """pairs -> (domain, relation labels of its ontology); the ontology JSON is written as a side effect."""
+
+    def __init__(self, cfg: ItemsConfig, out_dir: str):
+        super().__init__()
+        self.cfg, self.out_dir = cfg, out_dir
+
+    def expand(self, pairs):
+        cfg, out_dir = self.cfg, self.out_dir
+        return (pairs
+                | "RelationTypes" >> beam.FlatMap(lambda el: [kv for p in items_of(el) for kv in relation_types(p)])
+                | "CountTypes" >> beam.CombinePerKey(_CounterSum())
+                | "ByDomain" >> beam.Map(lambda kv: (kv[0][0], (kv[0][1], kv[1])))
+                | "Group" >> beam.GroupByKey()
+                | "Write" >> beam.Map(_write_ontology, out_dir, cfg))
+
+
+class _SentenceItems(_Counting):
+    def process(self, element, ontologies):
+        for pair in items_of(element):
+            domain = pair.get("domain") or "unknown"
+            cases, skipped = t2kg_cases(pair, ontologies.get(domain, frozenset()))
+            for why, n in skipped.items():
+                self.count(f"skipped|t2kg_{why}", n)
+            for case in cases:
+                self.count(f"written|t2kg|{pair.get('split')}")
+                yield {**_base("t2kg", pair, str(case["sentence"])), "text": case["text"],
+                       "gold_triples": case["gold_triples"], "ontology": ontology_id(domain)}
+
+
+class SentenceItems(beam.PTransform):
+    def __init__(self, ontologies):
+        super().__init__()
+        self.ontologies = ontologies
+
+    def expand(self, pairs):
+        return pairs | "T2KG" >> beam.ParDo(_SentenceItems(), beam.pvalue.AsDict(self.ontologies))
+
+
+# ------------------------------------------------------------------ leakage
+
+def _train_facts(edge):
+    if edge[8] == "train":
+        yield fact_key(edge[1], edge[5]), (edge[1], edge[4], edge[5])
+
+
+def _eval_facts(item):
+    for fact in item_facts(item):
+        yield fact_key(fact[0], fact[2]), (item["item_id"], fact)
+
+
+class _FindLeaks(_Counting):
+    """Eval item facts stated by a train pair; `recount` names a counter for the check after the drop."""
+
+    def __init__(self, recount: str | None = None):
+        self.recount = recount
+
+    def process(self, kv):
+        _, groups = kv
+        train = list(groups["train"])
+        if not train:
+            return
+        for item_id, fact in groups["eval"]:
+            why = leaks(fact, train)
+            if why and self.recount:
+                self.count(f"{self.recount}|{why}")
+            elif why:
+                yield item_id, (why, list(fact))
+
+
+class _DropLeaked(_Counting):
+    def process(self, kv):
+        item_id, groups = kv
+        leaked = sorted(groups["leak"])
+        for item in groups["item"]:
+            if not leaked:
+                yield item
+                continue
+            why, fact = leaked[0]
+            self.count(f"leakage|{item['task']}|{why}")
+            yield beam.pvalue.TaggedOutput("audit", {
+                "kind": "item", "entry_key": item["pair_id"], "pair_id": item["pair_id"], "triple_id": item_id,
+                "head": item.get("head"), "relation": item.get("relation"), "tail": item.get("tail"),
+                "fate": "dropped", "stage": STAGE, "reason": "fact_leakage",
+                "detail": json.dumps({"task": item["task"], "leak": why, "fact": fact}, ensure_ascii=False),
+                "source": "",
+            })
+
+
+class DropLeakedFacts(beam.PTransform):
+    """items -> {"items": without leaked eval items, "audit": one row per dropped item}."""
+
+    def __init__(self, edges):
+        super().__init__()
+        self.edges = edges
+
+    def expand(self, items):
+        split = items | "BySplit" >> beam.Partition(lambda it, _n: 1 if it.get("split") == "eval" else 0, 2)
+        others, evals = split[0], split[1]
+        train = self.edges | "TrainFacts" >> beam.FlatMap(_train_facts)
+        asked = evals | "EvalFacts" >> beam.FlatMap(_eval_facts)
+        leaks_kv = ({"train": train, "eval": asked} | "ByFact" >> beam.CoGroupByKey()
+                    | "FindLeaks" >> beam.ParDo(_FindLeaks()))
+        keyed = evals | "ById" >> beam.Map(lambda it: (it["item_id"], it))
+        checked = ({"item": keyed, "leak": leaks_kv} | "JoinLeaks" >> beam.CoGroupByKey()
+                   | "Drop" >> beam.ParDo(_DropLeaked()).with_outputs("audit", main="items"))
+        # The leakage report's "after drops" figure is a recount over the kept
+        # eval items, not kept - dropped: it must be 0.
+        _ = ({"train": train, "eval": checked.items | "KeptEvalFacts" >> beam.FlatMap(_eval_facts)}
+             | "RecheckByFact" >> beam.CoGroupByKey()
+             | "Recheck" >> beam.ParDo(_FindLeaks("leakage_after")))
+        kept = (others, checked.items) | "AllItems" >> beam.Flatten()
+        return {"items": kept, "audit": checked.audit}
+
+
+# ------------------------------------------------------------------ the stage
+
+class BuildItems(beam.PTransform):
+    """pairs (after split) -> {"items": item rows (ITEM_SCHEMA), "audit": item audit rows}."""
+
+    def __init__(self, cfg: ItemsConfig, out_dir: str, spill_dir: str, cache_dir: str):
+        super().__init__()
+        self.cfg, self.out_dir, self.spill_dir, self.cache_dir = cfg, out_dir, spill_dir, cache_dir
+
+    def expand(self, pairs):
+        from apache_beam.io.filesystems import FileSystems
+
+        cfg = self.cfg
+        parts = []
+        edges = pairs | "ExtractEdges" >> ExtractEdges()
+        if {"qa", "kgc"} & set(cfg.tasks):
+            vectors = edges | "EmbedStrings" >> EmbedStrings(
+                cfg, self.cache_dir, FileSystems.join(self.spill_dir, VECTORS_FILE))
+            keyed = edges | "KeyByName" >> beam.FlatMap(keyed_edges)
+            hood = keyed | "Neighbourhood" >> Neighbourhood(cfg)
+            grouped = (keyed, hood["hops"]) | "WithHops" >> beam.Flatten()
+            parts.append(grouped | "AskQuestions" >> AskQuestions(cfg, vectors, hood["pools"]))
+        if "t2t" in cfg.tasks:
+            parts.append(pairs | "TextItems" >> TextItems())
+        if "t2kg" in cfg.tasks:
+            ontologies = pairs | "DomainOntologies" >> DomainOntologies(cfg, self.out_dir)
+            parts.append(pairs | "SentenceItems" >> SentenceItems(ontologies))
+        if not parts:
+            empty = pairs.pipeline | "NoItems" >> beam.Create([])
+            return {"items": empty, "audit": pairs.pipeline | "NoItemAudit" >> beam.Create([])}
+        items = tuple(parts) | "AllTasks" >> beam.Flatten()
+        return items | "DropLeakedFacts" >> DropLeakedFacts(edges)
+
+
+def _bucket(counters: dict[str, int], prefix: str) -> dict[str, int]:
+    return dict(sorted((k[len(prefix):], v) for k, v in counters.items() if k.startswith(prefix)))
+
+
+def items_stats(counters: dict[str, int]) -> dict[str, Any] | None:
+    """The "items" section of stats.json from the `items|...` counters."""
+    c = {k[len("items|"):]: v for k, v in counters.items() if k.startswith("items|")}
+    if not c:
+        return None
+    written: dict[str, dict[str, int]] = {}
+    for k, v in _bucket(c, "written|").items():
+        task, split = k.split("|", 1)
+        written.setdefault(task, {})[split] = v
+    leak = _bucket(c, "leakage|")
+    after = _bucket(c, "leakage_after|")
+    dropped = sum(leak.values())
+    for task, splits in written.items():  # items written = generated - dropped for leakage
+        for kk, v in leak.items():
+            if kk.startswith(task + "|"):
+                splits["eval"] = splits.get("eval", 0) - v
+    sims = _bucket(c, "sim|")
+    total_sims = sum(sims.values())
+    consistent, inconsistent = c.get("type|consistent", 0), c.get("type|inconsistent", 0)
+    emb = _bucket(c, "embed|")
+    unique = emb.get("unique_strings", 0)
+    return {
+        "written": written,
+        "skipped": _bucket(c, "skipped|"),
+        "candidates_rejected": _bucket(c, "rejected|"),
+        "invariant_violations": sum(_bucket(c, "violations|").values()),
+        "invariant_violations_by_reason": _bucket(c, "violations|"),
+        "distractor_origins": _bucket(c, "origin|"),
+        "distractor_similarity": {"histogram": sims,
+                                  "shares": {k: round(v / total_sims, 4) for k, v in sims.items()} if total_sims else {}},
+        "type_consistency": round(consistent / (consistent + inconsistent), 4) if consistent + inconsistent else None,
+        "leakage": {"eval_items_with_train_fact_before_drop": dropped, "by_task_and_kind": leak,
+                    "dropped": dropped, "after_drops": sum(after.values())},
+        "embeddings": {**emb, "embedded_per_unique_uncached": (
+            round(emb.get("embedded", 0) / (unique - emb.get("cache_hits", 0)), 4)
+            if unique - emb.get("cache_hits", 0) else None)},
+    }

@@ -1,0 +1,227 @@
+"""Benchmark items (issue 8): distractor rules one by one, then whole builds.
+
+Unit tests feed the pure rules (transforms/items) hand-made cases with real
+facts and assert the reason each candidate is turned away. The build tests
+check every item of a build over the real corpora in ../shared/data against
+the invariants, recomputing the "never a true answer" sets from the pairs
+independently of the generator, and check the leakage report and reruns.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from schemas.items import DISTRACTOR_ORIGINS, ITEM_SCHEMA
+from transforms.items import templates
+from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
+from transforms.items.exclusion import exclusion_reason, known_set, pieces
+from transforms.items.leakage import fact_key, leaks
+from transforms.items.numeric import ladder, variants
+from transforms.items.t2kg import build_ontology, sentences, t2kg_cases
+from transforms.text import normalise
+
+# ------------------------------------------------------------------ numeric perturbations
+
+
+def test_quantities_keep_their_unit_and_decimals():
+    for value, unit in (("6397公里", "公里"), ("1.75米", "米"), ("12首", "首"), ("1.2亿人", "亿人")):
+        vs = variants(value, "quantity")
+        assert len(vs) >= 9, (value, vs)
+        decimals = len(value.split(".")[1]) - len(unit) if "." in value else 0
+        for v in vs:
+            assert v.endswith(unit) and v != value, (value, v)
+            number = v[: -len(unit)]
+            assert re.fullmatch(r"\d+(\.\d+)?", number), v
+            assert (len(number.split(".")[1]) if "." in number else 0) == decimals, (value, v)
+
+
+def test_dates_keep_their_format_and_years_move_a_little():
+    for value, pattern in (("1994年5月27日", r"\d{4}年5月27日"), ("1994-05-27", r"\d{4}-05-27"),
+                           ("1680年", r"\d{4}年"), ("公元前221年", r"公元前\d{3}年")):
+        below, above = ladder(value, "date")
+        assert below and above, value
+        for v in below + above:
+            assert re.fullmatch(pattern, v), (value, v)
+            year = int(re.search(r"\d{3,4}", v).group(0))
+            assert 0 < abs(year - int(re.search(r"\d{3,4}", value).group(0))) <= 9, (value, v)
+    # The two sides really are below and above the gold (the seeded rank relies on it).
+    below, above = ladder("1680年", "date")
+    assert all(int(v[:4]) < 1680 for v in below) and all(int(v[:4]) > 1680 for v in above)
+
+
+def test_formulas_change_one_element_count_by_one():
+    vs = variants("C10H16O2", None)
+    assert {"C9H16O2", "C11H16O2", "C10H17O2", "C10H15O2"} <= set(vs)
+    assert "C10H16O2" not in vs
+    assert variants("鲁迅", "person") == [] and variants("", "date") == []
+
+
+# ------------------------------------------------------------------ never a true answer
+
+def test_a_known_true_answer_is_excluded_after_split_and_normalisation():
+    # 鲁迅's 代表作品 cell as Baike writes it: one cell, two works, 《》 and full width.
+    known = known_set(["《呐喊》、《彷徨》", "《朝花夕拾》"], "代表作品")
+    assert {"呐喊", "彷徨", "朝花夕拾"} <= known
+    assert exclusion_reason("彷徨", "呐喊", "代表作品", known, frozenset()) == "true_answer"
+    assert exclusion_reason("《 朝花夕拾 》", "呐喊", "代表作品", known, frozenset()) == "true_answer"
+    # A candidate that is itself a list holding a true answer is one too.
+    assert exclusion_reason("《故事新编》、《彷徨》", "呐喊", "代表作品", known, frozenset()) == "true_answer"
+    # Width and case: ＢＥＹＯＮＤ is beyond.
+    assert exclusion_reason("ＢＥＹＯＮＤ", "黄家驹", "所属组合", known_set(["Beyond"]), frozenset()) == "true_answer"
+    assert exclusion_reason("《故事新编》", "呐喊", "代表作品", known, frozenset()) is None
+
+
+def test_aliases_and_containing_strings_of_the_gold_are_excluded():
+    aliases = frozenset(pieces("石头记") | pieces("金玉缘"))
+    known = known_set(["红楼梦"])
+    assert exclusion_reason("石头记", "红楼梦", "代表作品", known, aliases) == "gold_alias"
+    assert exclusion_reason("浙江绍兴", "绍兴", "出生地", known_set(["绍兴"]), frozenset()) == "contains_gold"
+    assert exclusion_reason("绍兴", "浙江绍兴", "出生地", known_set(["浙江绍兴"]), frozenset()) == "contains_gold"
+    # Around ANOTHER true value: 呐喊（小说集） is 呐喊.
+    assert exclusion_reason("呐喊（小说集）", "彷徨", "代表作品", known_set(["呐喊", "彷徨"]),
+                            frozenset()) == "contains_true_answer"
+    assert exclusion_reason(" 、", "彷徨", "代表作品", frozenset(), frozenset()) == "empty"
+
+
+def _draft(candidates, gold="北京", relation="首都", gold_type="place", known=None, aliases=frozenset(),
+           below=(), above=(), item="i1"):
+    return Draft(item, gold, gold_type, relation, known if known is not None else known_set([gold]), aliases,
+                 [Candidate(t, ty, o) for t, ty, o in candidates], list(below), list(above),
+                 frozenset({normalise("中华人民共和国")}))
+
+
+CITIES = ["上海", "天津", "重庆", "广州", "深圳", "南京", "杭州", "成都", "武汉", "西安", "沈阳", "长春"]
+
+
+def test_choose_turns_away_each_bad_candidate_with_its_reason():
+    bad = [("北京市", "place", "type"),          # contains the gold
+           ("燕京", "place", "neighbour"),       # an alias of the gold
+           ("中华人民共和国", "place", "type"),   # the entity the question names
+           ("鲁迅", "person", "type"),           # another type
+           ("首都北京", "place", "same_relation")]
+    # Exactly nine good cities: every candidate must be looked at to find them.
+    good = [c for c in CITIES if c not in ("重庆", "长春")][:9]
+    cands = bad + [(c, "place", "same_relation") for c in good + ["重庆", "长春"]]
+    sims = {c: 0.5 for c, _, _ in cands}
+    sims["重庆"] = 0.97  # a near-synonym by the embedder: above the band
+    sims["长春"] = 0.05  # unrelated: below it
+    rejected: dict[str, int] = {}
+    chosen = choose(_draft(cands, aliases=frozenset({"燕京"})), sims, (0.15, 0.9), 0, 4, rejected)
+    texts = [t for t, _, _ in chosen]
+    assert sorted(texts) == sorted(good)
+    assert not {"北京市", "燕京", "中华人民共和国", "鲁迅", "首都北京", "重庆", "长春"} & set(texts)
+    # Candidates are looked at lazily: 长春 may never be reached once nine are found.
+    assert {k: v for k, v in rejected.items() if k != "below_band"} == {
+        "contains_gold": 2, "gold_alias": 1, "question_entity": 1, "other_type": 1, "above_band": 1}
+    rejected = {}
+    assert choose(_draft([("长春", "place", "type")]), sims, (0.15, 0.9), 0, 4, rejected) is None
+    assert rejected == {"below_band": 1}
+
+
+def test_too_few_eligible_candidates_means_no_item():
+    cands = [(c, "place", "same_relation") for c in CITIES[:8]]
+    assert choose(_draft(cands), {c: 0.5 for c in CITIES}, (0.15, 0.9), 0, 4) is None
+
+
+def test_numeric_gold_sits_at_a_seeded_rank_among_its_variants():
+    below, above = ladder("1680年", "date")
+    sims = {t: 0.8 for t in below + above}
+    ranks = set()
+    for i in range(40):
+        draft = _draft([], gold="1680年", relation="出生时间", gold_type="date", below=below, above=above,
+                       item=f"item{i}")
+        chosen = choose(draft, sims, (0.15, 0.9), 0, 4)
+        years = sorted([int(t[:4]) for t, _, _ in chosen] + [1680])
+        assert all(o == "numeric" for _, o, _ in chosen)
+        ranks.add(years.index(1680))
+    assert len(ranks) >= 6  # not always in the middle: an unread "median" guess would win
+
+
+def test_options_are_a_seeded_permutation_and_the_invariants_hold():
+    cands = [(c, "place", "same_relation") for c in CITIES]
+    sims = {c: 0.5 for c in CITIES}
+    positions = []
+    for i in range(50):
+        draft = _draft(cands, item=f"q{i}")
+        chosen = choose(draft, sims, (0.15, 0.9), 7, 4)
+        item = assemble(draft, chosen, 7)
+        assert item == assemble(draft, choose(draft, sims, (0.15, 0.9), 7, 4), 7)  # rerun: same item
+        item.update(relation="首都")
+        assert violations(item, draft.known) == []
+        assert item["options"][item["answer_index"]] == "北京"
+        assert len(item["distractor_origins"]) == 9 and set(item["distractor_origins"]) <= set(DISTRACTOR_ORIGINS)
+        positions.append(item["answer_index"])
+    assert len(set(positions)) >= 8  # the gold moves around
+
+
+def test_the_checker_catches_broken_items():
+    good = {"options": ["北京"] + CITIES[:9], "answer": "北京", "answer_index": 0, "relation": "首都",
+            "distractor_origins": ["type"] * 9, "distractor_similarity": [0.5] * 9}
+    assert violations(good, known_set(["北京"])) == []
+    assert "true_answer_offered" in violations(good, known_set(["北京", "上海"]))
+    assert "not_ten_options" in violations({**good, "options": good["options"][:9]})
+    assert "options_not_distinct" in violations({**good, "options": ["北京"] + ["上海"] * 9})
+    assert "answer_index_wrong" in violations({**good, "answer_index": 3})
+    assert "distractor_contains_gold" in violations({**good, "options": ["北京", "北京市"] + CITIES[:8]})
+    assert "origins_missing" in violations({**good, "distractor_origins": ["guess"] * 9})
+
+
+# ------------------------------------------------------------------ questions, T2KG, leakage
+
+def test_questions_and_the_head_asking_rule():
+    assert templates.qa_question("出生地", "tail", "鲁迅", "浙江绍兴") == "鲁迅出生在哪里？"
+    assert templates.qa_question("分子式", "tail", "(±)反式菊酸", "C10H16O2") == "(±)反式菊酸的分子式是什么？"
+    assert templates.qa_question("原产地", "tail", "银杏", "中国") == "银杏的原产地是什么？"  # generic fallback
+    assert templates.kgc_question("作者", "head", "红楼梦", "曹雪芹") == "(?, 作者, 曹雪芹)"
+    assert templates.kgc_question("作者", "tail", "红楼梦", "曹雪芹") == "(红楼梦, 作者, ?)"
+    assert templates.head_askable("作者", "person", 1) is None
+    assert templates.head_askable("作者", "person", 2) == "head_not_unique"  # two works: no single answer
+    assert templates.head_askable("国籍", "place", 1) == "head_not_functional"
+    assert templates.head_askable("作者", "date", 1) == "head_tail_unnamed"
+    assert templates.skip_tail_reason("上海大学", "简称", "上大") == "trivial_abbreviation"
+    assert templates.skip_tail_reason("鲁迅", "中文名", "鲁迅") == "trivial_name"
+    assert templates.skip_tail_reason("鲁迅", "出生地", "浙江绍兴") is None
+    assert templates.shown_head("杜鹃", "植物", True) == "杜鹃（植物）"
+
+
+def test_t2kg_sentences_take_the_triples_whose_support_lies_inside():
+    text = "长江全长6397公里。长江发源于青藏高原，注入东海。"
+    spans = sentences(text)
+    assert [text[a:b] for a, b in spans] == ["长江全长6397公里。", "长江发源于青藏高原，注入东海。"]
+    def t(relation, tail):
+        start = text.index(tail)
+        return {"head": "长江", "relation": relation, "tail": tail, "start": start, "end": start + len(tail)}
+
+    pair = {"text": text, "triples": [t("全长", "6397公里"), t("发源地", "青藏高原"), t("注入", "东海"), t("中文名", "长江")]}
+    cases, skipped = t2kg_cases(pair, frozenset({"全长", "发源地", "注入", "中文名"}))
+    assert [(c["text"], [t["relation"] for t in c["gold_triples"]]) for c in cases] == [
+        ("长江全长6397公里。", ["全长"]), ("长江发源于青藏高原，注入东海。", ["发源地", "注入"])]
+    # A sentence with a triple outside the ontology is not used at all (Text2KGBench's rule).
+    cases, skipped = t2kg_cases(pair, frozenset({"全长", "发源地", "中文名"}))
+    assert [c["text"] for c in cases] == ["长江全长6397公里。"]
+    assert skipped == {"relation_outside_ontology": 1}
+
+
+def test_ontology_has_text2kgbench_fields(shared_data):
+    from collections import Counter
+
+    onto = build_ontology("NE", {"发源地": Counter({("place", "place"): 3}), "注入": Counter({("place", "place"): 2}),
+                                 "科": Counter({("species", "other"): 1})}, 2, 60)
+    ref = json.loads(next((shared_data / "text2kgbench/wikidata_tekgen/ontologies").glob("*.json")).read_text())
+    assert set(ref) <= set(onto)
+    assert set(ref["relations"][0]) <= set(onto["relations"][0]) and set(ref["concepts"][0]) == set(onto["concepts"][0])
+    assert [r["label"] for r in onto["relations"]] == ["发源地", "注入"]  # 科 is below the minimum count
+    assert onto["relations"][0]["domain"] == "place" and onto["id"] == "cdtp_NE"
+
+
+def test_leakage_same_fact_and_inverse():
+    train = [("红楼梦", "作者", "曹雪芹")]
+    assert leaks(("红楼梦", "作者", "曹雪芹"), train) == "same_fact"
+    assert leaks(("曹雪芹", "代表作品", "《红楼梦》"), train) == "inverse_fact"
+    assert leaks(("红楼梦", "成书年代", "清代"), train) is None
+    assert fact_key("曹雪芹", "红楼梦") == fact_key("红楼梦", "曹雪芹")

@@ -1,0 +1,153 @@
+"""Items of a whole build over the real corpora (../shared/data): every item checked.
+
+The "never a true answer" sets are recomputed here from the written pairs,
+independently of the generator, and so is the leakage check. The build runs
+twice with one embedding cache, on one worker and then on two processes: the
+rerun must embed nothing and write byte-identical items and ontologies.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from benchmarks.raw_corpus import generate, write_jsonl
+from pipeline.cli import main
+from pipeline.query import connect
+from schemas.items import DISTRACTOR_ORIGINS
+from transforms.items.distractors import violations
+from transforms.items.exclusion import pieces
+from transforms.text import normalise
+
+N_ENTRIES = 1500
+
+
+def _build(raw: Path, out: Path, cache: Path, *beam_args: str) -> dict:
+    rc = main(["build", "--input", str(raw / "raw-*.jsonl"), "--out", str(out), "--num-shards", "2",
+               "--embed-cache", str(cache), "--seed", "3", *beam_args])
+    assert rc == 0
+    return json.loads((out / "stats.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def builds(shared_data, tmp_path_factory):
+    base = tmp_path_factory.mktemp("items_build")
+    write_jsonl(generate(shared_data, N_ENTRIES), base / "raw", shards=2)
+    cache = base / "cache"
+    first = _build(base / "raw", base / "a", cache)
+    # The rerun uses two processes: the items must not depend on the worker count either.
+    second = _build(base / "raw", base / "b", cache, "--direct_running_mode=multi_processing",
+                    "--direct_num_workers=2")
+    return base, first, second
+
+
+def _rows(con, sql):
+    cur = con.execute(sql)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def test_every_qa_and_kgc_item_meets_the_invariants(builds):
+    base, stats, _ = builds
+    con = connect(str(base / "a"))
+    triples = _rows(con, "SELECT entity, relation, tail, split FROM triples")
+    tails, heads = defaultdict(set), defaultdict(set)
+    for t in triples:
+        tails[(normalise(t["entity"]), t["relation"])].update(pieces(t["tail"], t["relation"]))
+        heads[(t["relation"], normalise(t["tail"]))].update(pieces(t["entity"]))
+    items = _rows(con, "SELECT * FROM items WHERE task IN ('qa', 'kgc')")
+    assert len(items) > 500
+    assert {i["asked"] for i in items} == {"tail", "head"}
+    for item in items:
+        known = (tails[(normalise(item["head"]), item["relation"])] if item["asked"] == "tail"
+                 else heads[(item["relation"], normalise(item["tail"]))])
+        assert normalise(item["answer"]) in known, item  # the gold is a fact of the graph
+        assert violations(item, frozenset(known)) == [], item
+        assert item["answer"] == (item["tail"] if item["asked"] == "tail" else item["head"])
+        assert set(item["distractor_origins"]) <= set(DISTRACTOR_ORIGINS)
+        assert all(-1.0 <= s <= 1.0 for s in item["distractor_similarity"])
+    s = stats["items"]
+    assert s["invariant_violations"] == 0
+    assert s["type_consistency"] >= 0.95, s["type_consistency"]
+    # Every origin of the pool contributes somewhere.
+    assert {"neighbour", "same_relation", "type", "frequency", "numeric"} <= set(s["distractor_origins"])
+    # The histogram is counted when items are made, before eval items leaking a train fact are dropped.
+    leaked = sum(n for k, n in s["leakage"]["by_task_and_kind"].items() if k.split("|")[0] in ("qa", "kgc"))
+    assert sum(s["distractor_similarity"]["histogram"].values()) == 9 * (len(items) + leaked)
+
+
+def test_no_eval_item_states_a_train_fact(builds):
+    base, stats, _ = builds
+    con = connect(str(base / "a"))
+    train = _rows(con, "SELECT entity, relation, tail FROM triples WHERE split = 'train'")
+    same = {(normalise(t["entity"]), t["relation"], normalise(t["tail"])) for t in train}
+    linked = {(normalise(t["entity"]), normalise(t["tail"])) for t in train}
+    evals = _rows(con, "SELECT head, relation, tail FROM items WHERE split = 'eval' AND task IN ('qa', 'kgc')")
+    for it in evals:
+        h, t = normalise(it["head"]), normalise(it["tail"])
+        assert (h, it["relation"], t) not in same and (t, h) not in linked, it
+    leak = stats["items"]["leakage"]
+    assert leak["after_drops"] == 0
+    dropped = _rows(con, "SELECT * FROM audit WHERE kind = 'item'")
+    assert len(dropped) == leak["dropped"]
+    assert all(r["reason"] == "fact_leakage" and json.loads(r["detail"])["leak"] in ("same_fact", "inverse_fact")
+               for r in dropped)
+
+
+def test_text_tasks_and_ontologies(builds):
+    base, _, _ = builds
+    con = connect(str(base / "a"))
+    ontologies = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (base / "a" / "ontologies").glob("*.json")}
+    assert ontologies
+    t2kg = _rows(con, "SELECT i.*, p.text AS pair_text FROM items i JOIN pairs p USING (pair_id) WHERE task = 't2kg'")
+    assert t2kg
+    for it in t2kg:
+        labels = {r["label"] for r in ontologies[it["ontology"]]["relations"]}
+        assert it["text"] in it["pair_text"]
+        assert it["gold_triples"] and {t["relation"] for t in it["gold_triples"]} <= labels
+    t2t = _rows(con, "SELECT i.reference, i.triples, p.text, p.num_triples FROM items i JOIN pairs p USING (pair_id) "
+                     "WHERE task = 't2t'")
+    assert t2t and all(r["reference"] == r["text"] and len(r["triples"]) == r["num_triples"] for r in t2t)
+
+
+def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):
+    base, first, second = builds
+    e1, e2 = first["items"]["embeddings"], second["items"]["embeddings"]
+    assert e1["embedded"] == e1["unique_strings"] > 0 and e1["embedded_per_unique_uncached"] == 1.0
+    assert e2["embedded"] == 0 and e2["cache_hits"] == e2["unique_strings"] == e1["unique_strings"]
+
+    def digest(root: Path) -> dict[str, str]:
+        return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+                for sub in ("items", "ontologies") for p in sorted((root / sub).rglob("*")) if p.is_file()}
+
+    a, b = digest(base / "a"), digest(base / "b")
+    assert a and a == b
+    assert first["items"]["written"] == second["items"]["written"]
+
+
+def test_export_cdtp_and_text2kgbench(builds, tmp_path):
+    base, _, _ = builds
+    assert main(["export", "--shards", str(base / "a"), "--format", "cdtp", "--out", str(tmp_path / "c")]) == 0
+    qa = [json.loads(line) for p in sorted((tmp_path / "c").glob("qa_*_eval.jsonl"))
+          for line in p.read_text(encoding="utf-8").splitlines()]
+    assert qa
+    for rec in qa:
+        lines = rec["options"].split("\n")
+        assert [ln[:2] for ln in lines] == [f"{c}、" for c in "ABCDEFGHIJ"]
+        assert lines["ABCDEFGHIJ".index(rec["answer"])][2:] == rec["answer_text"]
+        assert rec["prompt"].startswith(rec["question"] + "\n" + rec["options"])
+    assert main(["export", "--shards", str(base / "a"), "--format", "text2kgbench", "--out", str(tmp_path / "t")]) == 0
+    onto_ids = {p.stem for p in (tmp_path / "t" / "ontologies").glob("*.json")}
+    tests = sorted((tmp_path / "t" / "test").glob("*_test.jsonl"))
+    assert tests and {p.name[: -len("_test.jsonl")] for p in tests} <= onto_ids
+    case = json.loads(tests[0].read_text(encoding="utf-8").splitlines()[0])
+    assert set(case) >= {"id", "sent", "triples"} and set(case["triples"][0]) == {"sub", "rel", "obj"}
+
+
+def test_export_without_items_is_a_clear_error(tmp_path, capsys):
+    (tmp_path / "b").mkdir()
+    assert main(["export", "--shards", str(tmp_path / "b"), "--format", "cdtp", "--out", str(tmp_path / "o")]) == 2
+    assert "has no items/" in capsys.readouterr().err

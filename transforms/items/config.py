@@ -1,0 +1,53 @@
+"""Typed configuration of the items stage (BuildConfig.items)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ItemsConfig:
+    """What `cdtp build` does after split to turn pairs into benchmark items.
+
+    enabled: False writes no items/ (pairs only, as before issue 8).
+    seed: salts the option order and every seeded choice; the same seed gives
+        byte-identical items on a rerun.
+    tasks: which tasks to write (qa, kgc, t2t, t2kg).
+    band_low/band_high: the semantic band. A candidate whose cosine similarity
+        to the gold is above band_high is a near-synonym (a second right
+        answer in disguise); below band_low it is unrelated and gives itself
+        away. Numeric perturbations are exempt: they are different values by
+        construction, and their strings are close on purpose.
+    embedder: the Embedder spec (transforms/embed.py); `use-m3` runs offline.
+    embed_cache: folder of the persistent embedding cache (Arrow files);
+        empty = OUT/embed_cache. A string is embedded once, ever.
+    pool_per_bin: candidates kept per (relation | type, frequency bin) pool.
+    neighbour_limit: 1-hop names a name passes on to its neighbours (2-hop).
+    max_per_origin: the most distractors one origin may give an item, so an
+        item mixes origins and no single generator's style is a tell.
+    ontology_min_count / ontology_max_relations: which kept relations enter a
+        domain's T2KG ontology (the most frequent ones, like Text2KGBench's
+        hand-picked relation lists).
+    """
+
+    enabled: bool = True
+    seed: int = 0
+    tasks: tuple[str, ...] = ("qa", "kgc", "t2t", "t2kg")
+    band_low: float = 0.15
+    band_high: float = 0.9
+    embedder: str = "use-m3"
+    embed_cache: str = ""
+    pool_per_bin: int = 48
+    neighbour_limit: int = 24
+    max_per_origin: int = 4
+    ontology_min_count: int = 2
+    ontology_max_relations: int = 60
+    num_shards: int = 0  # 0 = as the other outputs
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.band_low < self.band_high <= 1.0:
+            raise ValueError(f"need 0 <= band_low < band_high <= 1, got {self.band_low}, {self.band_high}")
+        bad = sorted(set(self.tasks) - {"qa", "kgc", "t2t", "t2kg"})
+        if bad:
+            raise ValueError(f"unknown task(s) {bad}; known: qa, kgc, t2t, t2kg")
+        if self.pool_per_bin < 1 or self.max_per_origin < 1:
+            raise ValueError("pool_per_bin and max_per_origin must be >= 1")

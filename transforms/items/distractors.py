@@ -1,0 +1,195 @@
+"""Nine distractors per QA/KGC item, and the invariants every item must meet.
+
+The candidates of one item come from the pool (pipeline/items_stage.py
+gathers them; `Candidate.origin` says where from):
+  neighbour       1- and 2-hop neighbours of the asked entity in the graph
+  polysemy        values of another sense of the same name (another subtitle/lemma id)
+  same_relation   tails of the same relation elsewhere (type-consistent by construction)
+  frequency       names of the gold's type in the gold's corpus-frequency bin
+  type            names of the gold's type in other bins
+  numeric         perturbations of a date/number/quantity/formula gold (numeric.py)
+
+A candidate is eligible when exclusion.py lets it through, it has the gold's
+type, and its similarity to the gold lies in the semantic band (numeric ones
+are exempt). Among the eligible, the choice is seeded per item and capped per
+origin, preferring the gold's frequency bin: taking the nine MOST similar
+would make the gold the centre of its options, and always the same origin
+would give the generator's style away; both let an answer-only model win.
+Numeric golds sit at a seeded rank among their numeric options for the same
+reason (a year always in the middle of its neighbours is found unread).
+"""
+from __future__ import annotations
+
+import random
+import zlib
+from dataclasses import dataclass
+
+from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
+from transforms.items.exclusion import exclusion_reason, pieces
+from transforms.split import stable_hash
+from transforms.text import normalise
+
+ORIGIN_PRIORITY = ("neighbour", "polysemy", "same_relation", "frequency", "type", "numeric")
+NUM_DISTRACTORS = NUM_OPTIONS - 1
+
+
+@dataclass(frozen=True)
+class Candidate:
+    text: str
+    type: str | None
+    origin: str
+    tier: int = 0  # 0 = preferred (the gold's frequency bin, a 1-hop neighbour); larger = later
+
+
+@dataclass
+class Draft:
+    """One QA/KGC question before its options: the gold and what constrains the distractors."""
+
+    item_id: str
+    gold: str
+    gold_type: str | None
+    relation: str
+    known: frozenset[str]  # normalised true answers of (h, r) / (r, t)
+    aliases: frozenset[str]  # normalised other names of the gold
+    candidates: list[Candidate]
+    below: list[str]  # numeric ladder (numeric.py), nearest first
+    above: list[str]
+    # Normalised names of the entity the question names (the head when the
+    # tail is asked): offering it would be absurd, and the prompt gives it away.
+    pivot: frozenset[str] = frozenset()
+
+
+def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:
+    return random.Random(stable_hash(seed, purpose, item_id))
+
+
+def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float], seed: int,
+           max_per_origin: int, rejected: dict[str, int] | None = None) -> list[tuple[str, str, float]] | None:
+    """Nine (text, origin, similarity) distractors, or None when fewer than nine are eligible.
+
+    `similarity` maps candidate text -> cosine similarity to the gold (every
+    candidate and numeric variant must be in it). `rejected` counts why the
+    candidates looked at were turned away (for stats.json). Candidates are
+    looked at lazily, origin by origin in their seeded order, so an item
+    with a large pool costs about as much as one with a small pool."""
+    rejected = rejected if rejected is not None else {}
+    low, high = band
+    seen = {normalise(draft.gold)}
+    base = zlib.crc32(f"{seed}\x1f{draft.item_id}".encode("utf-8"))
+
+    def admit(text: str, ctype: str | None, origin: str) -> float | None:
+        """The candidate's similarity when it may be offered (and marks it taken), else None."""
+        n = normalise(text)
+        if n in seen:
+            return None
+        why = "question_entity" if n in draft.pivot else exclusion_reason(
+            text, draft.gold, draft.relation, draft.known, draft.aliases)
+        if why is None and origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
+            why = "other_type"
+        sim = similarity.get(text)
+        if why is None and sim is None:
+            why = "no_vector"
+        if why is None and origin != "numeric" and not (low <= sim <= high):
+            why = "above_band" if sim > high else "below_band"
+        if why is not None:
+            rejected[why] = rejected.get(why, 0) + 1
+            return None
+        seen.add(n)
+        return sim
+
+    chosen: list[tuple[str, str, float]] = []
+    if draft.below or draft.above:
+        ok_below = [(t, s) for t in draft.below if (s := admit(t, draft.gold_type, "numeric")) is not None]
+        ok_above = [(t, s) for t in draft.above if (s := admit(t, draft.gold_type, "numeric")) is not None]
+        # The gold's rank among the numeric options is seeded: k values below it, the rest above.
+        k = item_rng(seed, draft.item_id, "numeric").randint(0, NUM_DISTRACTORS)
+        k = min(max(k, NUM_DISTRACTORS - len(ok_above)), len(ok_below))
+        chosen = [(t, "numeric", s) for t, s in ok_below[:k] + ok_above[: NUM_DISTRACTORS - k]]
+
+    by_origin: dict[str, list[tuple[int, int, Candidate]]] = {o: [] for o in ORIGIN_PRIORITY}
+    for c in draft.candidates:
+        by_origin[c.origin].append((c.tier, zlib.crc32(c.text.encode("utf-8"), base), c))
+    queues = {o: iter(sorted(v, key=lambda x: (x[0], x[1], x[2].text))) for o, v in by_origin.items() if v}
+
+    def pull(origin: str):
+        for _, _, c in queues[origin]:
+            sim = admit(c.text, c.type, origin)
+            if sim is not None:
+                return c.text, origin, sim
+        del queues[origin]
+        return None
+
+    taken = {o: 0 for o in ORIGIN_PRIORITY}
+    cap = max_per_origin
+    while len(chosen) < NUM_DISTRACTORS and queues:
+        progressed = False
+        for o in ORIGIN_PRIORITY:
+            if len(chosen) >= NUM_DISTRACTORS:
+                break
+            if o in queues and taken[o] < cap:
+                got = pull(o)
+                if got is not None:
+                    chosen.append(got)
+                    taken[o] += 1
+                    progressed = True
+        if not progressed and queues:
+            cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
+    if len(chosen) < NUM_DISTRACTORS:
+        return None
+    return chosen[:NUM_DISTRACTORS]
+
+
+def assemble(draft: Draft, chosen: list[tuple[str, str, float]], seed: int) -> dict:
+    """Options in a seeded order: the gold and its nine distractors, with origins and similarities."""
+    entries = [(draft.gold, None, None)] + [(t, o, s) for t, o, s in chosen]
+    order = list(range(NUM_OPTIONS))
+    item_rng(seed, draft.item_id, "order").shuffle(order)
+    options = [entries[i][0] for i in order]
+    answer_index = order.index(0)
+    dist = [entries[i] for i in order if i != 0]
+    return {
+        "options": options,
+        "answer": draft.gold,
+        "answer_index": answer_index,
+        "distractor_origins": [o for _, o, _ in dist],
+        "distractor_similarity": [round(float(s), 4) for _, _, s in dist],
+    }
+
+
+def violations(item: dict, known: frozenset[str] = frozenset(), relation: str | None = None) -> list[str]:
+    """Every invariant a QA/KGC item breaks (issue 8 §4); [] for a good item.
+
+    `known` (normalised true answers of the asked (h, r) / (r, t)) lets the
+    checker re-verify the "never a true answer" rule independently of the
+    chooser; without it only the item's own fields are checked."""
+    out: list[str] = []
+    options = item.get("options") or []
+    answer = item.get("answer")
+    idx = item.get("answer_index")
+    if len(options) != NUM_OPTIONS:
+        out.append("not_ten_options")
+    if len(set(options)) != len(options) or len({normalise(o) for o in options}) != len(options):
+        out.append("options_not_distinct")
+    if sum(1 for o in options if o == answer) != 1:
+        out.append("gold_not_exactly_once")
+    if idx is None or not (0 <= idx < len(options)) or options[idx] != answer:
+        out.append("answer_index_wrong")
+    origins = item.get("distractor_origins") or []
+    sims = item.get("distractor_similarity") or []
+    if len(origins) != NUM_DISTRACTORS or any(o not in DISTRACTOR_ORIGINS for o in origins):
+        out.append("origins_missing")
+    if len(sims) != NUM_DISTRACTORS or any(s is None for s in sims):
+        out.append("similarity_missing")
+    ng = normalise(answer or "")
+    rel = relation if relation is not None else (item.get("relation") or "")
+    for i, o in enumerate(options):
+        if i == idx:
+            continue
+        no = normalise(o)
+        if not pieces(o, rel).isdisjoint(known) or (no == ng):
+            out.append("true_answer_offered")
+            break
+        if ng and (no in ng or ng in no):
+            out.append("distractor_contains_gold")
+            break
+    return out

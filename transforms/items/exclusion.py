@@ -1,0 +1,72 @@
+""""Never a true answer": what may not be offered as a distractor, and why.
+
+For an item asking (h, r, ?) with gold g, a candidate x is excluded when
+  - `true_answer`: (h, r, x) is stated anywhere in the graph (any sense of
+    the name h: a question cannot tell the senses apart unless it shows the
+    subtitle, so every sense's values count), compared after the build's own
+    multi-value split (transforms/pairs.split_values) and normalisation
+    (transforms/text.normalise: width, case, spaces, punctuation), so
+    `《呐喊》` is `呐喊` and `A、B` is both A and B;
+  - `gold_alias`: x is another name of the gold (its 中文名/别名/简称/外文名
+    values, value-link titles) — offering 石头记 beside 红楼梦 offers the gold twice;
+  - `contains_gold`: x contains the gold or is contained in it (`浙江绍兴` vs `绍兴`);
+  - `contains_true_answer`: the same against any other true value of (h, r);
+  - `empty`: nothing left after normalisation.
+The same rules, mirrored, hold for an item asking (?, r, t).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from transforms.pairs import PairConfig, split_values
+from transforms.text import normalise
+
+_SPLIT = PairConfig()
+# The same separators with no relation exempt: a candidate that is a whole
+# unsplit cell (a 中文名 list) is still checked piece by piece.
+_SPLIT_ALL = PairConfig(no_split_relations=frozenset())
+
+# Relations whose values are other names of their head (aliases of it).
+ALIAS_RELATIONS = frozenset({
+    "中文名", "中文名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "别称", "简称", "全称", "本名", "原名",
+    "又名", "又称", "昵称", "俗名", "学名", "拉丁学名", "中文学名", "其他名称", "英文简称", "外号", "字", "号",
+})
+
+
+@lru_cache(maxsize=65536)
+def pieces(value: str, relation: str = "") -> frozenset[str]:
+    """Normalised forms of a value and of every piece the build's split gives."""
+    out = {normalise(value)}
+    for cfg in (_SPLIT, _SPLIT_ALL):
+        out.update(normalise(p) for p in split_values(value, relation, cfg))
+    out.discard("")
+    return frozenset(out)
+
+
+def known_set(values, relation: str = "") -> frozenset[str]:
+    """Normalised pieces of every true value of one (h, r) (or (r, t)) in the graph."""
+    out: set[str] = set()
+    for v in values:
+        out.update(pieces(v, relation))
+    return frozenset(out)
+
+
+def exclusion_reason(candidate: str, gold: str, relation: str, known: frozenset[str],
+                     aliases: frozenset[str]) -> str | None:
+    """Why `candidate` may not be a distractor for `gold`, or None when it may."""
+    nc = normalise(candidate)
+    if not nc:
+        return "empty"
+    cand_pieces = pieces(candidate, relation)
+    if not cand_pieces.isdisjoint(known):
+        return "true_answer"
+    ng = normalise(gold)
+    if nc in ng or ng in nc:
+        return "contains_gold"
+    if not cand_pieces.isdisjoint(aliases):
+        return "gold_alias"
+    # A longer string around another true value (`呐喊（小说集）`) is that value too.
+    for k in known:
+        if len(k) >= 2 and (k in nc or (len(nc) >= 2 and nc in k)):
+            return "contains_true_answer"
+    return None

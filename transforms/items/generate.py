@@ -1,0 +1,184 @@
+"""QA and KGC items of one name's group (pipeline/items_stage.py calls this per group).
+
+A group holds one normalised name's out-edges (every sense of the name as a
+head), in-edges (the name as a tail) and its neighbours' summaries
+(graph.name_summary). From it:
+  - each out-edge (h, r, t) is asked for its tail, unless trivial;
+  - each in-edge (h, r, name) is asked for its head where the head is
+    identifiable (templates.head_askable);
+and each question gets nine distractors (distractors.choose) from the
+neighbours, the other senses, and the pools of the relation and of the type
+(a gold typed `other`: its relation's pool only, see UNTYPED).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Callable, Protocol
+
+from transforms.entity_type import tail_type
+from transforms.items import templates
+from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
+from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
+from transforms.items.graph import freq_bin
+from transforms.items.numeric import ladder
+from transforms.text import normalise
+
+POOL_BINS = range(0, 6)
+# A gold typed `other` has no type to share: "same type" would be any junk name
+# (字 畹华 beside 京沪高速铁路), so such golds draw only on their relation's own
+# values, which are of one kind by construction.
+UNTYPED = frozenset({None, "", "other"})
+
+
+@lru_cache(maxsize=65536)
+def _retype(value: str, relation: str) -> str:
+    return tail_type(value, relation).type
+
+
+class Scorer(Protocol):
+    """Similarities to a gold: explicit candidates, and a pool's band search (faiss per pool)."""
+
+    def similar(self, gold: str, texts: list[str]) -> dict[str, float]: ...
+
+    def pool(self, pool_key: tuple[str, str], gold: str) -> list[tuple[str, str, float, int]]:
+        """(text, type, similarity, bin) of the pool's members with similarity >= the band's low bound."""
+        ...
+
+
+def _pool_candidates(scorer: Scorer, pool_key: tuple[str, str], gold: str, gold_bin: int, origin: str,
+                     sims: dict[str, float], near_origin: str | None = None) -> list[Candidate]:
+    out = []
+    for text, ctype, sim, b in scorer.pool(pool_key, gold):
+        sims[text] = sim
+        o = near_origin if (near_origin and b == gold_bin) else origin
+        out.append(Candidate(text, ctype, o, abs(b - gold_bin)))
+    return out
+
+
+def _neighbour_candidates(own: dict | None, hops: dict[str, dict], exclude_key: str, pivot_out, pivot_in) -> list[Candidate]:
+    """1-hop (the pivot's other values and heads) and 2-hop (their neighbours) names."""
+    out = []
+    for e in pivot_out:
+        out.append(Candidate(e[5], e[6], "neighbour", 0))
+    for e in pivot_in:
+        out.append(Candidate(e[1], e[3], "neighbour", 0))
+    for k, summary in sorted(hops.items()):
+        if k == exclude_key:
+            continue
+        for text, ctype in summary["neighbours"]:
+            out.append(Candidate(text, ctype, "neighbour", 1))
+    return out
+
+
+def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict], scorer: Scorer, cfg,
+                count: Callable[[str, int], None]) -> list[dict[str, Any]]:
+    """Every QA/KGC item asked from this group, with options; `count(name, n)` feeds stats.json."""
+    outs = sorted((e for side, e in records if side == "out"), key=lambda e: (e[0] or "", e[4], e[5]))
+    ins = sorted((e for side, e in records if side == "in"), key=lambda e: (e[0] or "", e[4], e[1]))
+    senses = {e[0] for e in outs}
+    polysemous = len(senses) > 1
+    tasks = [t for t in ("qa", "kgc") if t in cfg.tasks]
+    items: list[dict[str, Any]] = []
+    if not tasks:
+        return items
+    band = (cfg.band_low, cfg.band_high)
+    values_by_rel: dict[str, list[str]] = {}
+    for e in outs:
+        values_by_rel.setdefault(e[4], []).append(e[5])
+    # The group's own other names (its 中文名/别名/简称 values), never an option of its questions.
+    own_aliases = frozenset(n for e in outs if e[4] in ALIAS_RELATIONS for n in pieces(e[5], e[4]))
+    heads_by_rel: dict[str, list[str]] = {}
+    for e in ins:
+        heads_by_rel.setdefault(e[4], []).append(e[1])
+
+    def emit(draft: Draft, edge: tuple, asked: str, shown_head: str, sims: dict[str, float],
+             typed: list[tuple[str, str]]) -> None:
+        rejected: dict[str, int] = {}
+        chosen = choose(draft, sims, band, cfg.seed, cfg.max_per_origin, rejected)
+        for why, n in rejected.items():
+            count(f"rejected|{why}", n)
+        if chosen is None:
+            count("skipped|too_few_distractors", len(tasks))
+            return
+        # Type consistency, measured independently of the pools' own labels: a
+        # tail's distractors are re-typed as values of the asked relation
+        # (transforms/entity_type.tail_type); a head's keep their entity type.
+        if asked == "tail":
+            gold_type = _retype(draft.gold, draft.relation)
+            retype = lambda o: _retype(o, draft.relation)  # noqa: E731
+        else:
+            labels = dict(typed)
+            gold_type = draft.gold_type or "other"
+            retype = lambda o: labels.get(o, gold_type)  # noqa: E731
+        for task in tasks:
+            iid = templates.item_id(task, edge[0], edge[4], edge[5], asked)
+            d = Draft(**{**draft.__dict__, "item_id": iid})
+            body = assemble(d, chosen, cfg.seed)
+            question = (templates.qa_question if task == "qa" else templates.kgc_question)(
+                edge[4], asked, shown_head, edge[5])
+            item = {
+                "item_id": iid, "task": task, "domain": edge[7], "split": edge[8], "in_subset": edge[9],
+                "pair_id": edge[0], "head": edge[1], "relation": edge[4], "tail": edge[5],
+                "question": question, "asked": asked, **body,
+                "triples": None, "reference": None, "text": None, "gold_triples": None, "ontology": None,
+            }
+            bad = violations(item, draft.known, edge[4])
+            for why in bad:
+                count(f"violations|{why}", 1)
+            if bad:
+                continue
+            for origin, sim in zip(item["distractor_origins"], item["distractor_similarity"]):
+                count(f"origin|{origin}", 1)
+                count(f"sim|{min(9, max(0, int(sim * 10))) / 10:.1f}", 1)
+            for o in item["options"]:
+                if o != item["answer"]:
+                    same = retype(o) == gold_type
+                    count("type|consistent" if same else "type|inconsistent", 1)
+            items.append(item)
+
+    for e in outs:
+        why = templates.skip_tail_reason(e[1], e[4], e[5])
+        if why:
+            count(f"skipped|{why}", len(tasks))
+            continue
+        gold = e[5]
+        gkey = normalise(gold)
+        g_summary = hops.get(gkey)
+        gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
+        draft_sims: dict[str, float] = {}
+        cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", draft_sims)
+        if e[6] not in UNTYPED:
+            cands += _neighbour_candidates(None, hops, gkey, [x for x in outs if x[0] == e[0] and x is not e], ins)
+            cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
+            cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", draft_sims, "frequency")
+        below, above = ladder(gold, e[6])
+        draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims] + below + above))
+        typed = [(c.text, c.type) for c in cands] + [(t, e[6]) for t in below + above]
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4], known_set(values_by_rel[e[4]], e[4]),
+                      g_summary["aliases"] if g_summary else frozenset(), cands, below, above,
+                      frozenset({key, normalise(e[1])}) | own_aliases)
+        emit(draft, e, "tail", templates.shown_head(e[1], e[2], polysemous), draft_sims, typed)
+
+    for e in ins:
+        heads = {normalise(h) for h in heads_by_rel[e[4]]}
+        why = templates.head_askable(e[4], e[6], len(heads))
+        if why:
+            if e[4] in templates.HEAD_TEMPLATES:
+                count(f"skipped|{why}", len(tasks))
+            continue
+        gold = e[1]
+        gkey = normalise(gold)
+        g_summary = hops.get(gkey)
+        gold_bin = freq_bin(g_summary["count"]) if g_summary else 0
+        draft_sims = {}
+        cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", draft_sims)
+        if e[3] not in UNTYPED:
+            cands += _neighbour_candidates(None, hops, gkey, outs, [x for x in ins if x is not e])
+            cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", draft_sims, "frequency")
+        draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims]))
+        typed = [(c.text, c.type) for c in cands]
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4], known_set(heads_by_rel[e[4]]),
+                      g_summary["aliases"] if g_summary else frozenset(), cands, [], [],
+                      frozenset({key, normalise(e[5])}) | own_aliases)
+        emit(draft, e, "head", e[1], draft_sims, typed)
+    return items

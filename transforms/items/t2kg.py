@@ -1,0 +1,114 @@
+"""T2T items, the domain ontologies, and T2KG sentences (issue 8 §6, §7).
+
+T2T: a pair's kept triples in, its text as the reference.
+
+T2KG follows Text2KGBench (Mihindukulasooriya et al., 2023) in Chinese: one
+ontology per domain, derived from the relations kept in that domain (the
+most frequent ones), each with a domain and range type taken from entity
+typing (the most common entity_type of its heads, tail_type of its tails).
+The ontology is written in Text2KGBench's JSON (`id`, `title`, `concepts`
+[{qid, label}], `relations` [{pid, label, domain, range}]). A test case is one
+sentence of a pair's text with the kept triples whose support span (the
+pairs' start/end offsets) lies inside it; like Text2KGBench, a sentence is
+used only when ALL its triples belong to the ontology, and it needs at least
+one. Trivial triples (the entity's own name restated, transforms/trivial.py)
+are left out of the gold: they reward copying the title.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any, Iterable
+
+from transforms.trivial import trivial_reason
+
+# The coarse types of transforms/entity_type.py as ontology concepts.
+CONCEPT_LABELS = {
+    "person": "人物", "organisation": "组织机构", "place": "地点", "work": "作品", "species": "物种",
+    "event": "事件", "date": "日期", "number": "数值", "quantity": "数量", "other": "其他",
+}
+_SENTENCE_END = re.compile(r"[^。！？!?；;\n]*(?:[。！？!?；;]+[”’」』）)]*|\n|$)")
+
+
+def ontology_id(domain: str) -> str:
+    return f"cdtp_{domain}"
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) spans of the sentences of a Chinese text (end exclusive)."""
+    out = []
+    for m in _SENTENCE_END.finditer(text or ""):
+        s, e = m.span()
+        if e > s and text[s:e].strip():
+            out.append((s, e))
+    return out
+
+
+def t2t_item(pair: dict[str, Any]) -> dict[str, Any] | None:
+    triples = [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in pair.get("triples") or []]
+    if not triples or not (pair.get("text") or "").strip():
+        return None
+    return {"triples": triples, "reference": pair["text"]}
+
+
+def relation_types(pair: dict[str, Any]) -> Iterable[tuple[tuple[str, str], tuple[str, str]]]:
+    """((domain, relation), (head type, tail type)) per kept, non-trivial triple (for the ontology combiner)."""
+    domain = pair.get("domain") or "unknown"
+    head_type = pair.get("entity_type") or "other"
+    for t in pair.get("triples") or []:
+        if trivial_reason(t["head"], t["relation"], t["tail"]):
+            continue
+        yield (domain, t["relation"]), (head_type, t.get("tail_type") or "other")
+
+
+def build_ontology(domain: str, relation_type_counts: dict[str, Counter], min_count: int,
+                   max_relations: int) -> dict[str, Any]:
+    """Text2KGBench-style ontology of one domain from {relation: Counter((head type, tail type))}."""
+    ranked = sorted(((sum(c.values()), r) for r, c in relation_type_counts.items()), key=lambda x: (-x[0], x[1]))
+    chosen = [(n, r) for n, r in ranked if n >= min_count][:max_relations]
+    relations, concepts = [], set()
+    for i, (n, r) in enumerate(chosen, 1):
+        heads, tails = Counter(), Counter()
+        for (ht, tt), k in relation_type_counts[r].items():
+            heads[ht] += k
+            tails[tt] += k
+        dom = min(heads, key=lambda t: (-heads[t], t))
+        rng = min(tails, key=lambda t: (-tails[t], t))
+        concepts.update((dom, rng))
+        relations.append({"pid": f"R{i}", "label": r, "domain": dom, "range": rng, "count": n})
+    return {
+        "title": f"CDTP {domain} ontology",
+        "id": ontology_id(domain),
+        "concepts": [{"qid": c, "label": CONCEPT_LABELS.get(c, c)} for c in sorted(concepts)],
+        "relations": relations,
+    }
+
+
+def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """T2KG cases of one pair (sentence, gold triples) and the sentences skipped, by reason."""
+    text = pair.get("text") or ""
+    spans = sentences(text)
+    skipped: dict[str, int] = {}
+    by_sentence: dict[int, list[dict]] = {}
+    for t in pair.get("triples") or []:
+        s, e = t.get("start"), t.get("end")
+        if s is None or e is None:
+            continue
+        for k, (a, b) in enumerate(spans):
+            if a <= s and e <= b:
+                by_sentence.setdefault(k, []).append(t)
+                break
+    out = []
+    for k in sorted(by_sentence):
+        triples = by_sentence[k]
+        if any(t["relation"] not in ontology_relations for t in triples):
+            skipped["relation_outside_ontology"] = skipped.get("relation_outside_ontology", 0) + 1
+            continue
+        gold = [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in triples
+                if not trivial_reason(t["head"], t["relation"], t["tail"])]
+        if not gold:
+            skipped["only_trivial_triples"] = skipped.get("only_trivial_triples", 0) + 1
+            continue
+        a, b = spans[k]
+        out.append({"text": text[a:b].strip(), "gold_triples": gold, "sentence": k})
+    return out, skipped

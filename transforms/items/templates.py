@@ -1,0 +1,155 @@
+"""Questions and prompts: which triples become items, asked which way.
+
+QA (CB-ECLLM App. C.2) asks one kept triple as a natural Chinese question,
+`(±)反式菊酸的分子式是什么？`. The most frequent Baike relations get a
+hand-written template (their generic form reads badly: `鲁迅的出生地是什么？`
+asks for a thing where the answer is a place); every other relation falls
+back to `{h}的{r}是什么？`. Relations whose value is a list (代表作品, 主演)
+ask for "one of" them, since the other true values are never offered.
+
+KGC uses the paper's triple form, `(h, r, ?)` and `(?, r, t)`.
+
+Asking for the head (the rule, also in docs/items.md): only where the head
+is identifiable from the relation and the tail, i.e.
+  1. the relation is in HEAD_TEMPLATES: relations that are functional in the
+     inverse direction for their usual tails (a work has one 作者/导演 and a
+     country one 首都, so "which work did X direct" has a definite answer
+     among the options once every other work X directed is excluded);
+  2. in the whole graph exactly one head states (relation, tail) — otherwise
+     the question has several right answers;
+  3. the tail names something (not a date, number or quantity: "which entity
+     was founded in 1949" is not identifiable).
+"""
+from __future__ import annotations
+
+import hashlib
+
+from transforms.trivial import trivial_reason
+
+# relation -> question asking for the tail; {h} is the head as shown.
+TAIL_TEMPLATES: dict[str, str] = {
+    "出生日期": "{h}的出生日期是哪一天？",
+    "出生时间": "{h}出生于什么时候？",
+    "逝世日期": "{h}的逝世日期是哪一天？",
+    "出生地": "{h}出生在哪里？",
+    "国籍": "{h}的国籍是哪个国家？",
+    "民族": "{h}是哪个民族的？",
+    "职业": "{h}的职业是什么？",
+    "毕业院校": "{h}毕业于哪所学校？",
+    "代表作品": "下列哪一项是{h}的代表作品？",
+    "主要作品": "下列哪一项是{h}的主要作品？",
+    "主要成就": "下列哪一项是{h}的主要成就？",
+    "作者": "{h}的作者是谁？",
+    "导演": "{h}的导演是谁？",
+    "编剧": "{h}的编剧是谁？",
+    "主演": "下列哪一位是{h}的主演？",
+    "歌手": "{h}的演唱者是谁？",
+    "作词": "{h}的作词人是谁？",
+    "作曲": "{h}的作曲人是谁？",
+    "出版社": "{h}由哪家出版社出版？",
+    "出版时间": "{h}是什么时候出版的？",
+    "上映时间": "{h}是什么时候上映的？",
+    "发行时间": "{h}是什么时候发行的？",
+    "所属专辑": "{h}收录在哪张专辑中？",
+    "创始人": "{h}的创始人是谁？",
+    "成立时间": "{h}成立于什么时候？",
+    "创办时间": "{h}创办于什么时候？",
+    "总部地点": "{h}的总部位于哪里？",
+    "所在地": "{h}位于哪里？",
+    "地理位置": "{h}位于哪里？",
+    "所属地区": "{h}属于哪个地区？",
+    "首都": "{h}的首都是哪座城市？",
+    "面积": "{h}的面积是多少？",
+    "人口": "{h}有多少人口？",
+    "海拔": "{h}的海拔是多少？",
+    "身高": "{h}的身高是多少？",
+    "体重": "{h}的体重是多少？",
+    "妻子": "{h}的妻子是谁？",
+    "丈夫": "{h}的丈夫是谁？",
+    "父亲": "{h}的父亲是谁？",
+    "母亲": "{h}的母亲是谁？",
+    "朝代": "{h}是哪个朝代的人？",
+    "字": "{h}字什么？",
+    "号": "{h}号什么？",
+    "界": "{h}属于哪个界？",
+    "门": "{h}属于哪个门？",
+    "纲": "{h}属于哪个纲？",
+    "目": "{h}属于哪个目？",
+    "科": "{h}属于哪个科？",
+    "属": "{h}属于哪个属？",
+    "分子式": "{h}的分子式是什么？",
+    "分子量": "{h}的分子量是多少？",
+    "类型": "{h}属于什么类型？",
+    "类别": "{h}属于什么类别？",
+    "校训": "{h}的校训是什么？",
+    "董事长": "{h}的董事长是谁？",
+    "注册资本": "{h}的注册资本是多少？",
+    "气候": "{h}属于什么气候？",
+    "气候条件": "{h}属于什么气候？",
+    "花期": "{h}的花期是什么时候？",
+    "主要食材": "下列哪一项是{h}的主要食材？",
+}
+GENERIC_TAIL = "{h}的{r}是什么？"
+
+# relation -> question asking for the head; {t} is the tail. See the module rule.
+HEAD_TEMPLATES: dict[str, str] = {
+    "作者": "下列哪部作品的作者是{t}？",
+    "导演": "下列哪部作品由{t}执导？",
+    "编剧": "下列哪部作品的编剧是{t}？",
+    "作词": "下列哪首作品由{t}作词？",
+    "作曲": "下列哪首作品由{t}作曲？",
+    "首都": "{t}是哪个国家的首都？",
+    "创始人": "{t}创办了下列哪个机构？",
+    "所属专辑": "下列哪首歌曲收录在专辑{t}中？",
+}
+# Tail types that name nothing a question could point back from.
+UNNAMED_TYPES = frozenset({"date", "number", "quantity"})
+
+KGC_TAIL = "({h}, {r}, ?)"
+KGC_HEAD = "(?, {r}, {t})"
+
+
+def shown_head(entity: str, subtitle: str | None, polysemous: bool) -> str:
+    """The head as a question shows it: with its sense (`杜鹃（植物）`) when the
+    name has several senses in the graph, so the question has one answer."""
+    if polysemous and subtitle:
+        return f"{entity}（{subtitle}）"
+    return entity
+
+
+def qa_question(relation: str, asked: str, head_shown: str, tail: str) -> str:
+    if asked == "head":
+        return HEAD_TEMPLATES[relation].format(t=tail)
+    return TAIL_TEMPLATES.get(relation, GENERIC_TAIL).format(h=head_shown, r=relation)
+
+
+def kgc_question(relation: str, asked: str, head_shown: str, tail: str) -> str:
+    if asked == "head":
+        return KGC_HEAD.format(r=relation, t=tail)
+    return KGC_TAIL.format(h=head_shown, r=relation)
+
+
+def skip_tail_reason(head: str, relation: str, tail: str) -> str | None:
+    """Why a triple is not asked for its tail (a trivial_* reason), or None."""
+    if not (tail or "").strip():
+        return "empty_tail"
+    why = trivial_reason(head, relation, tail)
+    return f"trivial_{why}" if why else None
+
+
+def head_askable(relation: str, tail_type: str | None, heads_with_same_fact: int) -> str | None:
+    """None when (?, relation, tail) may be asked, else why not (the module rule)."""
+    if relation not in HEAD_TEMPLATES:
+        return "head_not_functional"
+    if tail_type in UNNAMED_TYPES:
+        return "head_tail_unnamed"
+    if heads_with_same_fact != 1:
+        return "head_not_unique"
+    return None
+
+
+def item_id(task: str, pair_id: str, relation: str | None, tail: str | None, asked: str | None,
+            extra: str = "") -> str:
+    """Stable id of an item: the same triple asked the same way keeps its id."""
+    key = "\x1f".join((task, pair_id or "", relation or "", tail or "", asked or "", extra))
+    return hashlib.blake2b(key.encode("utf-8"), digest_size=8).hexdigest()
