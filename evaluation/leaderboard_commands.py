@@ -37,6 +37,7 @@ def register(subparsers) -> None:
                         "on the same items, per dataset")
     p.set_defaults(handler=_run)
     register_judge(subparsers)
+    register_ood(subparsers)
 
 
 def _csv_list(value: str) -> list[str] | None:
@@ -297,4 +298,50 @@ def _judge(args) -> int:
           f"tie {overall['tie']['rate']:.3f}  loss {overall['loss']['rate']:.3f}  "
           f"(unparsed verdicts {overall['unparsed']}, call errors {sum(report['errors'].values())})")
     print(f"wrote {args.out}/judged.parquet, {args.out}/report.json; results appended to {path}")
+    return 0
+
+
+# ------------------------------------------------------------------ cdtp ood
+def register_ood(subparsers) -> None:
+    from evaluation.ood import OOD_SETS
+
+    p = subparsers.add_parser("ood", help="out-of-distribution item sets (WebNLG, YAGO3-10, HotpotQA) as items")
+    p.add_argument("name", choices=OOD_SETS, help="which set")
+    p.add_argument("--data", required=True, metavar="DIR", help="the set's folder, e.g. ../shared/data/ood/yago3-10")
+    p.add_argument("--out", required=True, metavar="DIR", help="items/task=…/domain=NAME/split=… go here")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N QA/KGC items")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--embedder", default="use-m3", help="embedder spec for the semantic band")
+    p.set_defaults(handler=_ood)
+
+
+def _ood(args) -> int:
+    from collections import Counter
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from evaluation.ood import OodError, load
+    from schemas.items import ITEM_SCHEMA
+
+    stats: Counter = Counter()
+    try:
+        items = list(load(args.name, args.data, seed=args.seed, limit=args.limit, embedder=args.embedder,
+                          stats=stats))
+    except OodError as exc:
+        raise CdtpError(str(exc)) from None
+    if not items:
+        raise CdtpError(f"{args.data}: no {args.name} items could be made ({dict(stats)})")
+    groups: dict[tuple, list] = {}
+    for it in items:
+        groups.setdefault((it["task"], it["domain"], it["split"]), []).append(it)
+    for (task, domain, split), rows in sorted(groups.items()):
+        folder = os.path.join(args.out, "items", f"task={task}", f"domain={domain}", f"split={split}")
+        os.makedirs(folder, exist_ok=True)
+        rows.sort(key=lambda r: r["item_id"])
+        pq.write_table(pa.Table.from_pylist(rows, schema=ITEM_SCHEMA), os.path.join(folder, "part-0.parquet"))
+        print(f"{task} {domain} {split}: {len(rows)} items")
+    with open(os.path.join(args.out, f"ood-{args.name}-stats.json"), "w", encoding="utf-8") as fh:
+        json.dump(dict(sorted(stats.items())), fh, ensure_ascii=False, indent=1)
+    print(f"wrote {len(items)} items to {args.out}/items (counts by reason in ood-{args.name}-stats.json)")
     return 0

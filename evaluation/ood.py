@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any, Iterator
 
 from schemas.items import ITEM_SCHEMA
+from transforms.text import normalise
 
 WEBNLG, YAGO, HOTPOT = "webnlg", "yago3-10", "hotpotqa"
 OOD_SETS = (WEBNLG, YAGO, HOTPOT)
@@ -178,7 +179,7 @@ def _read_triples(path: str) -> list[tuple[str, str, str]]:
 
 
 def load_yago(folder: str, *, seed: int = 0, limit: int | None = None, subset_share: float = 0.25,
-              embedder: str = "use-m3", stats: Counter | None = None, pool: int = 60) -> Iterator[dict[str, Any]]:
+              embedder: str = "use-m3", stats: Counter | None = None, pool: int = 45) -> Iterator[dict[str, Any]]:
     """KGC items `(h, r, ?)` from YAGO3-10 valid (train split) and test (eval split).
 
     The graph is every triple of the files present: a distractor x is never
@@ -226,7 +227,7 @@ def load_yago(folder: str, *, seed: int = 0, limit: int | None = None, subset_sh
                                  subset=in_subset(key, seed, subset_share), pair_id=h, head=head, relation=r,
                                  gold=gold, question=f"（{head}，{r}，？）", known=known_set(tails_of[(h, r)], r),
                                  candidates=cands, sim=sim, cfg=cfg, stats=stats,
-                                 pivot=frozenset({head.lower()}))
+                                 pivot=frozenset({normalise(head)}))
             if item is not None:
                 made += 1
                 yield item
@@ -236,7 +237,7 @@ _YES_NO = {"yes", "no"}
 
 
 def load_hotpotqa(folder: str, *, seed: int = 0, limit: int | None = None, subset_share: float = 0.25,
-                  embedder: str = "use-m3", stats: Counter | None = None, pool: int = 80) -> Iterator[dict[str, Any]]:
+                  embedder: str = "use-m3", stats: Counter | None = None, pool: int = 45) -> Iterator[dict[str, Any]]:
     """QA items from HotpotQA dev (answers only): options from other questions' answers.
 
     Every question goes to the eval split (the shipped file is dev). A
@@ -290,3 +291,16 @@ def load_hotpotqa(folder: str, *, seed: int = 0, limit: int | None = None, subse
         if item is not None:
             made += 1
             yield item
+
+
+LOADERS = {WEBNLG: load_webnlg, YAGO: load_yago, HOTPOT: load_hotpotqa}
+
+
+def load(name: str, folder: str, **kwargs) -> Iterator[dict[str, Any]]:
+    """Items of one OOD set (`webnlg`, `yago3-10`, `hotpotqa`) read from its folder."""
+    if name not in LOADERS:
+        raise OodError(f"unknown OOD set {name!r}: choose from {', '.join(OOD_SETS)}")
+    if name == WEBNLG:
+        kwargs.pop("limit", None)
+        kwargs.pop("embedder", None)
+    return LOADERS[name](folder, **kwargs)

@@ -1,0 +1,72 @@
+"""Out-of-distribution sets (issue 13 §4): the public WebNLG, YAGO3-10 and HotpotQA files become
+items of the same schema that pass the same invariants as the CDTP items, and `cdtp eval` takes them."""
+from collections import Counter
+
+import pyarrow.parquet as pq
+import pytest
+
+from evaluation.items import validate
+from evaluation.ood import load_hotpotqa, load_webnlg, load_yago
+from pipeline.cli import main
+from schemas.items import ITEM_SCHEMA
+from transforms.items.distractors import violations
+from transforms.text import normalise
+
+
+def _ood(shared_data, name):
+    return shared_data / "ood" / name
+
+
+def test_webnlg_becomes_t2t_items(shared_data):
+    stats = Counter()
+    items = list(load_webnlg(str(_ood(shared_data, "webnlg")), stats=stats))
+    assert stats["webnlg_eval"] > 1000 and stats["webnlg_train"] > 500
+    for it in items[:200]:
+        assert it["task"] == "t2t" and it["domain"] == "webnlg" and it["triples"] and it["reference"]
+        assert all("_" not in t["head"] for t in it["triples"])  # surface forms, not DBpedia ids
+        assert validate(it) is None
+
+
+@pytest.mark.slow
+def test_yago_kgc_items_pass_the_cdtp_invariants(shared_data):
+    folder = _ood(shared_data, "yago3-10")
+    stats = Counter()
+    items = list(load_yago(str(folder), limit=12, stats=stats, pool=24))
+    assert len(items) == 12
+    graph = {}
+    for name in ("valid.txt", "test.txt"):
+        for line in (folder / name).read_text(encoding="utf-8").splitlines():
+            h, r, t = line.split("\t")
+            graph.setdefault((h.replace("_", " "), r), set()).add(normalise(t.replace("_", " ")))
+    for it in items:
+        assert violations(it) == [], it
+        assert validate(it) is None
+        # never a true answer: no option but the gold is a known tail of (h, r)
+        known = graph[(it["head"], it["relation"])]
+        assert [o for o in it["options"] if normalise(o) in known] == [it["answer"]]
+        assert normalise(it["head"]) not in {normalise(o) for o in it["options"]}
+
+
+@pytest.mark.slow
+def test_hotpotqa_items_skip_yes_no_and_pass_the_invariants(shared_data):
+    stats = Counter()
+    items = list(load_hotpotqa(str(_ood(shared_data, "hotpotqa")), limit=10, stats=stats, pool=24))
+    assert len(items) == 10 and stats["hotpotqa_skipped_yes_no"] > 0
+    for it in items:
+        assert violations(it) == [] and validate(it) is None
+        assert it["answer"].lower() not in {"yes", "no"}
+
+
+@pytest.mark.slow
+def test_cdtp_eval_takes_ood_items(shared_data, tmp_path):
+    out = tmp_path / "ood"
+    assert main(["ood", "webnlg", "--data", str(_ood(shared_data, "webnlg")), "--out", str(out)]) == 0
+    table = pq.read_table(next((out / "items").rglob("*.parquet")))
+    assert table.schema.equals(ITEM_SCHEMA, check_metadata=False)
+    assert main(["eval", "--items", str(out), "--model", "template", "--tasks", "t2t", "--limit", "20",
+                 "--out", str(tmp_path / "run")]) == 0
+
+
+def test_missing_ood_folder_is_a_clear_error(tmp_path, capsys):
+    assert main(["ood", "yago3-10", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "valid.txt" in capsys.readouterr().err
