@@ -112,3 +112,18 @@ def test_demo_evaluates_offline_baselines_when_items_exist(tmp_path, capfd):
     assert models == set(DEMO_BASELINES)
     emb = json.loads((tmp_path / "eval" / "embed" / "results.json").read_text(encoding="utf-8"))
     assert emb["counts"]["asked"] == 24 and emb["counts"]["errors"] == 0
+
+
+def test_t2kg_uses_the_builds_ontology_files(build):
+    ont = {"id": "cdtp_HP", "concepts": [{"qid": "person", "label": "人物"}, {"qid": "dyn", "label": "朝代"}],
+           "relations": [{"pid": "R1", "label": "朝代", "domain": "person", "range": "dyn"},
+                         {"pid": "R2", "label": "本名", "domain": "person", "range": "person"}]}
+    (build / "ontologies").mkdir()
+    (build / "ontologies" / "cdtp_HP.json").write_text(json.dumps(ont, ensure_ascii=False), encoding="utf-8")
+    run_eval(str(build), str(build / "o"), EvalConfig(tasks=["t2kg"], domains=["HP"]), model_spec="random")
+    preds = pq.read_table(build / "o" / "predictions.parquet").to_pylist()
+    assert len(preds) == 3
+    assert all("本体概念：人物、朝代\n本体关系：朝代(人物, 朝代)、本名(人物, 人物)\n" in p["prompt"] for p in preds)
+    (build / "ontologies" / "cdtp_HP.json").write_text("{", encoding="utf-8")
+    with pytest.raises(Exception, match="not a readable ontology"):
+        run_eval(str(build), str(build / "o2"), EvalConfig(tasks=["t2kg"]), model_spec="random")
