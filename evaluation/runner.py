@@ -195,6 +195,9 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
         model_spec = saved["model"]
     if not model_spec:
         raise CdtpError("--model is required (unless --reuse re-scores a saved run)")
+    from evaluation.backends import canonical_spec
+
+    call_spec, model_spec = model_spec, canonical_spec(model_spec)
     sel = ItemSelection(cfg.tasks, cfg.domains, cfg.split, cfg.subset, cfg.limit)
     loaded: LoadedItems = load_items(items_path, sel)
     ont_files = load_ontology_files(items_path)
@@ -223,7 +226,7 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
             if model is None:
                 from evaluation.backends import make_model
 
-                model = make_model(model_spec)
+                model = make_model(call_spec)
             if hasattr(model, "fit"):
                 model.fit(train)
             demos = select_demos(loaded.items, train, cfg.shots, cfg.embedder)
@@ -231,13 +234,11 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
             pending = [r for r in requests if r.key not in journal.records
                        or (cfg.retry_errors and journal.records[r.key].get("error"))]
             if pending:
-                progress = Progress(len(pending))
-                try:
-                    ask(model, pending, journal, progress, cfg.chunk)
-                finally:
-                    model.close()
+                ask(model, pending, journal, Progress(len(pending)), cfg.chunk)
     finally:
         journal.close()
+        if model is not None:
+            model.close()
     return finalize(out_dir, loaded, journal.records, ontologies, cfg, model_spec, resume_key,
                     results_dir or results_home(items_path))
 
