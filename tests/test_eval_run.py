@@ -75,10 +75,20 @@ def test_invalid_items_are_reported_not_asked(tmp_path):
     assert doc["counts"]["asked"] == 10
 
 
-def test_filters_limit_and_subset(build):
+def test_filters_limit_and_subset(tmp_path):
+    rows = fixture_items()
+    for r in rows:
+        if r["item_id"] in ("t2t-p10", "qa-p04"):
+            r["in_subset"] = False
+    build = write_items(tmp_path / "b", rows)
     doc = run_eval(str(build), str(build / "o"), EvalConfig(tasks=["t2t"], domains=["NE"], limit=2),
                    model_spec="template")
     assert doc["n"]["t2t"] == {"NE": 2, "ALL": 2}
+    preds = pq.read_table(build / "o" / "predictions.parquet").to_pylist()
+    assert [p["item_id"] for p in preds] == ["t2t-p10", "t2t-p11"]  # lowest item_ids first
+    doc = run_eval(str(build), str(build / "s"), EvalConfig(tasks=["t2t", "qa"], subset=True), model_spec="random")
+    preds = pq.read_table(build / "s" / "predictions.parquet").to_pylist()
+    assert {"t2t-p10", "qa-p04"}.isdisjoint(p["item_id"] for p in preds) and len(preds) == 10
     assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa,nope",
                  "--out", str(build / "x")]) == 2
 
