@@ -91,6 +91,10 @@ def test_filters_limit_and_subset(tmp_path):
     assert {"t2t-p10", "qa-p04"}.isdisjoint(p["item_id"] for p in preds) and len(preds) == 10
     assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa,nope",
                  "--out", str(build / "x")]) == 2
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa",
+                 "--out", str(blocker / "run")]) == 2  # a clear error, no traceback
 
 
 def test_circular_evaluation_and_kshot_prompts(build):
