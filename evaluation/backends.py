@@ -62,6 +62,24 @@ class Model(Protocol):
         ...
 
 
+# Options that change how requests travel, not what the model answers.
+TRANSPORT_OPTIONS = ("concurrency", "timeout", "retries", "backoff", "max_wait", "key_env")
+
+
+def canonical_spec(spec: str) -> str:
+    """The spec that names the model in results and run identity: HTTP transport
+    options dropped, so a run resumed with more concurrency is the same run and
+    the leaderboard groups it under one name."""
+    spec = (spec or "").strip()
+    if not spec.startswith(("openai-chat:", "openai-completions:")) or "?" not in spec:
+        return spec
+    import urllib.parse
+
+    head, _, query = spec.partition("?")
+    kept = [(k, v) for k, v in urllib.parse.parse_qsl(query, keep_blank_values=True) if k not in TRANSPORT_OPTIONS]
+    return head + ("?" + urllib.parse.urlencode(kept) if kept else "")
+
+
 def make_model(spec: str, **kwargs) -> Model:
     spec = (spec or "").strip()
     kind, _, rest = spec.partition(":")

@@ -50,7 +50,10 @@ def run(args) -> int:
     cfg = EvalConfig(tasks=args.tasks, domains=args.domains, split=args.split, subset=args.subset,
                      limit=args.limit, shots=args.shots, embedder=args.embedder, circular=args.circular,
                      retry_errors=args.retry_errors)
-    doc = run_eval(args.items, args.out, cfg, model_spec=args.model, reuse=args.reuse, results_dir=args.results)
+    try:
+        doc = run_eval(args.items, args.out, cfg, model_spec=args.model, reuse=args.reuse, results_dir=args.results)
+    except OSError as exc:  # an unwritable --out or results folder, a full disk
+        raise CdtpError(f"{exc.filename or args.out}: {exc.strerror or exc}") from None
     with open(f"{args.out}/results.md", encoding="utf-8") as fh:
         sys.stdout.write(fh.read())
     c = doc["counts"]

@@ -59,6 +59,24 @@ def results_home(items_path: str) -> str:
     return os.path.join(path, "results")
 
 
+def load_ontology_files(items_path: str) -> dict[str, dict]:
+    """The build's T2KG ontologies (`BUILD/ontologies/<id>.json`, Text2KGBench format), by id."""
+    folder = os.path.join(os.path.dirname(results_home(items_path)), "ontologies")
+    out: dict[str, dict] = {}
+    if os.path.isdir(folder):
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".json"):
+                try:
+                    with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                        ont = json.load(fh)
+                except (OSError, ValueError) as exc:
+                    raise CdtpError(f"{folder}/{name}: not a readable ontology ({exc})") from None
+                if not isinstance(ont, dict) or not isinstance(ont.get("relations"), list):
+                    raise CdtpError(f"{folder}/{name}: an ontology needs a 'relations' list")
+                out[ont.get("id") or name[: -len(".json")]] = ont
+    return out
+
+
 def _q(s: str) -> str:
     return "'" + s.replace("'", "''") + "'"
 

@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import os
 import random
@@ -135,8 +136,8 @@ class OpenAIBackend:
             if isinstance(exc.reason, (TimeoutError, socket.timeout)):
                 raise _Failure(f"timeout after {self.opts.timeout:g}s", True)
             raise _Failure(f"connection failed: {exc.reason}", True)
-        except (ConnectionError, OSError) as exc:
-            raise _Failure(f"connection failed: {exc}", True)
+        except (ConnectionError, OSError, http.client.HTTPException) as exc:  # reset, truncated reply
+            raise _Failure(f"connection failed: {exc!r}", True)
         try:
             return json.loads(payload)
         except ValueError:

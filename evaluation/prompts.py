@@ -4,7 +4,7 @@ Multiple choice (QA, KGC) without log-likelihoods asks for the full ranking
 of the ten option letters, as the CDTP authors' code does; with
 log-likelihoods the prompt ends at "答案：" and each option is scored as its
 continuation. T2T asks for a description of the triples; T2KG follows
-Text2KGBench (ontology relations, then the sentence, answers as
+Text2KGBench (ontology concepts and relations, then the sentence, answers as
 `关系(主体, 客体)` one per line). k-shot demonstrations come first, each one a
 complete prompt body followed by its gold answer.
 """
@@ -37,7 +37,8 @@ T2KG_INSTRUCTION = (
     "请根据给定的本体关系，从句子中抽取所有三元组。每行输出一个三元组，格式为：关系(主体, 客体)。"
     "只使用给定的关系，不要输出其他内容。"
 )
-T2KG_BODY = "本体关系：{relations}\n句子：{text}\n"
+T2KG_BODY = "{concepts}本体关系：{relations}\n句子：{text}\n"
+T2KG_CONCEPTS = "本体概念：{concepts}\n"
 T2KG_CUE = "三元组：\n"
 
 DEMO_HEADER = "示例{n}：\n"
@@ -62,7 +63,20 @@ def gold_triples_text(triples: Sequence[dict] | None) -> str:
     return "\n".join(f"{t['relation']}({t['head']}, {t['tail']})" for t in (triples or []))
 
 
-def body_and_answer(item: dict[str, Any], *, loglik: bool, relations: Sequence[str] = ()) -> tuple[str, str, str]:
+def ontology_lines(ontology: dict | None) -> tuple[str, str]:
+    """(concepts line, relation list) as Text2KGBench shows them: `关系(定义域, 值域)`."""
+    if not ontology:
+        return "", "（未给定）"
+    labels = {c.get("qid"): c.get("label") for c in ontology.get("concepts") or []}
+    concepts = "、".join(c["label"] for c in ontology.get("concepts") or [] if c.get("label"))
+    rels = []
+    for r in ontology.get("relations") or []:
+        dom, rng = labels.get(r.get("domain")), labels.get(r.get("range"))
+        rels.append(f"{r['label']}({dom}, {rng})" if dom and rng else r["label"])
+    return (T2KG_CONCEPTS.format(concepts=concepts) if concepts else ""), ("、".join(rels) or "（未给定）")
+
+
+def body_and_answer(item: dict[str, Any], *, loglik: bool, ontology: dict | None = None) -> tuple[str, str, str]:
     """(body, cue, gold answer text) of one item; the answer is used for demonstrations."""
     task = item["task"]
     if task in ("qa", "kgc"):
@@ -73,8 +87,8 @@ def body_and_answer(item: dict[str, Any], *, loglik: bool, relations: Sequence[s
     if task == "t2t":
         return T2T_BODY.format(triples=triples_block(item.get("triples"))), T2T_CUE, item.get("reference") or ""
     if task == "t2kg":
-        rels = "、".join(relations) if relations else "（未给定）"
-        body = T2KG_BODY.format(relations=rels, text=item.get("text") or "")
+        concepts, rels = ontology_lines(ontology)
+        body = T2KG_BODY.format(concepts=concepts, relations=rels, text=item.get("text") or "")
         return body, T2KG_CUE, gold_triples_text(item.get("gold_triples"))
     raise ValueError(f"unknown task {task!r}")
 
@@ -86,13 +100,13 @@ def instruction(task: str, *, loglik: bool) -> str:
 
 
 def build_prompt(item: dict[str, Any], demos: Sequence[dict[str, Any]] = (), *, loglik: bool = False,
-                 relations: Sequence[str] = ()) -> str:
+                 ontology: dict | None = None) -> str:
     """The full prompt: instruction, demonstrations (body + answer), then the item's body and cue."""
     parts = [instruction(item["task"], loglik=loglik), "\n\n"]
     for n, demo in enumerate(demos, 1):
-        body, cue, answer = body_and_answer(demo, loglik=loglik, relations=relations)
+        body, cue, answer = body_and_answer(demo, loglik=loglik, ontology=ontology)
         parts += [DEMO_HEADER.format(n=n), body, cue, answer, "\n\n"]
-    body, cue, _ = body_and_answer(item, loglik=loglik, relations=relations)
+    body, cue, _ = body_and_answer(item, loglik=loglik, ontology=ontology)
     if demos:
         parts.append(TEST_HEADER)
     parts += [body, cue]

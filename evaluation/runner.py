@@ -22,10 +22,10 @@ from typing import Any, Iterable
 from evaluation import prompts as P
 from evaluation.backends import Generation, Model, Prompt
 from evaluation.config import EvalConfig
-from evaluation.items import ItemSelection, LoadedItems, load_items, load_train, results_home
+from evaluation.items import ItemSelection, LoadedItems, load_items, load_ontology_files, load_train, results_home
 from evaluation.results import (append_results, code_version, markdown_table, now_iso, result_rows,
                                 stable_hash, write_predictions)
-from evaluation.scoring import aggregate, ontology_relations, rotate, rotation_shifts, score_record
+from evaluation.scoring import aggregate, item_ontologies, ontology_key, rotate, rotation_shifts, score_record
 from pipeline.errors import CdtpError
 
 JOURNAL, RUN_FILE = "journal.jsonl", "run.json"
@@ -102,7 +102,8 @@ def _demo_text(item: dict[str, Any]) -> str:
 
 
 def select_demos(items: list[dict], train: list[dict], shots: int, embedder_spec: str) -> dict[str, list[dict]]:
-    """k most similar train items of the same task per item (Text2KGBench's choice of demonstrations)."""
+    """k most similar train items of the same task per item (Text2KGBench's choice of
+    demonstrations); for T2KG, of the same ontology, so the demos use its relations."""
     if shots <= 0 or not train:
         return {}
     import numpy as np
@@ -114,9 +115,10 @@ def select_demos(items: list[dict], train: list[dict], shots: int, embedder_spec
     except EmbedderError as exc:
         raise CdtpError(str(exc)) from None
     out: dict[str, list[dict]] = {}
-    for task in sorted({it["task"] for it in items}):
-        pool = [t for t in train if t["task"] == task]
-        mine = [it for it in items if it["task"] == task]
+    group = lambda it: (it["task"], ontology_key(it) if it["task"] == "t2kg" else "")  # noqa: E731
+    for key in sorted({group(it) for it in items}):
+        pool = [t for t in train if group(t) == key]
+        mine = [it for it in items if group(it) == key]
         if not pool or not mine:
             continue
         sims = emb.encode([_demo_text(x) for x in mine]) @ emb.encode([_demo_text(x) for x in pool]).T
@@ -127,11 +129,10 @@ def select_demos(items: list[dict], train: list[dict], shots: int, embedder_spec
 
 
 def build_requests(items: list[dict], cfg: EvalConfig, model: Model | None, demos: dict[str, list[dict]],
-                   relations: dict[str, list[str]]) -> list[Request]:
+                   ontologies: dict[str, dict]) -> list[Request]:
     loglik = bool(model is not None and getattr(model, "supports_loglikelihood", False))
     reqs = []
     for it in items:
-        rels = relations.get(it.get("ontology") or it.get("domain") or "", [])
         if it["task"] in ("qa", "kgc"):
             for shift in rotation_shifts(cfg.circular, len(it["options"])):
                 opts, gold = rotate(it["options"], int(it["answer_index"]), shift)
@@ -139,7 +140,7 @@ def build_requests(items: list[dict], cfg: EvalConfig, model: Model | None, demo
                 text = P.build_prompt(shown, demos.get(it["item_id"], ()), loglik=loglik)
                 reqs.append(Request(f"{it['item_id']}#{shift}", it, shift, text, loglik, opts))
         else:
-            text = P.build_prompt(it, demos.get(it["item_id"], ()), relations=rels)
+            text = P.build_prompt(it, demos.get(it["item_id"], ()), ontology=ontologies.get(ontology_key(it)))
             reqs.append(Request(f"{it['item_id']}#0", it, 0, text, False))
     return reqs
 
@@ -156,9 +157,13 @@ def _record(req: Request, gen: Generation | None, logliks: list[float] | None = 
 def ask(model: Model, requests: list[Request], journal: Journal, progress: Progress, chunk: int) -> None:
     """Ask every request, journaling each answer as soon as it arrives."""
     gen_reqs = [r for r in requests if not r.loglik]
-    for r in (r for r in requests if r.loglik):
+    ll_reqs = [(r, Prompt(r.prompt, {**r.item, "options": r.options})) for r in requests if r.loglik]
+    if ll_reqs and hasattr(model, "prime"):
+        model.prime([(p, r.options) for r, p in ll_reqs])
+        progress.start = progress.last = time.monotonic()  # the rate counts answers, not priming
+    for r, prompt in ll_reqs:
         try:
-            scores = model.loglikelihood(Prompt(r.prompt, {**r.item, "options": r.options}), r.options)
+            scores = model.loglikelihood(prompt, r.options)
             rec = _record(r, None, [float(s) for s in scores])
         except CdtpError as exc:
             rec = _record(r, None, error=str(exc))
@@ -190,9 +195,15 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
         model_spec = saved["model"]
     if not model_spec:
         raise CdtpError("--model is required (unless --reuse re-scores a saved run)")
+    from evaluation.backends import canonical_spec
+
+    call_spec, model_spec = model_spec, canonical_spec(model_spec)
     sel = ItemSelection(cfg.tasks, cfg.domains, cfg.split, cfg.subset, cfg.limit)
     loaded: LoadedItems = load_items(items_path, sel)
+    ont_files = load_ontology_files(items_path)
     identity = {"model": model_spec, "fingerprint": loaded.fingerprint, "config": cfg.identity()}
+    if ont_files:  # the prompts and OC/SH/OH depend on them
+        identity["ontologies"] = stable_hash(ont_files)
     resume_key = stable_hash(identity)
     if saved is not None and saved.get("resume_key") != resume_key:
         if reuse:
@@ -208,38 +219,36 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
 
     need_train = cfg.shots > 0 or "t2kg" in cfg.tasks or model_spec.startswith("most-frequent")
     train = load_train(loaded.glob, sel) if need_train else []
-    relations = ontology_relations(loaded.items + train)
+    ontologies = item_ontologies(loaded.items + train, ont_files)
     journal = Journal(os.path.join(out_dir, JOURNAL))
     try:
         if not reuse:
             if model is None:
                 from evaluation.backends import make_model
 
-                model = make_model(model_spec)
+                model = make_model(call_spec)
             if hasattr(model, "fit"):
                 model.fit(train)
             demos = select_demos(loaded.items, train, cfg.shots, cfg.embedder)
-            requests = build_requests(loaded.items, cfg, model, demos, relations)
+            requests = build_requests(loaded.items, cfg, model, demos, ontologies)
             pending = [r for r in requests if r.key not in journal.records
                        or (cfg.retry_errors and journal.records[r.key].get("error"))]
             if pending:
-                progress = Progress(len(pending))
-                try:
-                    ask(model, pending, journal, progress, cfg.chunk)
-                finally:
-                    model.close()
+                ask(model, pending, journal, Progress(len(pending)), cfg.chunk)
     finally:
         journal.close()
-    return finalize(out_dir, loaded, journal.records, relations, cfg, model_spec, resume_key,
+        if model is not None:
+            model.close()
+    return finalize(out_dir, loaded, journal.records, ontologies, cfg, model_spec, resume_key,
                     results_dir or results_home(items_path))
 
 
-def finalize(out_dir: str, loaded: LoadedItems, records: dict[str, dict], relations: dict[str, list[str]],
+def finalize(out_dir: str, loaded: LoadedItems, records: dict[str, dict], ontologies: dict[str, dict],
              cfg: EvalConfig, model_spec: str, resume_key: str, results_dir: str) -> dict:
     by_id = {it["item_id"]: it for it in loaded.items}
     expected = {f"{it['item_id']}#{s}" for it in loaded.items
                 for s in (rotation_shifts(cfg.circular, len(it["options"])) if it["task"] in ("qa", "kgc") else [0])}
-    rows = [score_record(records[k], by_id[records[k]["item_id"]], relations)
+    rows = [score_record(records[k], by_id[records[k]["item_id"]], ontologies)
             for k in sorted(expected & records.keys())]
     rows.sort(key=lambda r: (r["task"], r["domain"], r["item_id"], r["rotation"]))
     write_predictions(rows, os.path.join(out_dir, "predictions.parquet"))

@@ -38,17 +38,26 @@ def rotation_shifts(rotations: int, n: int = 10) -> list[int]:
     return sorted({round(i * n / rotations) % n for i in range(rotations)})
 
 
-def ontology_relations(items: Sequence[dict[str, Any]]) -> dict[str, list[str]]:
-    """Per T2KG ontology, the relations its items' gold triples use (the prompt's relation list)."""
+def ontology_key(item: dict[str, Any]) -> str:
+    return item.get("ontology") or item.get("domain") or ""
+
+
+def item_ontologies(items: Sequence[dict[str, Any]], files: dict[str, dict] | None = None) -> dict[str, dict]:
+    """Per T2KG ontology key, a Text2KGBench-format ontology: the build's own
+    `ontologies/<id>.json` when it has one; else one made of the relations the
+    items' gold triples use (no concepts)."""
+    files = files or {}
     rels: dict[str, set] = defaultdict(set)
     for it in items:
         if it.get("task") == "t2kg":
             for tr in it.get("gold_triples") or []:
-                rels[it.get("ontology") or it.get("domain") or ""].add(tr["relation"])
-    return {k: sorted(v) for k, v in rels.items()}
+                rels[ontology_key(it)].add(tr["relation"])
+    out = {k: {"id": k, "concepts": [], "relations": [{"label": r} for r in sorted(v)]} for k, v in rels.items()}
+    out.update({k: v for k, v in files.items() if k in rels or not rels})
+    return out
 
 
-def score_record(rec: dict[str, Any], item: dict[str, Any], relations: dict[str, list[str]]) -> dict[str, Any]:
+def score_record(rec: dict[str, Any], item: dict[str, Any], ontologies: dict[str, dict]) -> dict[str, Any]:
     """A prediction row (PREDICTION_SCHEMA) for one journal record."""
     row = {k: rec.get(k) for k in ("key", "item_id", "task", "domain", "split", "rotation", "prompt",
                                    "raw_output", "logliks", "error", "attempts")}
@@ -80,8 +89,7 @@ def score_record(rec: dict[str, Any], item: dict[str, Any], relations: dict[str,
             row.update(parse_status="error", prediction=None, scores={})
         else:
             triples = [list(t) for t in K.parse_triples(rec.get("raw_output") or "")]
-            ont = {"relations": [{"label": r} for r in relations.get(item.get("ontology") or item.get("domain") or "", [])],
-                   "concepts": []}
+            ont = ontologies.get(ontology_key(item)) or {"relations": [], "concepts": []}
             row.update(parse_status="text", prediction=json.dumps(triples, ensure_ascii=False),
                        scores=K.sentence_scores(gold, triples, ont, item.get("text") or "", lang="auto"))
     return row

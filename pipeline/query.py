@@ -40,7 +40,8 @@ def connect(out_dir: str):
         f.endswith(".parquet") for f in (os.listdir(os.path.join(out_dir, "results"))
                                          if os.path.isdir(os.path.join(out_dir, "results")) else []))
     if has_results:
-        con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet({q(out_dir.rstrip('/') + '/results/*.parquet')})")
+        results_glob = out_dir.rstrip("/") + "/results/*.parquet"
+        con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet({q(results_glob)})")
     if "://" not in out_dir:
         missing = [n for n in OUTPUTS if not os.path.isdir(os.path.join(out_dir, n))]
         if missing and has_results and len(missing) == len(OUTPUTS):

@@ -64,6 +64,20 @@ def test_hang_times_out_then_retries():
         m.close()
 
 
+def test_transport_options_do_not_change_the_run(tmp_path):
+    from evaluation.backends import canonical_spec
+
+    assert canonical_spec("openai-chat:m@http://h:1/v1?concurrency=32&max_tokens=64&key_env=K") == \
+        "openai-chat:m@http://h:1/v1?max_tokens=64"
+    build = write_items(tmp_path / "b")
+    with running_server() as srv:
+        cfg = EvalConfig(tasks=["t2t"])
+        first = run_eval(str(build), str(tmp_path / "o"), cfg, model_spec=f"openai-chat:m@{srv.url}?concurrency=1")
+        again = run_eval(str(build), str(tmp_path / "o"), cfg, model_spec=f"openai-chat:m@{srv.url}?concurrency=8")
+        assert first["model"] == again["model"] == f"openai-chat:m@{srv.url}"
+        assert len(srv.log) == 6  # the second call found every answer in the journal
+
+
 def test_spec_validation():
     with pytest.raises(CdtpError, match="expected openai-chat:MODEL@"):
         OpenAIBackend.from_spec("openai-chat:gpt")

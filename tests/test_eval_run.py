@@ -75,12 +75,26 @@ def test_invalid_items_are_reported_not_asked(tmp_path):
     assert doc["counts"]["asked"] == 10
 
 
-def test_filters_limit_and_subset(build):
+def test_filters_limit_and_subset(tmp_path):
+    rows = fixture_items()
+    for r in rows:
+        if r["item_id"] in ("t2t-p10", "qa-p04"):
+            r["in_subset"] = False
+    build = write_items(tmp_path / "b", rows)
     doc = run_eval(str(build), str(build / "o"), EvalConfig(tasks=["t2t"], domains=["NE"], limit=2),
                    model_spec="template")
     assert doc["n"]["t2t"] == {"NE": 2, "ALL": 2}
+    preds = pq.read_table(build / "o" / "predictions.parquet").to_pylist()
+    assert [p["item_id"] for p in preds] == ["t2t-p10", "t2t-p11"]  # lowest item_ids first
+    doc = run_eval(str(build), str(build / "s"), EvalConfig(tasks=["t2t", "qa"], subset=True), model_spec="random")
+    preds = pq.read_table(build / "s" / "predictions.parquet").to_pylist()
+    assert {"t2t-p10", "qa-p04"}.isdisjoint(p["item_id"] for p in preds) and len(preds) == 10
     assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa,nope",
                  "--out", str(build / "x")]) == 2
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa",
+                 "--out", str(blocker / "run")]) == 2  # a clear error, no traceback
 
 
 def test_circular_evaluation_and_kshot_prompts(build):
@@ -112,3 +126,18 @@ def test_demo_evaluates_offline_baselines_when_items_exist(tmp_path, capfd):
     assert models == set(DEMO_BASELINES)
     emb = json.loads((tmp_path / "eval" / "embed" / "results.json").read_text(encoding="utf-8"))
     assert emb["counts"]["asked"] == 24 and emb["counts"]["errors"] == 0
+
+
+def test_t2kg_uses_the_builds_ontology_files(build):
+    ont = {"id": "cdtp_HP", "concepts": [{"qid": "person", "label": "人物"}, {"qid": "dyn", "label": "朝代"}],
+           "relations": [{"pid": "R1", "label": "朝代", "domain": "person", "range": "dyn"},
+                         {"pid": "R2", "label": "本名", "domain": "person", "range": "person"}]}
+    (build / "ontologies").mkdir()
+    (build / "ontologies" / "cdtp_HP.json").write_text(json.dumps(ont, ensure_ascii=False), encoding="utf-8")
+    run_eval(str(build), str(build / "o"), EvalConfig(tasks=["t2kg"], domains=["HP"]), model_spec="random")
+    preds = pq.read_table(build / "o" / "predictions.parquet").to_pylist()
+    assert len(preds) == 3
+    assert all("本体概念：人物、朝代\n本体关系：朝代(人物, 朝代)、本名(人物, 人物)\n" in p["prompt"] for p in preds)
+    (build / "ontologies" / "cdtp_HP.json").write_text("{", encoding="utf-8")
+    with pytest.raises(Exception, match="not a readable ontology"):
+        run_eval(str(build), str(build / "o2"), EvalConfig(tasks=["t2kg"]), model_spec="random")

@@ -144,6 +144,26 @@ def test_score_text2kg_reproduces_official_unseen_sentences(tekgen, tmp_path):
                 assert row[m] == pytest.approx(float(ref[row["id"]][name]), abs=1e-12), (row["id"], m)
 
 
+def test_response_text_is_parsed_when_triples_are_absent(tekgen, tmp_path):
+    """The same scores whether the official parsed triples or only the raw responses are given."""
+    from evaluation.text2kg_io import score_folder
+
+    src = tekgen / "baselines" / "Vicuna-13B" / "llm_responses" / "ont_7_space_llm_responses.jsonl"
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    with open(raw / "7_space_answers.jsonl", "w", encoding="utf-8") as fh:
+        for row in _official(src):
+            fh.write(json.dumps({"id": row["id"], "response": row["response"]}) + "\n")
+    official = tmp_path / "official"
+    official.mkdir()
+    (official / src.name).symlink_to(src)
+    parsed = score_folder(str(tekgen), str(raw))
+    given = score_folder(str(tekgen), str(official))
+    assert parsed.parsed_from_text == len(_official(src)) and given.parsed_from_text == 0
+    assert parsed.per_ontology["7_space"] == {**given.per_ontology["7_space"], "responses": "7_space_answers.jsonl"}
+    assert len(parsed.missing_responses) == 9 and "7_space" not in parsed.missing_responses
+
+
 def test_score_commands_reject_bad_input(tmp_path):
     def run(*args):
         return subprocess.run([sys.executable, "-m", "pipeline.cli", "score", *args], cwd=ROOT,
