@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from transforms.domain import norm_relation, split_title
+from transforms.defining_clause import norm_relation, split_title
 
 TYPES = ("person", "organisation", "place", "work", "species", "event", "date", "number", "quantity", "other")
 
