@@ -15,13 +15,18 @@ then the value's suffix (…公司, …大学, …省, 《…》).
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 from typing import Any, Iterable
 
-from transforms.defining_clause import norm_relation, split_title
+from transforms.defining_clause import defining_phrases, head_nouns, norm_relation, segments_before_copula, split_title
 
 TYPES = ("person", "organisation", "place", "work", "species", "event", "date", "number", "quantity", "other")
+# What an entry (a pair's entity) can be; date/number/quantity are shapes of tail values only.
+ENTITY_TYPES = ("person", "organisation", "place", "work", "species", "event", "other")
 
 
 @dataclass
@@ -71,63 +76,25 @@ def value_shape(value: str, relation: str = "") -> str | None:
     return None
 
 
-# ------------------------------------------------------------ relation → tail
-_TAIL_BY_RELATION: dict[str, tuple[str, ...]] = {
-    "person": ("导演", "主演", "编剧", "制片人", "作者", "歌手", "歌曲原唱", "演唱", "作词", "填词", "作曲", "谱曲", "编曲", "主持人",
-               "嘉宾", "父亲", "母亲", "妻子", "丈夫", "儿子", "女儿", "配偶", "创始人", "创办人", "董事长", "总裁", "校长", "院长",
-               "主编", "代言人", "专辑歌手", "饰演", "配音", "声优", "主角", "发明人", "提出人", "提出者", "译者", "君主", "继任", "前任"),
-    "organisation": ("出品公司", "发行公司", "制作公司", "唱片公司", "经纪公司", "出版社", "毕业院校", "所属公司", "生产厂商",
-                     "开发商", "运营单位", "主管部门", "主办单位", "承办单位", "所属机构", "政党", "所属运动队", "隶属"),
-    "place": ("国籍", "出生地", "祖籍", "籍贯", "总部地点", "所在城市", "所在地", "首都", "地理位置", "所属地区", "地理分布",
-              "分布区域", "发源地", "流经地区", "原产地", "所属国家", "所属洲", "拍摄地点", "制片地区", "发射地点", "政府驻地"),
-    "work": ("代表作品", "主要作品", "所属专辑", "主题曲", "片尾曲", "改编自", "原著", "系列"),
-    "species": ("界", "门", "纲", "目", "科", "属", "种", "亚科", "亚属", "族"),
-    "event": ("相关事件", "参与战役", "主要战役", "获奖", "主要奖项"),
-}
-_TAIL_INDEX = {rel: t for t, rels in _TAIL_BY_RELATION.items() for rel in rels}
-
-# ---------------------------------------------------------- head type signals
-_HEAD_RELATIONS: dict[str, tuple[str, ...]] = {
-    "person": ("出生日期", "出生地", "国籍", "民族", "毕业院校", "职业", "性别", "身高", "体重", "血型", "星座", "逝世日期",
-               "父亲", "母亲", "妻子", "丈夫", "代表作品", "经纪公司", "字", "号", "字号", "谥号", "庙号", "年号", "在位时间",
-               "籍贯", "祖籍", "政党", "饰演", "配音", "声优", "主要成就", "军衔", "职务", "官职", "头衔", "民族族群",
-               "继任", "前任", "出生时间", "逝世时间", "握拍", "场上位置", "运动项目"),
-    "organisation": ("总部地点", "注册资本", "注册资金", "董事长", "创始人", "总裁", "经营范围", "公司性质", "员工数", "成立日期",
-                     "成立时间", "创办时间", "校长", "校训", "院系设置", "主管部门", "简称", "股票代码", "年营业额", "现任领导"),
-    "place": ("面积", "人口", "人口数量", "总人口", "气候", "海拔", "行政区划代码", "邮政编码", "电话区号", "下辖地区", "政府驻地",
-              "地理位置", "首都", "官方语言", "所属地区", "经纬度", "年降水量", "流域面积", "河长", "主峰", "走向", "开放时间", "门票", "景区级别"),
-    "work": ("主演", "导演", "编剧", "上映时间", "集数", "片长", "作者", "出版社", "出版时间", "歌手", "歌曲原唱", "作词", "作曲",
-             "所属专辑", "曲目数量", "专辑歌手", "连载网站", "主角", "首播时间", "主持人"),
-    "species": ("学名", "拉丁学名", "界", "门", "纲", "目", "科", "属", "种", "亚种", "命名者及年代", "植物分类", "花期", "物候期", "生长习性"),
-    "event": ("发生时间", "参战方", "主要指挥官", "伤亡情况", "结果", "地点", "举办时间", "举办地点", "起因", "发起人"),
-}
-_HEAD_TAGS: dict[str, tuple[str, ...]] = {
-    "person": ("人物", "演员", "歌手", "作家", "诗人", "科学家", "政治", "皇帝", "将领", "运动员", "教师", "主持人", "艺人", "明星"),
-    "organisation": ("企业", "公司", "机构", "学校", "大学", "高校", "组织", "银行", "政党", "球队", "俱乐部", "乐队"),
-    # A dynasty or regime is typed like a country: a polity, hence a place.
-    "place": ("地点", "地名", "行政区", "城市", "国家", "景点", "山", "河流", "湖泊", "乡镇", "村", "朝代", "王朝", "政权",
-              "建筑", "遗迹", "遗址", "古迹"),
-    "work": ("作品", "电影", "电视剧", "小说", "图书", "歌曲", "专辑", "动画", "漫画", "综艺", "期刊", "游戏"),
-    "species": ("植物", "动物", "物种", "生物", "鸟类", "昆虫", "鱼类", "花卉"),
-    "event": ("事件", "战争", "战役", "节日", "会议", "赛事"),
-}
-_HEAD_SUFFIXES: dict[str, tuple[str, ...]] = {
-    "organisation": ("公司", "集团", "银行", "大学", "学院", "中学", "小学", "学校", "研究所", "研究院", "实验室", "协会", "学会",
-                     "委员会", "基金会", "医院", "俱乐部", "乐队", "证券", "工程院", "科学院", "政府", "议会", "国会",
-                     "党", "军", "局", "厅", "署"),
-    "place": ("省", "市", "县", "区", "镇", "乡", "村", "朝", "山", "峰", "河", "江", "湖", "岛", "湾", "峡谷", "自然保护区", "森林公园", "湿地公园"),
-    "event": ("战争", "战役", "之战", "之役", "起义", "事件", "事变", "会议", "运动会", "马拉松", "节"),
-    "species": ("亚种",),
-}
-_SUBTITLE_HINTS: dict[str, tuple[str, ...]] = {
-    "person": ("演员", "歌手", "导演", "作家", "诗人", "书法家", "画家", "教授", "院士", "科学家", "将领", "皇帝", "官员", "书记",
-               "首相", "主席", "运动员", "棋手", "企业家", "人物", "角色", "摔角手"),
-    "work": ("电影", "电视剧", "动画", "漫画", "小说", "歌曲", "专辑", "图书", "游戏", "栏目", "节目"),
-    "species": ("动物", "植物", "科", "属"),
-    "place": ("下辖村", "村", "镇", "乡", "县", "景区"),
-    "organisation": ("公司", "大学", "学院", "乐队", "组合", "俱乐部"),
-    "event": ("战争", "战役", "事件"),
-}
+# -------------------------------------------------------------- the lexicon
+@lru_cache(maxsize=1)
+def load_type_lexicon() -> dict[str, Any]:
+    """transforms/resources/entity_type_lexicon.json, relation names lower-cased
+    (infobox names mix cases: ISBN / isbn, CPU主频 / cpu主频)."""
+    lex = json.loads(resources.files("transforms").joinpath("resources/entity_type_lexicon.json").read_text("utf-8"))
+    lex["relations"] = {t: frozenset(r.lower() for r in rels) for t, rels in lex["relations"].items()}
+    lex["tail_index"] = {rel: t for t, rels in lex["tail_relations"].items() for rel in rels}
+    # Title endings: the head nouns (a title is a noun phrase too: 上海大学学报,
+    # 伯根航空301号班机空难) and the title-only suffixes, longest first. Person
+    # heads are left out: a name ending in 王 or 人 is as often a work's title.
+    ends: dict[str, str] = {}
+    for source in (lex["heads"], lex["title_suffixes"]):
+        for t, words in source.items():
+            if t != "person":
+                for w in words:
+                    ends.setdefault(w, t)
+    lex["title_ends"] = sorted(ends.items(), key=lambda kv: -len(kv[0]))
+    return lex
 
 
 # What a summary's opening says the entity is ("…是蔷薇科落叶灌木", "…，男，汉族").
@@ -135,6 +102,9 @@ _TEXT_HINTS: dict[str, re.Pattern] = {
     "species": re.compile(r"[科属]的?(?:植物|动物|物种)|(?:落叶|常绿)?(?:乔木|灌木|草本|藤本)|多年生|一年生|(?:鸟|鱼|昆虫)类"),
     "person": re.compile(r"[，,]\s*[男女]\s*[，,]|(?:\d{3,4}年\d{1,2}月(?:\d{1,2}日)?)?出生于|生于\d{3,4}年|[（(]\d{3,4}年\s*[—\-－–至]"),
 }
+# A plant page talks about the plant's parts right after its name
+# ("香樟花绿白色", "榄仁树果椭圆形", "马蔺分布于…").
+_PLANT_PART = r"(?:的)?(?:树皮|树干|叶片?|花(?:梗|序|冠|瓣|期|语)?|果实?|种子|枝条?|幼枝|块茎|根系?|茎)|(?:原产|分布于|分布在)"
 # Relations whose tails are identifiers, not quantities (电话 15652000852).
 _IDENTIFIER_RELATIONS = ("电话", "代码", "编码", "编号", "号码", "邮编", "区号", "书号", "ISBN", "ISSN", "CN", "IMDb", "imdb")
 
@@ -145,11 +115,45 @@ class TypeDecision:
     reason: str  # which signal decided, e.g. "relations:出生日期,国籍"
 
 
+# Signal weights. The summary's defining clause and the subtitle's head noun
+# are the page's own statement of what the entry IS, so they outweigh a tag
+# or two; the title's ending and a plant-like name are hints only.
+W_HEAD, W_SUBTITLE_HEAD, W_SUBTITLE_HINT, W_TITLE_END, W_TITLE_MARKS, W_TEXT, W_SPECIES_NAME = 3.0, 3.0, 2.5, 0.9, 2.0, 1.5, 0.75
+
+
+def _longest_head(phrase: str, heads: dict[str, list[str]]) -> tuple[str, str]:
+    """(type, head) of the longest lexicon word `phrase` ends with."""
+    best = ("", "")
+    for t, words in heads.items():
+        for w in words:
+            if len(w) > len(best[1]) and phrase.endswith(w):
+                best = (t, w)
+    return best
+
+
+def _defining_heads(text: str, title: str, heads: dict[str, list[str]]) -> list[tuple[str, str]]:
+    """(type, head) of the summary's defining clause ("X是……的<head>")."""
+    shape, phrases = defining_phrases(text, title)
+    for phrase in phrases:
+        hits = head_nouns(phrase, heads, strict=shape == "strict", person=False)
+        if hits:
+            return hits
+    if shape == "copula":
+        for seg in segments_before_copula(text):
+            hits = head_nouns(seg, heads, strict=True, person=False)
+            if hits:
+                return hits
+    return []
+
+
 def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] = (), subtitle: str | None = None,
                 text: str = "") -> TypeDecision:
-    """Coarse type of a pair's entity, with the signal that decided it."""
+    """Coarse type of a pair's entity, with the signals that decided it."""
+    lex = load_type_lexicon()
+    heads = lex["heads"]
     title, sub = split_title(entity or "", subtitle)
-    rels = {norm_relation(r) for r in relations if r}
+    bare = title.strip("《》 ")
+    rels = {norm_relation(r).lower() for r in relations if r}
     tags = [t for t in tags if t]
     votes: dict[str, float] = {}
     why: dict[str, list[str]] = {}
@@ -158,30 +162,46 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         votes[t] = votes.get(t, 0.0) + w
         why.setdefault(t, []).append(what)
 
-    for t, names in _HEAD_RELATIONS.items():
+    for t, names in lex["relations"].items():
         hit = sorted(rels.intersection(names))
         if hit:
             vote(t, min(len(hit), 4) * 1.0, "relations:" + ",".join(hit[:4]))
-    for t, words in _HEAD_TAGS.items():
+    for t, words in lex["tags"].items():
         hit = [tag for tag in tags if any(w in tag for w in words)]
         if hit:
             vote(t, 1.5 * min(len(hit), 2), "tags:" + ",".join(hit[:3]))
     if sub:
-        for t, words in _SUBTITLE_HINTS.items():
-            hit = [w for w in words if (sub.endswith(w) if len(w) == 1 else w in sub)]
-            if hit:
-                vote(t, 2.5, "subtitle:" + hit[0])
-    for t, sufs in _HEAD_SUFFIXES.items():
-        hit = [s for s in sufs if title.endswith(s) and len(title) > len(s)]
-        if hit:
-            vote(t, 1.5, "suffix:" + hit[0])
+        hits = head_nouns(sub, heads)
+        for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
+            vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
+        if not hits:
+            for t, words in lex["subtitle_hints"].items():
+                hit = [w for w in words if (sub.endswith(w) if len(w) == 1 else w in sub)]
+                if hit:
+                    vote(t, W_SUBTITLE_HINT, "subtitle:" + hit[0])
+    for suffix, t in lex["title_ends"]:
+        if len(bare) > len(suffix) and bare.endswith(suffix):
+            vote(t, W_TITLE_END, "suffix:" + suffix)
+            break
+    if re.search(r"第[一二三四五六七八九十\d]+季$", bare):
+        vote("work", W_TITLE_END, "suffix:季")
     if title.startswith("《") and title.endswith("》"):
-        vote("work", 2.0, "book_title_marks")
+        vote("work", W_TITLE_MARKS, "book_title_marks")
+    elif bare and f"《{bare}》" in (text or "")[:200]:
+        vote("work", W_TITLE_MARKS, "text_title_marks")
+    for t, w in _defining_heads(text or "", bare, heads)[-1:]:
+        vote(t, W_HEAD, "head:" + w)
     opening = (text or "")[:80]
     for t, rx in _TEXT_HINTS.items():
         m = rx.search(opening)
         if m:
-            vote(t, 1.5, "text:" + m.group(0))
+            vote(t, W_TEXT, "text:" + m.group(0))
+    if bare and re.match(re.escape(bare) + _PLANT_PART, opening):
+        vote("species", W_TEXT, "text:" + opening[len(bare) : len(bare) + 3])
+    if len(bare) >= 2 and not any(bare.endswith(w) for w in lex["title_species_not"]):
+        end = next((w for w in lex["title_species"] if bare.endswith(w)), "")
+        if end:
+            vote("species", W_SPECIES_NAME, "species_name:" + end)
     if not votes:
         return TypeDecision("other", "no_signal")
     best = max(votes, key=lambda t: (votes[t], -TYPES.index(t)))
@@ -190,19 +210,20 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
 
 def tail_type(value: str, relation: str = "") -> TypeDecision:
     """Coarse type of a triple's tail value."""
+    lex = load_type_lexicon()
     rel = norm_relation(relation)
     if any(k in rel for k in _IDENTIFIER_RELATIONS):
         return TypeDecision("other", f"identifier:{rel}")
     shape = value_shape(value, rel)
     if shape:
         return TypeDecision(shape, "value_pattern")
-    if rel in _TAIL_INDEX:
-        return TypeDecision(_TAIL_INDEX[rel], f"relation:{rel}")
+    if rel in lex["tail_index"]:
+        return TypeDecision(lex["tail_index"][rel], f"relation:{rel}")
     v = (value or "").strip()
     if v.startswith("《") and v.endswith("》"):
         return TypeDecision("work", "book_title_marks")
     for t in ("organisation", "place", "event"):
-        for suf in _HEAD_SUFFIXES[t]:
+        for suf in lex["title_suffixes"][t]:
             if len(suf) > 1 and v.endswith(suf) and len(v) > len(suf):
                 return TypeDecision(t, f"suffix:{suf}")
     return TypeDecision("other", "no_signal")
