@@ -175,8 +175,11 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
             vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
         if not hits:
+            # "（动画《秦时明月》中的人物）" names the work the entry belongs
+            # to; only words after the last 中 / 里 describe the entry itself.
+            sub_self = re.split(r"[中里](?:的|设定)", sub)[-1] if re.search(r"[中里](?:的|设定)", sub) else sub
             for t, words in lex["subtitle_hints"].items():
-                hit = [w for w in words if (sub.endswith(w) if len(w) == 1 else w in sub)]
+                hit = [w for w in words if (sub_self.endswith(w) if len(w) == 1 else w in sub_self)]
                 if hit:
                     vote(t, W_SUBTITLE_HINT, "subtitle:" + hit[0])
     for suffix, t in lex["title_ends"]:

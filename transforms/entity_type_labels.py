@@ -66,6 +66,8 @@ def resolve_row(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
         index = (_kgclue_heads if source.startswith("kgclue/") else _nlpcc_heads)(str(Path(data_root) / source))
         item["triples"] = index.get(item["entity"], item["triples"])
     item["gold"] = label
+    if row.get("set"):
+        item["set"] = str(row["set"])
     return item
 
 
@@ -147,9 +149,11 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def split_by_source(items: Iterable[dict[str, Any]], held_out: Iterable[str]) -> tuple[list, list]:
-    """(tuning items, held-out items): held-out sources start with one of the prefixes."""
-    held = tuple(held_out)
+    """(tuning items, held-out items). An item is held out when its source starts
+    with one of the names, or its row's `set` is one of them (held_out_v2)."""
+    held = tuple(h for h in held_out if h)
     tune, test = [], []
     for it in items:
-        (test if held and str(it.get("source", "")).startswith(held) else tune).append(it)
+        out = bool(held) and (str(it.get("source", "")).startswith(held) or it.get("set") in held)
+        (test if out else tune).append(it)
     return tune, test
