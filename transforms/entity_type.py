@@ -118,7 +118,14 @@ class TypeDecision:
 # Signal weights. The summary's defining clause and the subtitle's head noun
 # are the page's own statement of what the entry IS, so they outweigh a tag
 # or two; the title's ending and a plant-like name are hints only.
-W_HEAD, W_SUBTITLE_HEAD, W_SUBTITLE_HINT, W_TITLE_END, W_TITLE_MARKS, W_TEXT, W_SPECIES_NAME = 3.0, 3.0, 2.5, 0.9, 2.0, 1.5, 0.75
+W_HEAD, W_SUBTITLE_HEAD, W_SUBTITLE_HINT, W_TITLE_MARKS, W_TEXT, W_SPECIES_NAME = 3.0, 3.0, 2.5, 2.0, 1.5, 0.75
+# A title's ending is weaker than one infobox relation when it is one character
+# (毁灭都市 is a game, 今日说法 a programme), stronger when it is a word (锦标赛).
+W_TITLE_END, W_TITLE_END_LONG = 0.9, 1.5
+# Transliterated names are written with a middle dot: 阿尔弗雷德·冯·提尔皮茨.
+_FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9fffA-Z.]{1,8}){1,3}$")
+# Numbered celestial bodies: 小行星3753, 彗星C/2020.
+_NUMBERED_BODY_RE = re.compile(r"^(?:小行星|彗星|星系|星云)\s*[\dA-Z]")
 
 
 def _longest_head(phrase: str, heads: dict[str, list[str]]) -> tuple[str, str]:
@@ -163,7 +170,8 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         why.setdefault(t, []).append(what)
 
     for t, names in lex["relations"].items():
-        hit = sorted(rels.intersection(names))
+        parts = lex["relation_patterns"].get(t, ())
+        hit = sorted(r for r in rels if r in names or any(p in r for p in parts))
         if hit:
             vote(t, min(len(hit), 4) * 1.0, "relations:" + ",".join(hit[:4]))
     for t, words in lex["tags"].items():
@@ -171,6 +179,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         if hit:
             vote(t, 1.5 * min(len(hit), 2), "tags:" + ",".join(hit[:3]))
     if sub:
+        sub = sub.split("——")[0]  # "（河南卫视栏目——汉字英雄）": what follows the dash repeats the name
         hits = head_nouns(sub, heads)
         for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
             vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
@@ -184,8 +193,16 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
                     vote(t, W_SUBTITLE_HINT, "subtitle:" + hit[0])
     for suffix, t in lex["title_ends"]:
         if len(bare) > len(suffix) and bare.endswith(suffix):
-            vote(t, W_TITLE_END, "suffix:" + suffix)
+            # a one-character ending (市, 法) is a weaker hint than 锦标赛
+            vote(t, W_TITLE_END if len(suffix) == 1 else W_TITLE_END_LONG, "suffix:" + suffix)
             break
+    end = next((w for w in lex["title_person"] if len(bare) > len(w) and bare.endswith(w)), "")
+    if end:
+        vote("person", W_TITLE_END_LONG, "suffix:" + end)
+    if _FOREIGN_NAME_RE.match(bare):
+        vote("person", W_TITLE_END, "name:transliterated")
+    if _NUMBERED_BODY_RE.match(bare):
+        vote("place", W_TITLE_END_LONG, "name:numbered_body")
     if re.search(r"第[一二三四五六七八九十\d]+季$", bare):
         vote("work", W_TITLE_END, "suffix:季")
     if title.startswith("《") and title.endswith("》"):
