@@ -23,6 +23,7 @@ COMMAND_MODULES = (
     "pipeline.search_commands",  # search index/query
     "pipeline.review_commands",  # review export/import
     "pipeline.domain_commands",  # domain eval
+    "pipeline.types_commands",  # types eval
     "pipeline.demo",  # demo
 )
 

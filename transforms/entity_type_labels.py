@@ -118,9 +118,14 @@ def evaluate(items: list[dict[str, Any]], typer: Callable[[dict], TypeDecision] 
         for it, d in zip(items, decisions)
         if d.type != it["gold"]
     ]
+    by_source: dict[str, list[int]] = {}
+    for item, d in zip(items, decisions):
+        key = str(item.get("source") or "inline").split("/")[0]
+        by_source.setdefault(key, [0, 0])[d.type == item["gold"]] += 1
     return {
         "n": n,
         "accuracy": correct / n if n else 0.0,
+        "accuracy_by_source": {k: {"n": v[0] + v[1], "accuracy": v[1] / (v[0] + v[1])} for k, v in sorted(by_source.items())},
         "other_share": other_pred / n if n else 0.0,
         "other_share_gold": sum(confusion["other"].values()) / n if n else 0.0,
         "per_type": per,
@@ -145,6 +150,8 @@ def format_report(report: dict[str, Any]) -> str:
               "gold\\pred     " + " ".join(f"{abbrev[t]:>6}" for t in ENTITY_TYPES)]
     for g in ENTITY_TYPES:
         lines.append(f"{g:<13} " + " ".join(f"{report['confusion'][g][t]:>6}" for t in ENTITY_TYPES))
+    lines += ["", "by source: " + ", ".join(
+        f"{k} {v['accuracy']:.3f} ({v['n']})" for k, v in report.get("accuracy_by_source", {}).items())]
     return "\n".join(lines)
 
 
