@@ -125,7 +125,17 @@ W_TITLE_END, W_TITLE_END_LONG = 0.9, 1.5
 # Transliterated names are written with a middle dot: 阿尔弗雷德·冯·提尔皮茨.
 _FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9fffA-Z.]{1,8}){1,3}$")
 # Numbered celestial bodies: 小行星3753, 彗星C/2020.
-_NUMBERED_BODY_RE = re.compile(r"^(?:小行星|彗星|星系|星云)\s*[\dA-Z]")
+_NUMBERED_BODY_RE = re.compile(r"^(?:(?:小行星|彗星|星系|星云)\s*[\dA-Z]|[土木天海火]卫[一二三四五六七八九十\d]+$)")
+
+
+def _looks_like_a_chinese_name(title: str, surnames: list[str]) -> bool:
+    """Two or three Han characters after a family name (王伟, 钱玥, 欧阳修); asked
+    only when nothing else fired, since many surnames are common words too."""
+    for sur in surnames:
+        if title.startswith(sur):
+            given = title[len(sur):]
+            return 1 <= len(given) <= 2 and all("\u4e00" <= c <= "\u9fff" for c in given)
+    return False
 
 
 def _longest_head(phrase: str, heads: dict[str, list[str]]) -> tuple[str, str]:
@@ -180,7 +190,8 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
             vote(t, 1.5 * min(len(hit), 2), "tags:" + ",".join(hit[:3]))
     if sub:
         sub = sub.split("——")[0]  # "（河南卫视栏目——汉字英雄）": what follows the dash repeats the name
-        hits = head_nouns(sub, heads)
+        # "（东汉名臣，字某某）": each comma part is a noun phrase; the first with a head decides
+        hits = next((h for h in (head_nouns(part, heads) for part in re.split(r"[，,；;]", sub)) if h), [])
         for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
             vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
         if not hits:
@@ -222,6 +233,8 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         end = next((w for w in lex["title_species"] if bare.endswith(w)), "")
         if end:
             vote("species", W_SPECIES_NAME, "species_name:" + end)
+    if not votes and _looks_like_a_chinese_name(bare, lex["surnames"]):
+        vote("person", W_TITLE_END, "name:surname")
     if not votes:
         return TypeDecision("other", "no_signal")
     best = max(votes, key=lambda t: (votes[t], -TYPES.index(t)))
