@@ -66,7 +66,7 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
             break
         if i == 0 or sent[i - 1] in _NOT_COPULA or sent.count("《", 0, i) > sent.count("》", 0, i):
             continue  # a conjunction, or a 是 inside a 《title》
-        if title and not _names_entry(sent[:i], title):
+        if title and not names_entry(sent[:i], title):
             return "", []
         rest = sent[i + 1 :]
         definition = rest.startswith("指")
@@ -84,7 +84,7 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
     if len(sent) <= 16 and not _CLAUSE_SEP_RE.search(sent) and len((text or "").strip().rstrip("。")) <= len(sent):
         return "short", [sent]  # the whole summary is one noun phrase
     first_seg, *later = _CLAUSE_SEP_RE.split(sent)
-    if title and not _names_entry(first_seg, title):
+    if title and not names_entry(first_seg, title):
         return "", []
     segs = [x for x in later[:5] if 0 < len(x) <= 12]
     return ("strict", segs) if segs else ("", [])
@@ -100,7 +100,7 @@ def segments_before_copula(text: str) -> list[str]:
     return [x for x in _CLAUSE_SEP_RE.split(head)[1:6] if 0 < len(x) <= 12]
 
 
-def _names_entry(subject: str, title: str) -> bool:
+def names_entry(subject: str, title: str) -> bool:
     subject = re.sub(r"[（(][^）)]*[）)]", "", subject).strip(_HEAD_STRIP)
     if not subject or title in subject or subject in title or subject.startswith(("他", "她", "它", "其", "该", "本", "此")):
         return True

@@ -22,7 +22,14 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable
 
-from transforms.defining_clause import defining_phrases, head_nouns, norm_relation, segments_before_copula, split_title
+from transforms.defining_clause import (
+    defining_phrases,
+    head_nouns,
+    names_entry,
+    norm_relation,
+    segments_before_copula,
+    split_title,
+)
 
 TYPES = ("person", "organisation", "place", "work", "species", "event", "date", "number", "quantity", "other")
 # What an entry (a pair's entity) can be; date/number/quantity are shapes of tail values only.
@@ -148,12 +155,29 @@ def _longest_head(phrase: str, heads: dict[str, list[str]]) -> tuple[str, str]:
     return best
 
 
+def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
+    """The clause holding the copula must be about the entry: its subject (what
+    precedes 是 after the last comma) is empty, the title, an alias or a pronoun."""
+    k = sent.find(phrase)
+    if k <= 0:
+        return True
+    clause = re.split(r"[，,：:]", sent[:k].rstrip("指").rstrip("是"))[-1]
+    return not clause.strip() or names_entry(clause, title)
+
+
 def _defining_heads(text: str, title: str, heads: dict[str, list[str]]) -> list[tuple[str, str]]:
     """(type, head) of the summary's defining clause ("X是……的<head>")."""
     shape, phrases = defining_phrases(text, title)
+    sent = re.split(r"[。；;！？!?\n]", text.strip(), maxsplit=1)[0]
     for phrase in phrases:
-        hits = head_nouns(phrase, heads, strict=shape == "strict", person=False)
-        if hits:
+        if shape == "short" and title in phrase:
+            continue  # "赵亮毕业于某学院。" is a sentence about the entry, not a noun phrase naming it
+        if shape == "copula" and not _subject_is_entry(sent, phrase, title):
+            continue  # "从《某书》中可以看出，某人是……美人": the subject of 是 is someone else
+        # A biography opening without 是 ("某某，字某，思想家、教育家") counts only
+        # person nouns: "…又名次山" or "…以及腐烂病" name no kind of entry.
+        hits = head_nouns(phrase, heads, strict=shape == "strict", person=True)
+        if hits and (shape != "strict" or all(t == "person" for t, _ in hits)):
             return hits
     if shape == "copula":
         for seg in segments_before_copula(text):
