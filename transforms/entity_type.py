@@ -155,6 +155,9 @@ def _longest_head(phrase: str, heads: dict[str, list[str]]) -> tuple[str, str]:
     return best
 
 
+_PRONOUNS = ("他", "她", "它", "其", "该", "本", "此", "这")
+
+
 def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
     """The clause holding the copula must be about the entry: its subject (what
     precedes 是 after the last comma) is empty, the title, an alias or a pronoun."""
@@ -162,7 +165,11 @@ def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
     if k <= 0:
         return True
     clause = re.split(r"[，,：:]", sent[:k].rstrip("指").rstrip("是"))[-1]
-    return not clause.strip() or names_entry(clause, title)
+    clause = re.sub(r"[（(][^）)]*[）)]", "", clause).strip("《》“”\"' 　")
+    if not clause or clause.endswith(title) or clause.startswith(_PRONOUNS):
+        return True
+    # a short alias ("杨玉环是…" for 杨贵妃); "沙棘主要病害是…" is about a part, not the entry
+    return len(clause) <= 4 and names_entry(clause, title) and title not in clause
 
 
 def _defining_heads(text: str, title: str, heads: dict[str, list[str]]) -> list[tuple[str, str]]:
@@ -172,6 +179,8 @@ def _defining_heads(text: str, title: str, heads: dict[str, list[str]]) -> list[
     for phrase in phrases:
         if shape == "short" and title in phrase:
             continue  # "赵亮毕业于某学院。" is a sentence about the entry, not a noun phrase naming it
+        if shape == "strict" and re.search(re.escape(phrase) + r"\s*[：:]", sent):
+            continue  # "作者：某某" is a field label, not what the entry is
         if shape == "copula" and not _subject_is_entry(sent, phrase, title):
             continue  # "从《某书》中可以看出，某人是……美人": the subject of 是 is someone else
         # A biography opening without 是 ("某某，字某，思想家、教育家") counts only
