@@ -166,9 +166,10 @@ def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
         return True
     clause = re.split(r"[，,：:]", sent[:k].rstrip("指").rstrip("是"))[-1]
     clause = re.sub(r"[（(][^）)]*[）)]", "", clause).strip("《》“”\"' 　")
-    if not clause or clause.endswith(title) or clause.startswith(_PRONOUNS):
+    if not clause or clause.endswith(title) or clause.startswith(_PRONOUNS) or (len(clause) >= 2 and title.startswith(clause)):
         return True
-    # a short alias ("杨玉环是…" for 杨贵妃); "沙棘主要病害是…" is about a part, not the entry
+    # a short alias ("杨玉环是…" for 杨贵妃) or the name without its ending ("某牌X200是…"
+    # for 某牌X200手机); "沙棘主要病害是…" is about a part, not the entry
     return len(clause) <= 4 and names_entry(clause, title) and title not in clause
 
 
