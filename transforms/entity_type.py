@@ -94,8 +94,9 @@ def load_type_lexicon() -> dict[str, Any]:
     # Title endings: the head nouns (a title is a noun phrase too: 上海大学学报,
     # 伯根航空301号班机空难) and the title-only suffixes, longest first. Person
     # heads are left out: a name ending in 王 or 人 is as often a work's title.
+    # Title-only suffixes win over heads: a title ending in 唱片 is a label.
     ends: dict[str, str] = {}
-    for source in (lex["heads"], lex["title_suffixes"]):
+    for source in (lex["title_suffixes"], lex["heads"]):
         for t, words in source.items():
             if t != "person":
                 for w in words:
@@ -243,7 +244,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
             break
     end = next((w for w in lex["title_person"] if len(bare) > len(w) and bare.endswith(w)), "")
     if end:
-        vote("person", W_TITLE_END_LONG, "suffix:" + end)
+        vote("person", W_TITLE_END, "suffix:" + end)  # 太古最强大帝 is a novel: weaker than one relation
     if _FOREIGN_NAME_RE.match(bare):
         vote("person", W_TITLE_END, "name:transliterated")
     if _NUMBERED_BODY_RE.match(bare):
