@@ -165,7 +165,10 @@ def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
     k = sent.find(phrase)
     if k <= 0:
         return True
-    clause = re.split(r"[，,：:]", sent[:k].rstrip("指").rstrip("是"))[-1]
+    clauses = re.split(r"[，,：:]", sent[:k].rstrip("指").rstrip("是"))
+    clause = clauses[-1]
+    if not clause.strip():  # "成都，简称蓉，…，是…": the subject is elided; the topic is the clause naming the entry
+        clause = next((c for c in clauses if title in c), "")
     clause = re.sub(r"[（(][^）)]*[）)]", "", clause).strip("《》“”\"' 　")
     if not clause or clause.endswith(title) or clause.startswith(_PRONOUNS) or (len(clause) >= 2 and title.startswith(clause)):
         return True
