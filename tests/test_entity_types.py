@@ -155,3 +155,28 @@ def test_held_out_accuracy(shared_data):
     assert len(with_text) >= 60
     assert evaluate(with_text)["accuracy"] >= 0.95, format_report(evaluate(with_text))
     assert evaluate(tune)["accuracy"] >= 0.95
+
+
+# ----------------------------------------------- tail types (distractor pools)
+def test_tail_names_are_typed_by_their_ending():
+    assert (tail_type("紫荆属", "属于").type, tail_type("紫荆属", "属于").reason) == ("species", "suffix:属")
+    assert tail_type("北京日报", "刊登于").type == "work"
+    assert tail_type("上海市", "所在城市").type == "place"
+    # the whole value being an `other` word says it is not a taxon, and descriptions are not names
+    assert tail_type("内科", "就诊科室").type == "other"
+    assert tail_type("喜光植物，耐寒", "生长习性").type == "other"
+
+
+def test_an_alias_tail_has_the_entity_type():
+    """A 别名 or 号 of a person is a person's name: its distractors must be names of people."""
+    pair = {"entity": "苏轼", "text": "苏轼是北宋文学家、书法家。", "tags": [],
+            "triples": [{"relation": "号", "tail": "东坡居士"}, {"relation": "别 名", "tail": "苏东坡"},
+                        {"relation": "代表作品", "tail": "《赤壁赋》"}]}
+    out = type_pair(pair)
+    assert out["entity_type"] == "person"
+    assert [t["tail_type"] for t in out["triples"]] == ["person", "person", "work"]
+    assert tail_type("东坡居士", "号").type == "other"  # without the pair, the value alone says nothing
+
+
+def test_amounts_in_wan_and_yi_are_numbers():
+    assert tail_type("8.905亿", "票房").type == "number"

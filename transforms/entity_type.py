@@ -52,7 +52,7 @@ _DATE_RES = [
     re.compile(r"^\d{4}$"),  # a bare year; only when the relation is temporal (see below)
     re.compile(r"^(?:\d+世纪|\d+年代)(?:初|中|末|中期|后期|初期)?$"),
 ]
-_NUMBER_RE = re.compile(rf"^{_NUM}%?$")
+_NUMBER_RE = re.compile(rf"^{_NUM}(?:%|[万亿]+)?$")  # 8.905亿 (a box office) is a number too
 _UNIT = (
     r"(?:平方公里|平方千米|平方米|平方英里|公顷|亩|立方米|千米|公里|厘米|毫米|米|英尺|英寸|吨|千克|公斤|克|kg|g|km|m|cm|mm|ml|L|升|毫升|"
     r"元|美元|人民币|港元|欧元|日元|亿元|万元|円|"
@@ -113,6 +113,8 @@ _TEXT_HINTS: dict[str, re.Pattern] = {
 # A plant page talks about the plant's parts right after its name
 # ("香樟花绿白色", "榄仁树果椭圆形", "马蔺分布于…").
 _PLANT_PART = r"(?:的)?(?:树皮|树干|叶片?|花(?:梗|序|冠|瓣|期|语)?|果实?|种子|枝条?|幼枝|块茎|根系?|茎)|(?:原产|分布于|分布在)"
+# Taxon ranks a tail value may end in (紫荆属, 蔷薇科).
+_TAXON_ENDS = ("属", "科", "亚科", "总科", "亚属")
 # Relations whose tails are identifiers, not quantities (电话 15652000852).
 _IDENTIFIER_RELATIONS = ("电话", "代码", "编码", "编号", "号码", "邮编", "区号", "书号", "ISBN", "ISSN", "CN", "IMDb", "imdb")
 
@@ -293,10 +295,15 @@ def tail_type(value: str, relation: str = "") -> TypeDecision:
     v = (value or "").strip()
     if v.startswith("《") and v.endswith("》"):
         return TypeDecision("work", "book_title_marks")
-    for t in ("organisation", "place", "event"):
-        for suf in lex["title_suffixes"][t]:
-            if len(suf) > 1 and v.endswith(suf) and len(v) > len(suf):
-                return TypeDecision(t, f"suffix:{suf}")
+    if len(v) <= 20 and not re.search(r"[，。；,;]", v):
+        # A short name is typed by its ending like a title (…出版社, …战役, …日报,
+        # 紫荆属); not by `other` endings nor by species words other than taxa
+        # (…植物 in a 生长习性 value describes, it does not name).
+        suf, t = next(((w, t) for w, t in lex["title_ends"] if v.endswith(w)), ("", ""))
+        if suf and len(v) > len(suf) and t != "other" and (
+            suf in _TAXON_ENDS or (t != "species" and len(suf) > 1) or (t == "place" and len(v) <= 8)
+        ):
+            return TypeDecision(t, f"suffix:{suf}")
     return TypeDecision("other", "no_signal")
 
 
@@ -308,7 +315,11 @@ def type_pair(pair: dict[str, Any]) -> dict[str, Any]:
         pair.get("entity") or "", pair.get("tags") or [], [t.get("relation") or "" for t in triples], pair.get("subtitle"),
         pair.get("text") or "",
     ).type
+    aliases = set(load_type_lexicon()["alias_relations"])
     for t in triples:
-        t["tail_type"] = tail_type(str(t.get("tail") or ""), t.get("relation") or "").type
+        if norm_relation(t.get("relation") or "") in aliases:
+            t["tail_type"] = new["entity_type"]  # another name of the entity itself (别名, 简称, 号)
+        else:
+            t["tail_type"] = tail_type(str(t.get("tail") or ""), t.get("relation") or "").type
     new["triples"] = triples
     return new
