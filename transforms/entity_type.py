@@ -295,7 +295,7 @@ def tail_type(value: str, relation: str = "") -> TypeDecision:
     v = (value or "").strip()
     if v.startswith("《") and v.endswith("》"):
         return TypeDecision("work", "book_title_marks")
-    if len(v) <= 20 and not re.search(r"[，。；,;]", v):
+    if len(v) <= 20 and not re.search(r"[，。；,;]", v) and "奖" not in v:  # …最佳专辑奖 is an award
         # A short name is typed by its ending like a title (…出版社, …战役, …日报,
         # 紫荆属); not by `other` endings nor by species words other than taxa
         # (…植物 in a 生长习性 value describes, it does not name).
