@@ -12,7 +12,7 @@ import each other).
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from typing import Iterable, Sequence
 
 COPULA_CHARS = 40  # the defining 是 sits near the start of the first sentence
 _SUBTITLE_RE = re.compile(r"^(?P<title>.+?)[（(](?P<sub>[^（）()]+)[）)]\s*$")
@@ -109,8 +109,32 @@ def names_entry(subject: str, title: str) -> bool:
     return any(title[k : k + 2] in subject for k in range(len(title) - 1))
 
 
+class SuffixIndex:
+    """Lexicon words by label, looked up by the longest word a text ends with in
+    O(longest word) instead of a scan over the lexicon. Where a word sits under
+    two labels the first label wins, as in a scan in the lexicon's order."""
+
+    def __init__(self, words_by_label: dict[str, Sequence[str]] | Iterable[tuple[str, Sequence[str]]]):
+        self.label: dict[str, str] = {}
+        pairs = words_by_label.items() if isinstance(words_by_label, dict) else words_by_label
+        for lab, words in pairs:
+            for w in words:
+                if w:
+                    self.label.setdefault(w, lab)
+        self.max_len = max((len(w) for w in self.label), default=0)
+
+    def longest(self, text: str, min_rest: int = 0) -> tuple[str, str]:
+        """(label, word) of the longest word `text` ends with, leaving at least
+        `min_rest` characters before it; ("", "") when none."""
+        for k in range(min(self.max_len, len(text) - min_rest), 0, -1):
+            lab = self.label.get(text[-k:])
+            if lab is not None:
+                return lab, text[-k:]
+        return "", ""
+
+
 def head_nouns(
-    phrase: str, heads: dict[str, Sequence[str]], strict: bool = False, person: bool = True
+    phrase: str, heads: dict[str, Sequence[str]] | SuffixIndex, strict: bool = False, person: bool = True
 ) -> list[tuple[str, str]]:
     """(domain, head) for each 、-coordinated part of `phrase`: the LONGEST lexicon
     word the part ends with, so 科幻电影 is HS, 人造卫星 TE, 机关报 HS not 机关 HP.
@@ -121,17 +145,14 @@ def head_nouns(
     opening without 是); for a person only person nouns count there, since
     "祖籍河北邯郸县" says where, not what; for other entries any short head
     ("成都，简称蓉，四川省省会，…")."""
+    index = heads if isinstance(heads, SuffixIndex) else SuffixIndex(heads)
     out = []
     parts = [p.strip(_HEAD_STRIP) for p in phrase.split("、")]
     for n, part in enumerate(parts):
         for tail in ("之一", "等"):
             if part.endswith(tail):
                 part = part[: -len(tail)].strip(_HEAD_STRIP)
-        best = ("", "")
-        for d, words in heads.items():
-            for w in words:
-                if len(w) > len(best[1]) and part.endswith(w):
-                    best = (d, w)
+        best = index.longest(part)
         if strict and best[0] and (
             (person and not best[1].endswith(_PERSON_HEAD_END)) or len(part) - len(best[1]) > 4
         ):

@@ -23,6 +23,7 @@ from importlib import resources
 from typing import Any, Iterable
 
 from transforms.defining_clause import (
+    SuffixIndex,
     defining_phrases,
     head_nouns,
     names_entry,
@@ -91,17 +92,15 @@ def load_type_lexicon() -> dict[str, Any]:
     lex = json.loads(resources.files("transforms").joinpath("resources/entity_type_lexicon.json").read_text("utf-8"))
     lex["relations"] = {t: frozenset(r.lower() for r in rels) for t, rels in lex["relations"].items()}
     lex["tail_index"] = {rel: t for t, rels in lex["tail_relations"].items() for rel in rels}
-    # Title endings: the head nouns (a title is a noun phrase too: 上海大学学报,
-    # 伯根航空301号班机空难) and the title-only suffixes, longest first. Person
-    # heads are left out: a name ending in 王 or 人 is as often a work's title.
-    # Title-only suffixes win over heads: a title ending in 唱片 is a label.
-    ends: dict[str, str] = {}
-    for source in (lex["title_suffixes"], lex["heads"]):
-        for t, words in source.items():
-            if t != "person":
-                for w in words:
-                    ends.setdefault(w, t)
-    lex["title_ends"] = sorted(ends.items(), key=lambda kv: -len(kv[0]))
+    # Title endings: the title-only suffixes, then the head nouns (a title is a
+    # noun phrase too: 上海大学学报, 伯根航空301号班机空难). Person heads are left
+    # out: a name ending in 王 or 人 is as often a work's title. Title-only
+    # suffixes win over heads: a title ending in 唱片 is a label.
+    lex["title_index"] = SuffixIndex(
+        [(t, w) for t, w in lex["title_suffixes"].items()] + [(t, w) for t, w in lex["heads"].items() if t != "person"]
+    )
+    lex["head_index"] = SuffixIndex(lex["heads"])
+    lex["alias_set"] = frozenset(lex["alias_relations"])
     return lex
 
 
@@ -112,7 +111,7 @@ _TEXT_HINTS: dict[str, re.Pattern] = {
 }
 # A plant page talks about the plant's parts right after its name
 # ("香樟花绿白色", "榄仁树果椭圆形", "马蔺分布于…").
-_PLANT_PART = r"(?:的)?(?:树皮|树干|叶片?|花(?:梗|序|冠|瓣|期|语)?|果实?|种子|枝条?|幼枝|块茎|根系?|茎)|(?:原产|分布于|分布在)"
+_PLANT_PART_RE = re.compile(r"(?:的)?(?:树皮|树干|叶片?|花(?:梗|序|冠|瓣|期|语)?|果实?|种子|枝条?|幼枝|块茎|根系?|茎)|(?:原产|分布于|分布在)")
 # Taxon ranks a tail value may end in (紫荆属, 蔷薇科).
 _TAXON_ENDS = ("属", "科", "亚科", "总科", "亚属")
 # Relations whose tails are identifiers, not quantities (电话 15652000852).
@@ -148,14 +147,18 @@ def _looks_like_a_chinese_name(title: str, surnames: list[str]) -> bool:
     return False
 
 
-def _longest_head(phrase: str, heads: dict[str, list[str]]) -> tuple[str, str]:
-    """(type, head) of the longest lexicon word `phrase` ends with."""
-    best = ("", "")
-    for t, words in heads.items():
-        for w in words:
-            if len(w) > len(best[1]) and phrase.endswith(w):
-                best = (t, w)
-    return best
+@lru_cache(maxsize=65536)
+def _relation_types(rel: str) -> tuple[str, ...]:
+    """Types whose relation signature holds `rel` (exact name or a part of it);
+    cached, since a corpus repeats a few thousand relation names."""
+    lex = load_type_lexicon()
+    return tuple(t for t, names in lex["relations"].items()
+                 if rel in names or any(p in rel for p in lex["relation_patterns"].get(t, ())))
+
+
+@lru_cache(maxsize=65536)
+def _tag_types(tag: str) -> tuple[str, ...]:
+    return tuple(t for t, words in load_type_lexicon()["tags"].items() if any(w in tag for w in words))
 
 
 _PRONOUNS = ("他", "她", "它", "其", "该", "本", "此", "这")
@@ -179,14 +182,14 @@ def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
     return len(clause) <= 4 and names_entry(clause, title) and title not in clause
 
 
-def _defining_heads(text: str, title: str, heads: dict[str, list[str]]) -> list[tuple[str, str]]:
+def _defining_heads(text: str, title: str, heads: SuffixIndex) -> list[tuple[str, str]]:
     """(type, head) of the summary's defining clause ("X是……的<head>")."""
     shape, phrases = defining_phrases(text, title)
     sent = re.split(r"[。；;！？!?\n]", text.strip(), maxsplit=1)[0]
     for phrase in phrases:
         if shape == "short" and title in phrase:
             continue  # "赵亮毕业于某学院。" is a sentence about the entry, not a noun phrase naming it
-        if shape == "strict" and re.search(re.escape(phrase) + r"\s*[：:]", sent):
+        if shape == "strict" and sent[sent.find(phrase) + len(phrase):].lstrip().startswith(("：", ":")):
             continue  # "作者：某某" is a field label, not what the entry is
         if shape == "copula" and not _subject_is_entry(sent, phrase, title):
             continue  # "从《某书》中可以看出，某人是……美人": the subject of 是 is someone else
@@ -207,7 +210,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
                 text: str = "") -> TypeDecision:
     """Coarse type of a pair's entity, with the signals that decided it."""
     lex = load_type_lexicon()
-    heads = lex["heads"]
+    heads = lex["head_index"]
     title, sub = split_title(entity or "", subtitle)
     bare = title.strip("《》 ")
     rels = {norm_relation(r).lower() for r in relations if r}
@@ -219,13 +222,20 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         votes[t] = votes.get(t, 0.0) + w
         why.setdefault(t, []).append(what)
 
-    for t, names in lex["relations"].items():
-        parts = lex["relation_patterns"].get(t, ())
-        hit = sorted(r for r in rels if r in names or any(p in r for p in parts))
+    rel_hits: dict[str, list[str]] = {}
+    for r in sorted(rels):
+        for t in _relation_types(r):
+            rel_hits.setdefault(t, []).append(r)
+    for t in lex["relations"]:
+        hit = rel_hits.get(t)
         if hit:
             vote(t, min(len(hit), 4) * 1.0, "relations:" + ",".join(hit[:4]))
-    for t, words in lex["tags"].items():
-        hit = [tag for tag in tags if any(w in tag for w in words)]
+    tag_hits: dict[str, list[str]] = {}
+    for tag in tags:
+        for t in _tag_types(tag):
+            tag_hits.setdefault(t, []).append(tag)
+    for t in lex["tags"]:
+        hit = tag_hits.get(t)
         if hit:
             vote(t, 1.5 * min(len(hit), 2), "tags:" + ",".join(hit[:3]))
     if sub:
@@ -242,11 +252,9 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
                 hit = [w for w in words if (sub_self.endswith(w) if len(w) == 1 else w in sub_self)]
                 if hit:
                     vote(t, W_SUBTITLE_HINT, "subtitle:" + hit[0])
-    for suffix, t in lex["title_ends"]:
-        if len(bare) > len(suffix) and bare.endswith(suffix):
-            # a one-character ending (市, 法) is a weaker hint than 锦标赛
-            vote(t, W_TITLE_END if len(suffix) == 1 else W_TITLE_END_LONG, "suffix:" + suffix)
-            break
+    t, suffix = lex["title_index"].longest(bare, min_rest=1)
+    if suffix:  # a one-character ending (市, 法) is a weaker hint than 锦标赛
+        vote(t, W_TITLE_END if len(suffix) == 1 else W_TITLE_END_LONG, "suffix:" + suffix)
     end = next((w for w in lex["title_person"] if len(bare) > len(w) and bare.endswith(w)), "")
     if end:
         vote("person", W_TITLE_END, "suffix:" + end)  # 太古最强大帝 is a novel: weaker than one relation
@@ -267,7 +275,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         m = rx.search(opening)
         if m:
             vote(t, W_TEXT, "text:" + m.group(0))
-    if bare and re.match(re.escape(bare) + _PLANT_PART, opening):
+    if bare and opening.startswith(bare) and _PLANT_PART_RE.match(opening, len(bare)):
         vote("species", W_TEXT, "text:" + opening[len(bare) : len(bare) + 3])
     if len(bare) >= 2 and not any(bare.endswith(w) for w in lex["title_species_not"]):
         end = next((w for w in lex["title_species"] if bare.endswith(w)), "")
@@ -299,7 +307,7 @@ def tail_type(value: str, relation: str = "") -> TypeDecision:
         # A short name is typed by its ending like a title (…出版社, …战役, …日报,
         # 紫荆属); not by `other` endings nor by species words other than taxa
         # (…植物 in a 生长习性 value describes, it does not name).
-        suf, t = next(((w, t) for w, t in lex["title_ends"] if v.endswith(w)), ("", ""))
+        t, suf = lex["title_index"].longest(v)
         if suf and len(v) > len(suf) and t != "other" and (
             suf in _TAXON_ENDS or (t != "species" and len(suf) > 1) or (t == "place" and len(v) <= 8)
         ):
@@ -315,7 +323,7 @@ def type_pair(pair: dict[str, Any]) -> dict[str, Any]:
         pair.get("entity") or "", pair.get("tags") or [], [t.get("relation") or "" for t in triples], pair.get("subtitle"),
         pair.get("text") or "",
     ).type
-    aliases = set(load_type_lexicon()["alias_relations"])
+    aliases = load_type_lexicon()["alias_set"]
     for t in triples:
         if norm_relation(t.get("relation") or "") in aliases:
             t["tail_type"] = new["entity_type"]  # another name of the entity itself (别名, 简称, 号)
