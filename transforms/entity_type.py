@@ -2,16 +2,22 @@
 
 Types: person, organisation, place, work, species, event, date, number,
 quantity, other. Splitting stratifies by the entity type and distractor
-generation draws same-type distractors, so the type must be cheap, stable and
-explainable rather than perfect.
+generation draws same-type distractors, so a person or a work typed `other`
+gives distractors from the wrong pool; the type must be cheap, stable and
+explainable. Labelling rules and measured accuracy: docs/entity_types.md.
 
-Entity type: votes from tags (词条标签), the infobox relation signature (a
-page with 出生日期/国籍/毕业院校 is about a person; 界/门/纲 a species;
-注册资本/董事长 an organisation) and the title's disambiguation subtitle.
+Entity type: weighted votes from the infobox relation signature (出生日期 /
+国籍 -> person, 注册资本 -> organisation, 导演 -> work; exact names and name
+parts such as 出生地点), tags, the head noun of the disambiguation subtitle
+and of the summary's defining clause (transforms/defining_clause.py, shared
+with the domain classifier: "《冰雪奇缘》是……动画电影" -> work), the title's
+ending (…公司, …锦标赛), 《》 titles and weak name evidence. The words live
+in resources/entity_type_lexicon.json.
 Tail type: the value's own shape first (dates like 1994年5月27日, numbers,
 quantities with units like 200万平方米 / 12首 / 6人), then what the relation
 says its object is (导演 -> person, 出品公司 -> organisation, 国籍 -> place),
-then the value's suffix (…公司, …大学, …省, 《…》).
+then the value's ending like a title's (…出版社, 紫荆属, 上海市, 《…》);
+type_pair gives an alias tail (别名, 简称, 号) the entity's own type.
 """
 from __future__ import annotations
 
