@@ -139,6 +139,8 @@ W_HEAD, W_SUBTITLE_HEAD, W_SUBTITLE_HINT, W_TITLE_MARKS, W_TEXT, W_SPECIES_NAME 
 W_TITLE_END, W_TITLE_END_LONG = 0.9, 1.5
 # Transliterated names are written with a middle dot: 阿尔弗雷德·冯·提尔皮茨.
 _FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9fffA-Z.]{1,8}){1,3}$")
+# Bus and metro routes are services, not places: 温州公交41路, 地铁2号线.
+_ROUTE_RE = re.compile(r"(?:公交|巴士|地铁).*\d+(?:路|号线|线)$|^\d+路(?:公交|车)?$")
 # Numbered celestial bodies: 小行星3753, 彗星C/2020.
 _NUMBERED_BODY_RE = re.compile(r"^(?:(?:小行星|彗星|星系|星云)\s*[\dA-Z]|[土木天海火]卫[一二三四五六七八九十\d]+$)")
 
@@ -266,6 +268,8 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         vote("person", W_TITLE_END, "suffix:" + end)  # 太古最强大帝 is a novel: weaker than one relation
     if _FOREIGN_NAME_RE.match(bare):
         vote("person", W_TITLE_END, "name:transliterated")
+    if _ROUTE_RE.search(bare):
+        vote("other", W_TITLE_END_LONG, "name:route")
     if _NUMBERED_BODY_RE.match(bare):
         vote("place", W_TITLE_END_LONG, "name:numbered_body")
     if re.search(r"第[一二三四五六七八九十\d]+季$", bare):
@@ -273,7 +277,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
     if title.startswith("《") and title.endswith("》"):
         vote("work", W_TITLE_MARKS, "book_title_marks")
     elif bare and f"《{bare}》" in (text or "")[:200]:
-        vote("work", W_TITLE_MARKS, "text_title_marks")
+        vote("work", W_TEXT, "text_title_marks")  # weaker than a 《》 title: a text may quote a place's name
     for t, w in _defining_heads(text or "", bare, heads)[-1:]:
         vote(t, W_HEAD, "head:" + w)
     opening = (text or "")[:80]
