@@ -139,10 +139,10 @@ def test_held_out_accuracy(shared_data):
     """The held-out rows (set=held_out) were drawn and labelled after the rules
     were tuned and were never used to tune them (docs/entity_types.md).
 
-    Target 0.95; measured 0.921 overall. Entities that come with a text (DuIE,
-    KdConv, LandscapeKnowledge: what a build sees) reach it; bare KB heads with
-    one or two triples (KgCLUE, NLPCC) do not, so the floor asserted overall is
-    the measured level, 0.90, and the 0.95 target is asserted where text exists."""
+    Target 0.95; measured 0.947 overall (144/152). Entities that come with a
+    text (DuIE, KdConv, LandscapeKnowledge: what a build sees) reach it, 84/84;
+    bare KB heads with one or two triples (KgCLUE, NLPCC) do not, so overall the
+    measured level is the floor and the target is asserted where text exists."""
     from transforms.entity_type_labels import evaluate, format_report, load_labels, split_by_source
 
     items = load_labels(LABELS, shared_data)
@@ -150,9 +150,9 @@ def test_held_out_accuracy(shared_data):
     tune, held = split_by_source(items, ("held_out",))
     assert len(held) >= 100 and {it["source"].split("/")[0] for it in held} >= {"duie", "kgclue", "kdconv"}
     report = evaluate(held)
-    assert report["accuracy"] >= 0.90, format_report(report)
+    assert report["accuracy"] >= 0.94, format_report(report)
     with_text = [it for it in held if it.get("text")]
-    assert len(with_text) >= 60
+    assert len(with_text) >= 80
     assert evaluate(with_text)["accuracy"] >= 0.95, format_report(evaluate(with_text))
     assert evaluate(tune)["accuracy"] >= 0.95
 
