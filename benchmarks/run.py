@@ -23,6 +23,7 @@ BENCHMARKS = (
     ("embed_domain", "benchmarks.embed_domain", [], ["500"]),
     ("eval", "benchmarks.bench_eval", [], ["--items", "300", "--requests", "100", "--repeats", "1"]),
     ("items", "benchmarks.bench_items", [], ["--n", "3000", "--repeats", "1", "--workers", "1"]),
+    ("typing", "benchmarks.bench_typing", [], ["--n", "2000", "--repeats", "1"]),
 )
 
 

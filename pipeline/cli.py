@@ -27,6 +27,7 @@ COMMAND_MODULES = (
     "evaluation.score_commands",  # score text2kg / t2t
     "evaluation.leaderboard_commands",  # leaderboard, judge
     "pipeline.export_commands",  # export (benchmark items as JSON Lines)
+    "pipeline.types_commands",  # types eval
     "pipeline.demo",  # demo
 )
 

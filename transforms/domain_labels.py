@@ -180,6 +180,14 @@ def _string_triple(value: str) -> dict[str, str]:
 def resolve_row(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
     """Turn one labelled row into a classifier item with its gold label."""
     label = norm_label(row.get("domain", row.get("label")))
+    item = locate_item(row, data_root)
+    item["gold"] = label
+    return item
+
+
+def locate_item(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
+    """The item a labelled row points at (locator rows) or holds (self-contained
+    rows), without its label: shared by the domain and the entity-type sets."""
     if "source" in row and "locator" in row:
         if data_root is None or not Path(data_root).is_dir():
             raise LabelError(f"row {row.get('entity')!r} needs the data folder, but {data_root} is absent")
@@ -216,7 +224,6 @@ def resolve_row(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
             "triples": triples,
             "source": row.get("source", "inline"),
         }
-    item["gold"] = label
     return item
 
 

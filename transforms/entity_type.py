@@ -2,26 +2,45 @@
 
 Types: person, organisation, place, work, species, event, date, number,
 quantity, other. Splitting stratifies by the entity type and distractor
-generation draws same-type distractors, so the type must be cheap, stable and
-explainable rather than perfect.
+generation draws same-type distractors, so a person or a work typed `other`
+gives distractors from the wrong pool; the type must be cheap, stable and
+explainable. Labelling rules and measured accuracy: docs/entity_types.md.
 
-Entity type: votes from tags (词条标签), the infobox relation signature (a
-page with 出生日期/国籍/毕业院校 is about a person; 界/门/纲 a species;
-注册资本/董事长 an organisation) and the title's disambiguation subtitle.
+Entity type: weighted votes from the infobox relation signature (出生日期 /
+国籍 -> person, 注册资本 -> organisation, 导演 -> work; exact names and name
+parts such as 出生地点), tags, the head noun of the disambiguation subtitle
+and of the summary's defining clause (transforms/defining_clause.py, shared
+with the domain classifier: "《冰雪奇缘》是……动画电影" -> work), the title's
+ending (…公司, …锦标赛), 《》 titles and weak name evidence. The words live
+in resources/entity_type_lexicon.json.
 Tail type: the value's own shape first (dates like 1994年5月27日, numbers,
 quantities with units like 200万平方米 / 12首 / 6人), then what the relation
 says its object is (导演 -> person, 出品公司 -> organisation, 国籍 -> place),
-then the value's suffix (…公司, …大学, …省, 《…》).
+then the value's ending like a title's (…出版社, 紫荆属, 上海市, 《…》);
+type_pair gives an alias tail (别名, 简称, 号) the entity's own type.
 """
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 from typing import Any, Iterable
 
-from transforms.domain import norm_relation, split_title
+from transforms.defining_clause import (
+    SuffixIndex,
+    defining_phrases,
+    head_nouns,
+    names_entry,
+    norm_relation,
+    segments_before_copula,
+    split_title,
+)
 
 TYPES = ("person", "organisation", "place", "work", "species", "event", "date", "number", "quantity", "other")
+# What an entry (a pair's entity) can be; date/number/quantity are shapes of tail values only.
+ENTITY_TYPES = ("person", "organisation", "place", "work", "species", "event", "other")
 
 
 @dataclass
@@ -40,7 +59,7 @@ _DATE_RES = [
     re.compile(r"^\d{4}$"),  # a bare year; only when the relation is temporal (see below)
     re.compile(r"^(?:\d+世纪|\d+年代)(?:初|中|末|中期|后期|初期)?$"),
 ]
-_NUMBER_RE = re.compile(rf"^{_NUM}%?$")
+_NUMBER_RE = re.compile(rf"^{_NUM}(?:%|[万亿]+)?$")  # 8.905亿 (a box office) is a number too
 _UNIT = (
     r"(?:平方公里|平方千米|平方米|平方英里|公顷|亩|立方米|千米|公里|厘米|毫米|米|英尺|英寸|吨|千克|公斤|克|kg|g|km|m|cm|mm|ml|L|升|毫升|"
     r"元|美元|人民币|港元|欧元|日元|亿元|万元|円|"
@@ -71,63 +90,24 @@ def value_shape(value: str, relation: str = "") -> str | None:
     return None
 
 
-# ------------------------------------------------------------ relation → tail
-_TAIL_BY_RELATION: dict[str, tuple[str, ...]] = {
-    "person": ("导演", "主演", "编剧", "制片人", "作者", "歌手", "歌曲原唱", "演唱", "作词", "填词", "作曲", "谱曲", "编曲", "主持人",
-               "嘉宾", "父亲", "母亲", "妻子", "丈夫", "儿子", "女儿", "配偶", "创始人", "创办人", "董事长", "总裁", "校长", "院长",
-               "主编", "代言人", "专辑歌手", "饰演", "配音", "声优", "主角", "发明人", "提出人", "提出者", "译者", "君主", "继任", "前任"),
-    "organisation": ("出品公司", "发行公司", "制作公司", "唱片公司", "经纪公司", "出版社", "毕业院校", "所属公司", "生产厂商",
-                     "开发商", "运营单位", "主管部门", "主办单位", "承办单位", "所属机构", "政党", "所属运动队", "隶属"),
-    "place": ("国籍", "出生地", "祖籍", "籍贯", "总部地点", "所在城市", "所在地", "首都", "地理位置", "所属地区", "地理分布",
-              "分布区域", "发源地", "流经地区", "原产地", "所属国家", "所属洲", "拍摄地点", "制片地区", "发射地点", "政府驻地"),
-    "work": ("代表作品", "主要作品", "所属专辑", "主题曲", "片尾曲", "改编自", "原著", "系列"),
-    "species": ("界", "门", "纲", "目", "科", "属", "种", "亚科", "亚属", "族"),
-    "event": ("相关事件", "参与战役", "主要战役", "获奖", "主要奖项"),
-}
-_TAIL_INDEX = {rel: t for t, rels in _TAIL_BY_RELATION.items() for rel in rels}
-
-# ---------------------------------------------------------- head type signals
-_HEAD_RELATIONS: dict[str, tuple[str, ...]] = {
-    "person": ("出生日期", "出生地", "国籍", "民族", "毕业院校", "职业", "性别", "身高", "体重", "血型", "星座", "逝世日期",
-               "父亲", "母亲", "妻子", "丈夫", "代表作品", "经纪公司", "字", "号", "字号", "谥号", "庙号", "年号", "在位时间",
-               "籍贯", "祖籍", "政党", "饰演", "配音", "声优", "主要成就", "军衔", "职务", "官职", "头衔", "民族族群",
-               "继任", "前任", "出生时间", "逝世时间", "握拍", "场上位置", "运动项目"),
-    "organisation": ("总部地点", "注册资本", "注册资金", "董事长", "创始人", "总裁", "经营范围", "公司性质", "员工数", "成立日期",
-                     "成立时间", "创办时间", "校长", "校训", "院系设置", "主管部门", "简称", "股票代码", "年营业额", "现任领导"),
-    "place": ("面积", "人口", "人口数量", "总人口", "气候", "海拔", "行政区划代码", "邮政编码", "电话区号", "下辖地区", "政府驻地",
-              "地理位置", "首都", "官方语言", "所属地区", "经纬度", "年降水量", "流域面积", "河长", "主峰", "走向", "开放时间", "门票", "景区级别"),
-    "work": ("主演", "导演", "编剧", "上映时间", "集数", "片长", "作者", "出版社", "出版时间", "歌手", "歌曲原唱", "作词", "作曲",
-             "所属专辑", "曲目数量", "专辑歌手", "连载网站", "主角", "首播时间", "主持人"),
-    "species": ("学名", "拉丁学名", "界", "门", "纲", "目", "科", "属", "种", "亚种", "命名者及年代", "植物分类", "花期", "物候期", "生长习性"),
-    "event": ("发生时间", "参战方", "主要指挥官", "伤亡情况", "结果", "地点", "举办时间", "举办地点", "起因", "发起人"),
-}
-_HEAD_TAGS: dict[str, tuple[str, ...]] = {
-    "person": ("人物", "演员", "歌手", "作家", "诗人", "科学家", "政治", "皇帝", "将领", "运动员", "教师", "主持人", "艺人", "明星"),
-    "organisation": ("企业", "公司", "机构", "学校", "大学", "高校", "组织", "银行", "政党", "球队", "俱乐部", "乐队"),
-    # A dynasty or regime is typed like a country: a polity, hence a place.
-    "place": ("地点", "地名", "行政区", "城市", "国家", "景点", "山", "河流", "湖泊", "乡镇", "村", "朝代", "王朝", "政权",
-              "建筑", "遗迹", "遗址", "古迹"),
-    "work": ("作品", "电影", "电视剧", "小说", "图书", "歌曲", "专辑", "动画", "漫画", "综艺", "期刊", "游戏"),
-    "species": ("植物", "动物", "物种", "生物", "鸟类", "昆虫", "鱼类", "花卉"),
-    "event": ("事件", "战争", "战役", "节日", "会议", "赛事"),
-}
-_HEAD_SUFFIXES: dict[str, tuple[str, ...]] = {
-    "organisation": ("公司", "集团", "银行", "大学", "学院", "中学", "小学", "学校", "研究所", "研究院", "实验室", "协会", "学会",
-                     "委员会", "基金会", "医院", "俱乐部", "乐队", "证券", "工程院", "科学院", "政府", "议会", "国会",
-                     "党", "军", "局", "厅", "署"),
-    "place": ("省", "市", "县", "区", "镇", "乡", "村", "朝", "山", "峰", "河", "江", "湖", "岛", "湾", "峡谷", "自然保护区", "森林公园", "湿地公园"),
-    "event": ("战争", "战役", "之战", "之役", "起义", "事件", "事变", "会议", "运动会", "马拉松", "节"),
-    "species": ("亚种",),
-}
-_SUBTITLE_HINTS: dict[str, tuple[str, ...]] = {
-    "person": ("演员", "歌手", "导演", "作家", "诗人", "书法家", "画家", "教授", "院士", "科学家", "将领", "皇帝", "官员", "书记",
-               "首相", "主席", "运动员", "棋手", "企业家", "人物", "角色", "摔角手"),
-    "work": ("电影", "电视剧", "动画", "漫画", "小说", "歌曲", "专辑", "图书", "游戏", "栏目", "节目"),
-    "species": ("动物", "植物", "科", "属"),
-    "place": ("下辖村", "村", "镇", "乡", "县", "景区"),
-    "organisation": ("公司", "大学", "学院", "乐队", "组合", "俱乐部"),
-    "event": ("战争", "战役", "事件"),
-}
+# -------------------------------------------------------------- the lexicon
+@lru_cache(maxsize=1)
+def load_type_lexicon() -> dict[str, Any]:
+    """transforms/resources/entity_type_lexicon.json, relation names lower-cased
+    (infobox names mix cases: ISBN / isbn, CPU主频 / cpu主频)."""
+    lex = json.loads(resources.files("transforms").joinpath("resources/entity_type_lexicon.json").read_text("utf-8"))
+    lex["relations"] = {t: frozenset(r.lower() for r in rels) for t, rels in lex["relations"].items()}
+    lex["tail_index"] = {rel: t for t, rels in lex["tail_relations"].items() for rel in rels}
+    # Title endings: the title-only suffixes, then the head nouns (a title is a
+    # noun phrase too: 上海大学学报, 伯根航空301号班机空难). Person heads are left
+    # out: a name ending in 王 or 人 is as often a work's title. Title-only
+    # suffixes win over heads: a title ending in 唱片 is a label.
+    lex["title_index"] = SuffixIndex(
+        [(t, w) for t, w in lex["title_suffixes"].items()] + [(t, w) for t, w in lex["heads"].items() if t != "person"]
+    )
+    lex["head_index"] = SuffixIndex(lex["heads"])
+    lex["alias_set"] = frozenset(lex["alias_relations"])
+    return lex
 
 
 # What a summary's opening says the entity is ("…是蔷薇科落叶灌木", "…，男，汉族").
@@ -135,6 +115,11 @@ _TEXT_HINTS: dict[str, re.Pattern] = {
     "species": re.compile(r"[科属]的?(?:植物|动物|物种)|(?:落叶|常绿)?(?:乔木|灌木|草本|藤本)|多年生|一年生|(?:鸟|鱼|昆虫)类"),
     "person": re.compile(r"[，,]\s*[男女]\s*[，,]|(?:\d{3,4}年\d{1,2}月(?:\d{1,2}日)?)?出生于|生于\d{3,4}年|[（(]\d{3,4}年\s*[—\-－–至]"),
 }
+# A plant page talks about the plant's parts right after its name
+# ("香樟花绿白色", "榄仁树果椭圆形", "马蔺分布于…").
+_PLANT_PART_RE = re.compile(r"(?:的)?(?:树皮|树干|叶片?|花(?:梗|序|冠|瓣|期|语)?|果实?|种子|枝条?|幼枝|块茎|根系?|茎)|(?:原产|分布于|分布在)")
+# Taxon ranks a tail value may end in (紫荆属, 蔷薇科).
+_TAXON_ENDS = ("属", "科", "亚科", "总科", "亚属")
 # Relations whose tails are identifiers, not quantities (电话 15652000852).
 _IDENTIFIER_RELATIONS = ("电话", "代码", "编码", "编号", "号码", "邮编", "区号", "书号", "ISBN", "ISSN", "CN", "IMDb", "imdb")
 
@@ -145,11 +130,98 @@ class TypeDecision:
     reason: str  # which signal decided, e.g. "relations:出生日期,国籍"
 
 
+# Signal weights. The summary's defining clause and the subtitle's head noun
+# are the page's own statement of what the entry IS, so they outweigh a tag
+# or two; the title's ending and a plant-like name are hints only.
+W_HEAD, W_SUBTITLE_HEAD, W_SUBTITLE_HINT, W_TITLE_MARKS, W_TEXT, W_SPECIES_NAME = 3.0, 3.0, 2.5, 2.0, 1.5, 0.75
+# A title's ending is weaker than one infobox relation when it is one character
+# (毁灭都市 is a game, 今日说法 a programme), stronger when it is a word (锦标赛).
+W_TITLE_END, W_TITLE_END_LONG = 0.9, 1.5
+# Transliterated names are written with a middle dot: 阿尔弗雷德·冯·提尔皮茨.
+_FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9fffA-Z.]{1,8}){1,3}$")
+# Bus and metro routes are services, not places: 温州公交41路, 地铁2号线.
+_ROUTE_RE = re.compile(r"(?:公交|巴士|地铁).*\d+(?:路|号线|线)$|^\d+路(?:公交|车)?$")
+# Numbered celestial bodies: 小行星3753, 彗星C/2020.
+_NUMBERED_BODY_RE = re.compile(r"^(?:(?:小行星|彗星|星系|星云)\s*[\dA-Z]|[土木天海火]卫[一二三四五六七八九十\d]+$)")
+
+
+def _looks_like_a_chinese_name(title: str, surnames: list[str]) -> bool:
+    """Two or three Han characters after a family name (王伟, 钱玥, 欧阳修); asked
+    only when nothing else fired, since many surnames are common words too."""
+    for sur in surnames:
+        if title.startswith(sur):
+            given = title[len(sur):]
+            return 1 <= len(given) <= 2 and all("\u4e00" <= c <= "\u9fff" for c in given)
+    return False
+
+
+@lru_cache(maxsize=65536)
+def _relation_types(rel: str) -> tuple[str, ...]:
+    """Types whose relation signature holds `rel` (exact name or a part of it);
+    cached, since a corpus repeats a few thousand relation names."""
+    lex = load_type_lexicon()
+    return tuple(t for t, names in lex["relations"].items()
+                 if rel in names or any(p in rel for p in lex["relation_patterns"].get(t, ())))
+
+
+@lru_cache(maxsize=65536)
+def _tag_types(tag: str) -> tuple[str, ...]:
+    return tuple(t for t, words in load_type_lexicon()["tags"].items() if any(w in tag for w in words))
+
+
+_PRONOUNS = ("他", "她", "它", "其", "该", "本", "此", "这")
+
+
+def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
+    """The clause holding the copula must be about the entry: its subject (what
+    precedes 是 after the last comma) is empty, the title, an alias or a pronoun."""
+    k = sent.find(phrase)
+    if k <= 0:
+        return True
+    clauses = re.split(r"[，,：:]", sent[:k].rstrip("指").rstrip("是"))
+    clause = clauses[-1]
+    if not clause.strip():  # "成都，简称蓉，…，是…": the subject is elided; the topic is the clause naming the entry
+        clause = next((c for c in clauses if title in c), "")
+    clause = re.sub(r"[（(][^）)]*[）)]", "", clause).strip("《》“”\"' 　")
+    if not clause or clause.endswith(title) or clause.startswith(_PRONOUNS) or (len(clause) >= 2 and title.startswith(clause)):
+        return True
+    # a short alias ("杨玉环是…" for 杨贵妃) or the name without its ending ("某牌X200是…"
+    # for 某牌X200手机); "沙棘主要病害是…" is about a part, not the entry
+    return len(clause) <= 4 and names_entry(clause, title) and title not in clause
+
+
+def _defining_heads(text: str, title: str, heads: SuffixIndex) -> list[tuple[str, str]]:
+    """(type, head) of the summary's defining clause ("X是……的<head>")."""
+    shape, phrases = defining_phrases(text, title)
+    sent = re.split(r"[。；;！？!?\n]", text.strip(), maxsplit=1)[0]
+    for phrase in phrases:
+        if shape == "short" and title in phrase:
+            continue  # "赵亮毕业于某学院。" is a sentence about the entry, not a noun phrase naming it
+        if shape == "strict" and sent[sent.find(phrase) + len(phrase):].lstrip().startswith(("：", ":")):
+            continue  # "作者：某某" is a field label, not what the entry is
+        if shape == "copula" and not _subject_is_entry(sent, phrase, title):
+            continue  # "从《某书》中可以看出，某人是……美人": the subject of 是 is someone else
+        # A biography opening without 是 ("某某，字某，思想家、教育家") counts only
+        # person nouns: "…又名次山" or "…以及腐烂病" name no kind of entry.
+        hits = head_nouns(phrase, heads, strict=shape == "strict", person=True)
+        if hits and (shape != "strict" or all(t == "person" for t, _ in hits)):
+            return hits
+    if shape == "copula":
+        for seg in segments_before_copula(text):
+            hits = head_nouns(seg, heads, strict=True, person=False)
+            if hits:
+                return hits
+    return []
+
+
 def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] = (), subtitle: str | None = None,
                 text: str = "") -> TypeDecision:
-    """Coarse type of a pair's entity, with the signal that decided it."""
+    """Coarse type of a pair's entity, with the signals that decided it."""
+    lex = load_type_lexicon()
+    heads = lex["head_index"]
     title, sub = split_title(entity or "", subtitle)
-    rels = {norm_relation(r) for r in relations if r}
+    bare = title.strip("《》 ")
+    rels = {norm_relation(r).lower() for r in relations if r}
     tags = [t for t in tags if t]
     votes: dict[str, float] = {}
     why: dict[str, list[str]] = {}
@@ -158,30 +230,69 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         votes[t] = votes.get(t, 0.0) + w
         why.setdefault(t, []).append(what)
 
-    for t, names in _HEAD_RELATIONS.items():
-        hit = sorted(rels.intersection(names))
+    rel_hits: dict[str, list[str]] = {}
+    for r in sorted(rels):
+        for t in _relation_types(r):
+            rel_hits.setdefault(t, []).append(r)
+    for t in lex["relations"]:
+        hit = rel_hits.get(t)
         if hit:
             vote(t, min(len(hit), 4) * 1.0, "relations:" + ",".join(hit[:4]))
-    for t, words in _HEAD_TAGS.items():
-        hit = [tag for tag in tags if any(w in tag for w in words)]
+    tag_hits: dict[str, list[str]] = {}
+    for tag in tags:
+        for t in _tag_types(tag):
+            tag_hits.setdefault(t, []).append(tag)
+    for t in lex["tags"]:
+        hit = tag_hits.get(t)
         if hit:
             vote(t, 1.5 * min(len(hit), 2), "tags:" + ",".join(hit[:3]))
     if sub:
-        for t, words in _SUBTITLE_HINTS.items():
-            hit = [w for w in words if (sub.endswith(w) if len(w) == 1 else w in sub)]
-            if hit:
-                vote(t, 2.5, "subtitle:" + hit[0])
-    for t, sufs in _HEAD_SUFFIXES.items():
-        hit = [s for s in sufs if title.endswith(s) and len(title) > len(s)]
-        if hit:
-            vote(t, 1.5, "suffix:" + hit[0])
+        sub = sub.split("——")[0]  # "（河南卫视栏目——汉字英雄）": what follows the dash repeats the name
+        # "（东汉名臣，字某某）": each comma part is a noun phrase; the first with a head decides
+        hits = next((h for h in (head_nouns(part, heads) for part in re.split(r"[，,；;]", sub)) if h), [])
+        for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
+            vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
+        if not hits:
+            # "（动画《秦时明月》中的人物）" names the work the entry belongs
+            # to; only words after the last 中 / 里 describe the entry itself.
+            sub_self = re.split(r"[中里](?:的|设定)", sub)[-1] if re.search(r"[中里](?:的|设定)", sub) else sub
+            for t, words in lex["subtitle_hints"].items():
+                hit = [w for w in words if (sub_self.endswith(w) if len(w) == 1 else w in sub_self)]
+                if hit:
+                    vote(t, W_SUBTITLE_HINT, "subtitle:" + hit[0])
+    t, suffix = lex["title_index"].longest(bare, min_rest=1)
+    if suffix:  # a one-character ending (市, 法) is a weaker hint than 锦标赛
+        vote(t, W_TITLE_END if len(suffix) == 1 else W_TITLE_END_LONG, "suffix:" + suffix)
+    end = next((w for w in lex["title_person"] if len(bare) > len(w) and bare.endswith(w)), "")
+    if end:
+        vote("person", W_TITLE_END, "suffix:" + end)  # 太古最强大帝 is a novel: weaker than one relation
+    if _FOREIGN_NAME_RE.match(bare):
+        vote("person", W_TITLE_END, "name:transliterated")
+    if _ROUTE_RE.search(bare):
+        vote("other", W_TITLE_END_LONG, "name:route")
+    if _NUMBERED_BODY_RE.match(bare):
+        vote("place", W_TITLE_END_LONG, "name:numbered_body")
+    if re.search(r"第[一二三四五六七八九十\d]+季$", bare):
+        vote("work", W_TITLE_END, "suffix:季")
     if title.startswith("《") and title.endswith("》"):
-        vote("work", 2.0, "book_title_marks")
+        vote("work", W_TITLE_MARKS, "book_title_marks")
+    elif bare and f"《{bare}》" in (text or "")[:200]:
+        vote("work", W_TEXT, "text_title_marks")  # weaker than a 《》 title: a text may quote a place's name
+    for t, w in _defining_heads(text or "", bare, heads)[-1:]:
+        vote(t, W_HEAD, "head:" + w)
     opening = (text or "")[:80]
     for t, rx in _TEXT_HINTS.items():
         m = rx.search(opening)
         if m:
-            vote(t, 1.5, "text:" + m.group(0))
+            vote(t, W_TEXT, "text:" + m.group(0))
+    if bare and opening.startswith(bare) and _PLANT_PART_RE.match(opening, len(bare)):
+        vote("species", W_TEXT, "text:" + opening[len(bare) : len(bare) + 3])
+    if len(bare) >= 2 and not any(bare.endswith(w) for w in lex["title_species_not"]):
+        end = next((w for w in lex["title_species"] if bare.endswith(w)), "")
+        if end:
+            vote("species", W_SPECIES_NAME, "species_name:" + end)
+    if not votes and _looks_like_a_chinese_name(bare, lex["surnames"]):
+        vote("person", W_TITLE_END, "name:surname")
     if not votes:
         return TypeDecision("other", "no_signal")
     best = max(votes, key=lambda t: (votes[t], -TYPES.index(t)))
@@ -190,21 +301,27 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
 
 def tail_type(value: str, relation: str = "") -> TypeDecision:
     """Coarse type of a triple's tail value."""
+    lex = load_type_lexicon()
     rel = norm_relation(relation)
     if any(k in rel for k in _IDENTIFIER_RELATIONS):
         return TypeDecision("other", f"identifier:{rel}")
     shape = value_shape(value, rel)
     if shape:
         return TypeDecision(shape, "value_pattern")
-    if rel in _TAIL_INDEX:
-        return TypeDecision(_TAIL_INDEX[rel], f"relation:{rel}")
+    if rel in lex["tail_index"]:
+        return TypeDecision(lex["tail_index"][rel], f"relation:{rel}")
     v = (value or "").strip()
     if v.startswith("《") and v.endswith("》"):
         return TypeDecision("work", "book_title_marks")
-    for t in ("organisation", "place", "event"):
-        for suf in _HEAD_SUFFIXES[t]:
-            if len(suf) > 1 and v.endswith(suf) and len(v) > len(suf):
-                return TypeDecision(t, f"suffix:{suf}")
+    if len(v) <= 20 and not re.search(r"[，。；,;]", v) and "奖" not in v:  # …最佳专辑奖 is an award
+        # A short name is typed by its ending like a title (…出版社, …战役, …日报,
+        # 紫荆属); not by `other` endings nor by species words other than taxa
+        # (…植物 in a 生长习性 value describes, it does not name).
+        t, suf = lex["title_index"].longest(v)
+        if suf and len(v) > len(suf) and t != "other" and (
+            suf in _TAXON_ENDS or (t != "species" and len(suf) > 1) or (t == "place" and len(v) <= 8)
+        ):
+            return TypeDecision(t, f"suffix:{suf}")
     return TypeDecision("other", "no_signal")
 
 
@@ -216,7 +333,11 @@ def type_pair(pair: dict[str, Any]) -> dict[str, Any]:
         pair.get("entity") or "", pair.get("tags") or [], [t.get("relation") or "" for t in triples], pair.get("subtitle"),
         pair.get("text") or "",
     ).type
+    aliases = load_type_lexicon()["alias_set"]
     for t in triples:
-        t["tail_type"] = tail_type(str(t.get("tail") or ""), t.get("relation") or "").type
+        if norm_relation(t.get("relation") or "") in aliases:
+            t["tail_type"] = new["entity_type"]  # another name of the entity itself (别名, 简称, 号)
+        else:
+            t["tail_type"] = tail_type(str(t.get("tail") or ""), t.get("relation") or "").type
     new["triples"] = triples
     return new
