@@ -13,12 +13,12 @@ carries its stable `triple_id`.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline import audit
 from pipeline.batch import items_of
+from transforms import safejson
 from transforms.dedup import copies, fetched_seconds, hash64
 from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
@@ -64,8 +64,8 @@ def parse_record(location: str, payload: Any) -> tuple[dict | None, dict | None]
         if not line.strip():
             return None, None
         try:
-            obj = json.loads(line)
-        except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
+            obj = safejson.loads(line)
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, JSONTooDeep
             snippet = line[:80].decode("utf-8", "replace").rstrip()
             return None, _invalid(location, f"malformed JSON: {exc}; line starts {snippet!r}")
     else:
@@ -119,7 +119,7 @@ class InputScan:
 def _parsed(payload: Any) -> dict | None:
     if isinstance(payload, (bytes, str)):
         try:
-            payload = json.loads(payload)
+            payload = safejson.loads(payload)
         except ValueError:
             return None
     if not isinstance(payload, dict) or not isinstance(payload.get("title"), str) or not payload["title"].strip():

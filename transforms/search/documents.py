@@ -14,7 +14,7 @@ from __future__ import annotations
 import glob as globmod
 import gzip
 import io
-import json
+from transforms import safejson
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -93,9 +93,9 @@ def _records(path: str, stats: ReadStats) -> Iterator[object]:
             if not line.strip():
                 continue
             try:
-                yield json.loads(line)
-            except json.JSONDecodeError as exc:
-                stats.note(f"{path}:{lineno}: bad JSON ({exc.msg})")
+                yield safejson.loads(line)
+            except ValueError as exc:  # not JSON, or nested too deeply
+                stats.note(f"{path}:{lineno}: bad JSON ({getattr(exc, 'msg', exc)})")
 
 
 def read_documents(pattern: str, stats: ReadStats | None = None) -> Iterator[Document]:

@@ -14,7 +14,6 @@ results or a SearchFailure with a stable reason:
 from __future__ import annotations
 
 import email.utils
-import json
 import socket
 import threading
 import time
@@ -23,6 +22,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass
 
+from transforms import safejson
 from transforms.search.types import SearchFailure, SearchResult
 
 USER_AGENT = "cdtp-search-validation/0.1 (+https://github.com/; co-occurrence check)"
@@ -56,8 +56,8 @@ def _retry_after(value: str | None, cap: float) -> float | None:
 def parse_results(body: bytes, k: int) -> list[SearchResult]:
     """SearXNG JSON -> results; SearchFailure("bad_json") for anything else."""
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = safejson.loads(body.decode("utf-8"))
+    except ValueError as exc:  # not UTF-8, not JSON, or nested too deeply
         raise SearchFailure("bad_json", f"unparseable body ({exc.__class__.__name__}): {body[:80]!r}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise SearchFailure("bad_json", "no 'results' list in the response")
