@@ -28,6 +28,10 @@ OUTPUTS = ("pairs", "audit", "discarded_triples")
 ALLOWED_STATEMENTS = ("SELECT", "EXPLAIN")
 
 
+def _glob(out_dir: str, name: str) -> str:
+    return f"{out_dir.rstrip('/')}/{name}/**/*.parquet"
+
+
 def _q(s: str) -> str:
     return "'" + s.replace("'", "''") + "'"
 
