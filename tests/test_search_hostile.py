@@ -195,3 +195,41 @@ def test_search_web_command_is_a_clear_error(behave, reason, capsys):
     assert rc == 2 and err.startswith("cdtp: error: search failed: " + reason), err
     assert "Traceback" not in err and "IncompleteRead" not in err
     assert time.monotonic() - started < 2 * 1 + 2.5  # retries=1 in the command, plus back-off
+
+
+# ------------------------------------------------ the local index: hostile corpora
+
+def test_search_index_skips_corrupt_files_with_their_names(tmp_path, capsys):
+    import gzip
+    import json
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    good = {"url": "https://example.org/yangtze", "title": "长江", "text": "长江发源于唐古拉山脉，最终注入东海。"}
+    (corpus / "a.jsonl").write_text(json.dumps(good, ensure_ascii=False) + "\n"
+                                    + '{"url": "u", "text": ' + "[" * 3000 + "]" * 3000 + "}\n"
+                                    + "not json\n", encoding="utf-8")
+    (corpus / "b.parquet").write_bytes(b"PAR1 not really PAR1")
+    (corpus / "c.parquet").write_bytes(b"")
+    whole = gzip.compress(("\n".join(json.dumps(dict(good, url=f"https://example.org/{i}"), ensure_ascii=False)
+                                     for i in range(3000)) + "\n").encode())
+    (corpus / "d.jsonl.gz").write_bytes(whole[: len(whole) // 2])
+    index = tmp_path / "corpus.duckdb"
+    rc = main(["search", "index", "--input", str(corpus / "*"), "--out", str(index)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    assert "Traceback" not in captured.err
+    assert "b.parquet: unreadable Parquet file" in captured.err
+    assert "c.parquet: unreadable Parquet file" in captured.err
+    assert ":2: bad JSON (JSON nested more than 64 levels deep)" in captured.err
+    assert "d.jsonl.gz: unreadable after line" in captured.err
+    assert main(["search", "query", str(index), "长江 东海"]) == 0
+    assert "example.org" in capsys.readouterr().out
+
+
+def test_search_query_on_a_file_that_is_no_index(tmp_path, capsys):
+    bogus = tmp_path / "bogus.duckdb"
+    bogus.write_bytes(b"\x00" * 4096)
+    assert main(["search", "query", str(bogus), "长江"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cdtp: error: ") and "Traceback" not in err

@@ -116,3 +116,51 @@ def test_a_deeply_nested_spill_line_is_a_clear_error(tmp_path):
     planted.write_text("[" * 100_000 + "]" * 100_000 + "\n", encoding="utf-8")
     with pytest.raises(CdtpError, match="damaged"):
         read_run(str(planted))
+
+
+# ------------------------------------------------ names derived from the data
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+HOSTILE_NAMES = st.one_of(
+    st.text(min_size=1, max_size=60),
+    st.sampled_from(["..", ".", "../../etc/passwd", "/etc/passwd", "a/../../b", "..\\..\\win", "C:\\x", "CON",
+                     "\x00", "名/../字", "~root", "%2e%2e%2f", " ", "\u202e..", "a" * 400]),
+)
+
+
+def _inside(base: Path, relative: str) -> bool:
+    target = (base / relative).resolve()
+    return target.parent == base.resolve() or base.resolve() in target.parents
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(HOSTILE_NAMES, min_size=1, max_size=6))
+def test_review_sheet_names_from_relations_stay_in_the_folder(tmp_path_factory, relations):
+    from transforms.review import ReviewError, decode_relation_filename, relation_filename, sheet_filenames
+
+    base = tmp_path_factory.getbasetemp() / "review"
+    try:
+        names = sheet_filenames(relations)
+    except ReviewError:
+        return  # an empty relation name is refused with a reason
+    assert len(set(names.values())) == len(names)  # never two relations in one file
+    for relation, name in names.items():
+        assert "/" not in name and "\\" not in name and "\x00" not in name and name not in (".csv", "..csv")
+        assert not name.startswith(".") and _inside(base, name)
+        stem = relation_filename(relation)
+        if "~" not in stem:
+            assert decode_relation_filename(stem) == relation
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(["domain", "split"]), st.one_of(st.none(), HOSTILE_NAMES)))
+def test_partition_directories_from_values_stay_under_the_output(row):
+    from pipeline.write import partition_of, shard_path
+
+    base = Path("/srv/out/pairs")
+    path = shard_path(str(base), partition_of(row, ("domain", "split")), 0, 1)
+    parts = Path(path).relative_to(base).parts
+    assert len(parts) == 3 and parts[0].startswith("domain=") and parts[1].startswith("split=")
+    assert all(p not in (".", "..") and "/" not in p and "\x00" not in p for p in parts)
