@@ -123,3 +123,23 @@ def test_searxng_reply_nested_deeply_is_bad_json():
     with pytest.raises(SearchFailure) as info:
         parse_results(body, 10)
     assert info.value.reason == "bad_json"
+
+
+# ------------------------------------------------------- other user-supplied JSON
+
+def test_domain_classify_config_and_set_reject_deep_json(tmp_path, capsys):
+    entries = tmp_path / "entries.jsonl"
+    entries.write_text(DEEP_ENTRY + "\n", encoding="utf-8")
+    assert main(["domain", "classify", "--input", str(entries), "--embedder", "none"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cdtp: error: ") and "entries.jsonl:1: not JSON" in err and "nested" in err
+
+    from pipeline.config import load_config
+    from pipeline.errors import CdtpError
+
+    config = tmp_path / "config.json"
+    config.write_text('{"cleaning": ' + nested(2000, '{"a":', "}") + "}", encoding="utf-8")
+    with pytest.raises(CdtpError, match="is not valid JSON: JSON nested more than"):
+        load_config(str(config))
+    with pytest.raises(CdtpError, match="--set cleaning.position_index_threshold: JSON nested"):
+        load_config(None, None, ["cleaning.position_index_threshold=" + nested(2000)])
