@@ -70,9 +70,8 @@ def parse_record(location: str, payload: Any) -> tuple[dict | None, dict | None]
             return None, _invalid(location, f"malformed JSON: {exc}; line starts {snippet!r}")
     else:
         obj = payload
-        if isinstance(obj, dict) and "__unreadable__" in obj:  # pipeline.read.UNREADABLE
-            kind = "Parquet file" if "#" in location else "compressed file"
-            return None, _invalid(location, f"unreadable {kind}: {obj['__unreadable__']}")
+        if isinstance(obj, dict) and "__unreadable__" in obj:  # pipeline.read.UNREADABLE: what the reader saw
+            return None, _invalid(location, str(obj["__unreadable__"]))
     if isinstance(obj, dict) and isinstance(obj.get("title"), str):
         title = obj["title"]
     raw, detail = validate_raw_entry(obj)

@@ -153,3 +153,30 @@ def test_every_line_is_accounted_for_once(lines):
     assert n_copies == len(result.pairs)
     keys = {hash64(entry_key(raw)) for raw, _ in result.pairs}
     assert {int(k) for t in scan.copies.values() for k in t["key"]} == keys
+
+
+# ------------------------------------------------------------------ the reader
+
+def test_a_runaway_line_is_one_audit_row_and_never_held_whole(tmp_path, monkeypatch):
+    """A file with no newline (or a 2 GB line) must not be read into memory as one record."""
+    from apache_beam.io.range_trackers import OffsetRangeTracker
+
+    import pipeline.read as read
+
+    monkeypatch.setattr(read, "MAX_LINE_BYTES", 1000)
+    path = tmp_path / "raw-long.jsonl"
+    path.write_bytes(_line(SHANGDA) + b"\n" + b"x" * 5000 + b"\n" + _line(SHANGDA) + b"\n" + b"y" * 3000)
+    src = read.JsonLinesSource(str(path))
+    records = [r for batch in src.read_records(str(path), OffsetRangeTracker(0, OffsetRangeTracker.OFFSET_INFINITY))
+               for r in batch]
+    result = validate_batch(records)
+    first = len(_line(SHANGDA)) + 1
+    assert [loc.rsplit("@", 1)[1] for _, loc in result.pairs] == ["0", str(first + 5001)]
+    assert [(r["source"].rsplit("@", 1)[1], r["detail"].split(": ", 1)[1]) for r in result.audit] == [
+        (str(first), "a line of 5001 bytes, over the 1000 limit of one raw entry"),
+        (str(2 * first + 5001), "a line of 3000 bytes, over the 1000 limit of one raw entry")]
+    # Split in the middle of the long line: the second range starts at the next line.
+    half = first + 2500
+    second = [loc for batch in src.read_records(str(path), OffsetRangeTracker(half, OffsetRangeTracker.OFFSET_INFINITY))
+              for loc, _ in batch]
+    assert second[0] == f"{path}@{first + 5001}"
