@@ -143,3 +143,13 @@ def test_domain_classify_config_and_set_reject_deep_json(tmp_path, capsys):
         load_config(str(config))
     with pytest.raises(CdtpError, match="--set cleaning.position_index_threshold: JSON nested"):
         load_config(None, None, ["cleaning.position_index_threshold=" + nested(2000)])
+
+
+def test_crawl_store_recovery_counts_a_deep_line_as_bad(tmp_path):
+    """A resumed crawl re-reads its shards: a deep line there is one bad line, not a crash."""
+    from crawlers import store
+
+    shard = tmp_path / "raw-00000.jsonl"
+    shard.write_text(GOOD_ENTRY + "\n" + DEEP_ENTRY + "\n", encoding="utf-8")
+    records, bad = store.read_json_lines(shard)
+    assert [r["title"] for r in records] == ["鲁迅"] and bad == 1
