@@ -69,12 +69,20 @@ def prepare(out_dir: str, overwrite: bool) -> tuple[str, list[str]]:
     Nothing of an earlier build is deleted here: that happens in `swap_in`,
     after the new build succeeded.
     """
+    if "://" not in out_dir and os.path.exists(out_dir) and not os.path.isdir(out_dir):
+        raise CdtpError(f"--out {out_dir} exists and is not a directory")
     existing = existing_outputs(out_dir)
     if existing and not overwrite:
         raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(existing)}); "
                         "pass --overwrite to replace them")
     removed = remove_leftovers(out_dir)
-    return FileSystems.join(out_dir, STAGING_DIR), removed
+    staging = FileSystems.join(out_dir, STAGING_DIR)
+    if "://" not in staging:
+        try:  # a read-only or unwritable OUT is a clear error before any worker starts
+            os.makedirs(staging, exist_ok=True)
+        except OSError as exc:
+            raise CdtpError(f"cannot write to --out {out_dir}: {exc.strerror or exc}") from None
+    return staging, removed
 
 
 def _move(src: str, dst: str) -> None:

@@ -186,3 +186,12 @@ def test_a_killed_build_leaves_only_scratch_and_the_rerun_matches(reference, raw
     assert "removed what an interrupted build left" in rerun.stderr and "_staging/" in rerun.stderr
     assert sorted(p.name for p in out.iterdir()) == ["audit", "discarded_triples", "pairs", "stats.json"]
     assert _content_hash(out) == reference[1]
+
+
+def test_out_that_is_a_file_is_a_clear_error(raw_input, tmp_path, capsys):
+    target = tmp_path / "a-file"
+    target.write_text("not a directory", encoding="utf-8")
+    assert main(["build", "--input", str(raw_input), "--out", str(target), *BUILD_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "exists and is not a directory" in err and "Traceback" not in err
+    assert target.read_text(encoding="utf-8") == "not a directory"
