@@ -183,3 +183,30 @@ def test_not_a_build_directory(tmp_path):
         run_query(str(tmp_path), "SELECT 1")
     with pytest.raises(CdtpError, match="does not exist"):
         run_query(str(tmp_path / "nope"), "SELECT 1")
+
+
+# ------------------------------------------------------------- property: any SQL
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FRAGMENTS = st.sampled_from([
+    "SELECT", "*", "count(*)", "FROM", "pairs", "triples", "audit", "discarded_triples", "WHERE", "1=1", ";",
+    "COPY", "TO", "'/tmp/x.csv'", "ATTACH", "INSTALL", "LOAD", "httpfs", "SET", "enable_external_access", "=",
+    "true", "read_csv('/etc/passwd')", "read_text('../x')", "glob('/*')", "(", ")", ",", "UNION", "ALL",
+    "PRAGMA", "CALL", "EXPORT DATABASE '/tmp/e'", "IMPORT DATABASE '/tmp/e'", "CHECKPOINT", "DETACH", "USE",
+    "CREATE", "MACRO", "m()", "AS", "getenv('HOME')", "query_table('pairs')", "'\x00'", "--", "/*", "*/",
+])
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(FRAGMENTS, min_size=1, max_size=10), st.text(max_size=20))
+def test_any_sql_is_rows_or_a_clear_error_and_nothing_is_written(build, words, noise):
+    sql = " ".join(words) + " " + noise
+    before = sorted(p.relative_to(build.parent).as_posix() for p in build.parent.rglob("*"))
+    try:
+        run_query(str(build), sql)
+    except CdtpError as exc:
+        assert str(exc)
+    after = sorted(p.relative_to(build.parent).as_posix() for p in build.parent.rglob("*"))
+    assert after == before
