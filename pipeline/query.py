@@ -86,6 +86,21 @@ def find_bad_shards(out_dir: str, names=OUTPUTS) -> list[str]:
     return bad
 
 
+def _links_out_of(root: str) -> list[str]:
+    """Symbolic links under `root` whose target is outside it: DuckDB's
+    allowed_directories checks the path as written, so such a link would let
+    a query read any file the user can."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
+                target = os.path.realpath(path)
+                if target != root and not target.startswith(root.rstrip("/") + "/"):
+                    out.append(os.path.relpath(path, root))
+    return sorted(out)
+
+
 @dataclass
 class Views:
     """A sandboxed connection and the views it could not define, with why."""
@@ -120,6 +135,10 @@ def open_views(out_dir: str) -> Views:
     if not os.path.isdir(out_dir):
         raise CdtpError(f"{out_dir} does not exist or is not a directory")
     root = os.path.realpath(out_dir)
+    links = _links_out_of(root)
+    if links:
+        raise CdtpError(f"{out_dir} holds symbolic links that point outside it ({', '.join(links[:3])}); "
+                        "cdtp query reads only inside the build directory")
     present = [n for n in OUTPUTS if os.path.isdir(os.path.join(root, n))]
     if not present:
         raise CdtpError(f"{out_dir} is not a cdtp build output (missing {', '.join(OUTPUTS)}/)")

@@ -210,3 +210,15 @@ def test_any_sql_is_rows_or_a_clear_error_and_nothing_is_written(build, words, n
         assert str(exc)
     after = sorted(p.relative_to(build.parent).as_posix() for p in build.parent.rglob("*"))
     assert after == before
+
+
+def test_a_symlink_out_of_the_build_directory_is_refused(build, tmp_path):
+    secret = tmp_path / "secret.csv"
+    secret.write_text("user,password\nroot,hunter2\n", encoding="utf-8")
+    (build / "pairs" / "notes.csv").symlink_to(secret)
+    with pytest.raises(CdtpError, match=r"symbolic links that point outside it \(pairs/notes.csv\)"):
+        run_query(str(build), f"SELECT * FROM read_csv('{build}/pairs/notes.csv')")
+    # A link that stays inside is harmless.
+    (build / "pairs" / "notes.csv").unlink()
+    (build / "audit-link").symlink_to(build / "audit")
+    assert run_query(str(build), "SELECT count(*) FROM audit")[1] == [(3,)]
