@@ -153,3 +153,12 @@ def test_crawl_store_recovery_counts_a_deep_line_as_bad(tmp_path):
     shard.write_text(GOOD_ENTRY + "\n" + DEEP_ENTRY + "\n", encoding="utf-8")
     records, bad = store.read_json_lines(shard)
     assert [r["title"] for r in records] == ["鲁迅"] and bad == 1
+
+
+def test_domain_label_file_with_a_deep_line_is_a_label_error(tmp_path):
+    from transforms.domain_labels import LabelError, load_labels
+
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(DEEP_ENTRY + "\n", encoding="utf-8")
+    with pytest.raises(LabelError, match="labels.jsonl:1: not JSON"):
+        load_labels(labels, None)
