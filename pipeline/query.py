@@ -16,6 +16,9 @@ import io
 import json
 import os
 import re
+import shutil
+import tempfile
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -108,6 +111,7 @@ class Views:
     con: Any
     out_dir: str
     unavailable: dict[str, str] = field(default_factory=dict)
+    scratch: str | None = None  # DuckDB's spill directory, removed after the query
 
 
 def connect(out_dir: str):
@@ -175,10 +179,14 @@ def open_views(out_dir: str) -> Views:
     for name in ("audit", "discarded_triples"):
         if name not in unavailable:
             con.execute(f"CREATE VIEW {name} AS SELECT * FROM read_parquet({_q(_glob(root, name))})")
+    # DuckDB adds its spill directory (default: ./.tmp under the working
+    # directory) to the allowed ones: give it a private, not yet existing one.
+    scratch = os.path.join(tempfile.gettempdir(), f"cdtp-query-{uuid.uuid4().hex}")
+    con.execute(f"SET temp_directory={_q(scratch)}")
     con.execute(f"SET allowed_directories=[{_q(root.rstrip('/') + '/')}]")
     con.execute("SET enable_external_access=false")
     con.execute("SET lock_configuration=true")
-    return Views(con, out_dir, unavailable)
+    return Views(con, out_dir, unavailable, scratch)
 
 
 def _check_statements(con, sql: str) -> None:
@@ -224,6 +232,8 @@ def run_query(out_dir: str, sql: str) -> tuple[list[str], list[tuple]]:
         raise CdtpError(f"query failed: {str(exc).splitlines()[0]}{hint}") from None
     finally:
         con.close()
+        if views.scratch:
+            shutil.rmtree(views.scratch, ignore_errors=True)
     return columns, rows
 
 

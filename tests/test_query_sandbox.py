@@ -222,3 +222,12 @@ def test_a_symlink_out_of_the_build_directory_is_refused(build, tmp_path):
     (build / "pairs" / "notes.csv").unlink()
     (build / "audit-link").symlink_to(build / "audit")
     assert run_query(str(build), "SELECT count(*) FROM audit")[1] == [(3,)]
+
+
+def test_the_only_allowed_directories_are_the_build_and_a_private_scratch(build, tmp_path):
+    (rows,) = run_query(str(build), "SELECT current_setting('allowed_directories'), "
+                                    "current_setting('temp_directory')")[1]
+    allowed, scratch = rows
+    assert str(build.resolve()) + "/" in allowed
+    assert all(a == str(build.resolve()) + "/" or a.rstrip("/") == scratch.rstrip("/") for a in allowed), allowed
+    assert "cdtp-query-" in scratch and not Path(scratch).exists()  # created only if DuckDB spills, then removed
