@@ -113,7 +113,7 @@ def _encode(entry) -> bytes:
         return json.dumps(entry).encode("ascii")
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(hostile_entries())
 def test_any_field_of_any_type_is_an_entry_or_an_audit_row_with_a_reason(entry):
     raw, bad = parse_record("h.jsonl@0", _encode(entry))
@@ -180,3 +180,10 @@ def test_a_runaway_line_is_one_audit_row_and_never_held_whole(tmp_path, monkeypa
     second = [loc for batch in src.read_records(str(path), OffsetRangeTracker(half, OffsetRangeTracker.OFFSET_INFINITY))
               for loc, _ in batch]
     assert second[0] == f"{path}@{first + 5001}"
+
+
+@pytest.mark.parametrize("infobox", [1, 2.5, True, "broken", {"name": "x"}])
+def test_an_infobox_that_is_no_list_is_one_reason(infobox):
+    """Found by the property above: `"infobox": 1` raised TypeError in validate (on main too)."""
+    raw, detail = validate_raw_entry(dict(SHANGDA, infobox=infobox))
+    assert raw is None and detail == f"infobox: expected list, got {type(infobox).__name__}"

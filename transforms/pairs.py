@@ -95,7 +95,7 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     items: list[dict] = []
     if infobox is not None and not isinstance(infobox, list):
         errors.append(f"infobox: expected list, got {type(infobox).__name__}")
-    for i, item in enumerate(infobox or []):
+    for i, item in enumerate(infobox if isinstance(infobox, list) else []):  # `"infobox": 1` crashed here
         if not isinstance(item, dict):
             errors.append(f"infobox[{i}]: expected object, got {type(item).__name__}")
             continue
