@@ -187,3 +187,49 @@ def test_an_infobox_that_is_no_list_is_one_reason(infobox):
     """Found by the property above: `"infobox": 1` raised TypeError in validate (on main too)."""
     raw, detail = validate_raw_entry(dict(SHANGDA, infobox=infobox))
     assert raw is None and detail == f"infobox: expected list, got {type(infobox).__name__}"
+
+
+# ------------------------------------- valid but hostile entries through every stage
+
+_ALPHABET = st.sampled_from(list("上海大学鲁迅绍兴长江年月日1234567890.,，。、；：（）()《》-—/ \t\n\x00\u200b\u3000%"
+                                 "零一二三四五六七八九十百千万亿米公里kmcm℃°é") + ["\U0001F600", "𠀀"])
+_text = st.text(alphabet=_ALPHABET, max_size=60)
+_value = st.one_of(_text, st.integers(1000, 20000).map(lambda n: "鲁" * n), st.integers(-10**20, 10**20),
+                   st.floats(allow_nan=True, allow_infinity=True), st.none())
+_valid_entries = st.fixed_dictionaries({
+    "title": st.one_of(_text.filter(str.strip), st.just("上海大学")),
+    "summary": st.one_of(_text, st.integers(1000, 20000).map(lambda n: "上海大学位于上海。" * (n // 9))),
+    "subtitle": st.one_of(st.none(), _text),
+    "lemma_id": st.one_of(st.none(), _text, st.integers(-10**30, 10**30)),
+    "infobox": st.lists(st.fixed_dictionaries({
+        "name": _text.filter(str.strip), "value": _value,
+        "value_links": st.lists(st.fixed_dictionaries({"title": _text, "url": _text}), max_size=2)}), max_size=10),
+    "tags": st.lists(_text, max_size=3),
+    "depth": st.integers(0, 2**31 - 1),
+})
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_valid_entries, min_size=1, max_size=4))
+def test_valid_hostile_entries_pass_every_stage_and_every_triple_is_accounted_for(entries):
+    from pipeline.cleaning_steps import (finalise_batch, pair_relations, redundant_description_batch,
+                                         redundant_triple_batch, relation_frequency_batch)
+    from transforms.domain import DomainClassifier, DomainConfig, classify_pairs
+    from transforms.entity_type import type_pair
+
+    records = [(f"v.jsonl@{i}", _encode(e)) for i, e in enumerate(entries)]
+    valid = validate_batch(records)
+    assert len(valid.pairs) + len(valid.audit) == len(records)
+    cfg = CleaningConfig()
+    triple = redundant_triple_batch(valid.pairs, cfg)
+    vocab = frozenset(i["name"].strip() for e in entries for i in e["infobox"])
+    described = redundant_description_batch(triple.pairs, vocab, cfg)
+    frequent = relation_frequency_batch(described.pairs, frozenset(pair_relations(described.pairs, None)), None)
+    pairs = classify_pairs([type_pair(p) for p in frequent.pairs], DomainClassifier(DomainConfig(embedder="none")))
+    final = finalise_batch(pairs)
+    dropped = [r for step in (triple, described, frequent) for r in step.audit if r["kind"] == "triple"]
+    kept = [r for r in final.audit if r["kind"] == "triple"]
+    assert triple.triples_in == len(dropped) + len(kept)  # triples in = kept + dropped
+    assert all(r["reason"] for r in dropped)
+    entries_out = [r for step in (triple, described, frequent, final) for r in step.audit if r["kind"] == "entry"]
+    assert len(entries_out) == len(valid.pairs)  # one final row per valid entry
