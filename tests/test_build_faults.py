@@ -14,6 +14,7 @@ import gzip
 import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -122,7 +123,7 @@ def test_hostile_files_end_in_audit_rows_with_reasons(tmp_path, capsys):
 @pytest.fixture(scope="module")
 def raw_input(tmp_path_factory) -> Path:
     d = tmp_path_factory.mktemp("raw")
-    write_fixture(d / "raw-00000.jsonl", repeat=40)
+    write_fixture(d / "raw-00000.jsonl", repeat=12)
     return d / "raw-00000.jsonl"
 
 
@@ -138,7 +139,7 @@ def reference(raw_input, tmp_path_factory) -> tuple[Path, str]:
 
 def test_a_failed_overwrite_keeps_the_previous_outputs(reference, raw_input, tmp_path, capsys):
     out = tmp_path / "out"
-    assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS]) == 0
+    shutil.copytree(reference[0], out)  # the previous, good build
     before = _content_hash(out)
     assert before == reference[1]
     stats_before = (out / "stats.json").read_bytes()
