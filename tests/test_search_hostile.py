@@ -233,3 +233,28 @@ def test_search_query_on_a_file_that_is_no_index(tmp_path, capsys):
     assert main(["search", "query", str(bogus), "长江"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cdtp: error: ") and "Traceback" not in err
+
+
+# ------------------------------------------- through the search co-occurrence stage
+
+@pytest.mark.parametrize("behave, reason", [(drip, "timeout"), (huge_chunked, "too_large"), (garbage, "bad_response")])
+def test_the_stage_marks_triples_unverified_with_the_reason(behave, reason, tmp_path):
+    """What the build does with them: every triple kept as `unverified` with the reason (policy keep)."""
+    from transforms.search.types import SearchConfig
+    from transforms.search.validate import make_backend, validate_pairs
+
+    server = HostileServer(behave)
+    cfg = SearchConfig(enabled=True, backend="searxng", searxng_url=server.url, cache_dir=str(tmp_path / "cache"),
+                       timeout=TIMEOUT, retries=0, backoff=0.01, max_backoff=0.05, max_concurrency=2)
+    pairs = [{"pair_id": "p-yangtze", "entity": "长江", "source_url": "https://baike.example/yangtze",
+              "num_triples": 2, "triples": [
+                  {"head": "长江", "relation": "发源地", "tail": "唐古拉山脉", "start": 0, "end": 2, "match": "exact"},
+                  {"head": "长江", "relation": "注入", "tail": "东海", "start": 3, "end": 5, "match": "exact"}]}]
+    backend = make_backend(cfg)
+    try:
+        out = validate_pairs(pairs, backend, cfg)
+    finally:
+        backend.close()
+        server.close()
+    statuses = [(t["search_status"], t["search_evidence"]) for p in out.pairs for t in p["triples"]]
+    assert statuses == [("unverified", reason)] * 2
