@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from pipeline.errors import CdtpError
+from transforms import safejson
 
 DEFAULT_BASE_URL = "https://baike.baidu.com"
 
@@ -51,8 +52,8 @@ class CrawlConfig:
 
 def _setting_value(text: str) -> object:
     try:
-        return json.loads(text)
-    except ValueError:
+        return safejson.loads(text)
+    except ValueError:  # not JSON (a bare string), or nested too deeply
         return text
 
 

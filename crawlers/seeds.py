@@ -46,6 +46,8 @@ from pathlib import Path
 from typing import Iterable, Iterator
 from urllib.parse import unquote_to_bytes
 
+from transforms import safejson
+
 FORMATS = ("list", "kgclue", "nlpcc", "triples")
 
 #: Baike titles are short; anything longer is a sentence or a parsing accident.
@@ -246,8 +248,8 @@ def parse_kgclue_line(line: str) -> Parsed:
     if not line.strip():
         return None
     try:
-        record = json.loads(line)
-    except ValueError:
+        record = safejson.loads(line)
+    except ValueError:  # not JSON, or nested too deeply (RecursionError before)
         return Malformed("bad_json")
     if not isinstance(record, dict):
         return Malformed("not_an_object")

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Iterator
 
+from transforms import safejson
+
 SHARD_RE = re.compile(r"^(?:raw-(\d+)\.jsonl(?:\.gz)?|\.raw-(\d+)\.jsonl\.part)$")
 ALIASES_FILE = "aliases.jsonl"
 
@@ -63,8 +65,8 @@ def read_json_lines(path: Path) -> tuple[list[dict[str, Any]], int]:
                 if not line:
                     continue
                 try:
-                    rec = json.loads(line)
-                except ValueError:
+                    rec = safejson.loads(line)
+                except ValueError:  # not JSON, or nested too deeply (RecursionError before)
                     bad += 1
                     continue
                 if isinstance(rec, dict):

@@ -13,12 +13,12 @@ carries its stable `triple_id`.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline import audit
 from pipeline.batch import items_of
+from transforms import safejson
 from transforms.dedup import copies, fetched_seconds, hash64
 from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
@@ -64,14 +64,14 @@ def parse_record(location: str, payload: Any) -> tuple[dict | None, dict | None]
         if not line.strip():
             return None, None
         try:
-            obj = json.loads(line)
-        except ValueError as exc:  # JSONDecodeError and UnicodeDecodeError
+            obj = safejson.loads(line)
+        except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, JSONTooDeep
             snippet = line[:80].decode("utf-8", "replace").rstrip()
             return None, _invalid(location, f"malformed JSON: {exc}; line starts {snippet!r}")
     else:
         obj = payload
-        if isinstance(obj, dict) and "__unreadable__" in obj:
-            return None, _invalid(location, f"unreadable Parquet file: {obj['__unreadable__']}")
+        if isinstance(obj, dict) and "__unreadable__" in obj:  # pipeline.read.UNREADABLE: what the reader saw
+            return None, _invalid(location, str(obj["__unreadable__"]))
     if isinstance(obj, dict) and isinstance(obj.get("title"), str):
         title = obj["title"]
     raw, detail = validate_raw_entry(obj)
@@ -118,24 +118,15 @@ class InputScan:
 
 def _parsed(payload: Any) -> dict | None:
     if isinstance(payload, (bytes, str)):
+        if isinstance(payload, bytes) and payload.startswith(_BOM):
+            payload = payload[len(_BOM):]
         try:
-            payload = json.loads(payload)
+            payload = safejson.loads(payload)
         except ValueError:
             return None
     if not isinstance(payload, dict) or not isinstance(payload.get("title"), str) or not payload["title"].strip():
         return None
     return payload
-
-
-def _lenient_entry_key(obj: dict) -> str | None:
-    """entry_key of a record not validated yet; None when its key fields have wrong types
-    (the validate stage rejects such a record anyway)."""
-    if not all(isinstance(obj.get(k), (str, type(None))) for k in ("source", "subtitle")):
-        return None
-    lemma = obj.get("lemma_id")
-    if isinstance(lemma, bool) or not isinstance(lemma, (str, int, type(None))):
-        return None
-    return entry_key(obj)
 
 
 def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
@@ -145,8 +136,12 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
     it finds: the relation vocabulary (redundant-description filter) and the
     entries given more than once (deduplicate stage). That pass only parses
     JSON: a record with a title counts even if the validate stage rejects it
-    for another field (rare: its names are still Baike relations; as a copy
-    it may win over a valid one, and then both audit rows say why).
+    for another field (rare: its names are still Baike relations).
+
+    Only records that pass validation (the same validate_raw_entry as the
+    validate stage) are copies: a newer copy with `"infobox": "broken"` once
+    won, was then rejected as invalid_input, and the valid entry vanished
+    with an audit that still added up. Validate first, then choose.
     """
     out = InputScan()
     rows: dict[int, list] = {}
@@ -160,10 +155,10 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
                 name = item.get("name") if isinstance(item, dict) else None
                 if isinstance(name, str) and name.strip():
                     out.names.append(name.strip())
-        key = _lenient_entry_key(obj)
-        if key is not None:
-            kh = hash64(key)
-            rows.setdefault(kh % buckets, []).append((kh, fetched_seconds(obj.get("fetched_at")), hash64(location)))
+        raw, _ = validate_raw_entry(obj)
+        if raw is not None:
+            kh = hash64(entry_key(raw))
+            rows.setdefault(kh % buckets, []).append((kh, fetched_seconds(raw["fetched_at"]), hash64(location)))
     out.copies = {bucket: copies(group) for bucket, group in rows.items()}
     return out
 

@@ -11,6 +11,7 @@ downloads a binary and fails offline.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -50,8 +51,7 @@ def register(subparsers) -> None:
                    help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
     b.add_argument("--relation-review", metavar="DECISIONS.json",
                    help="drop triples whose relation the annotators rejected (file from `cdtp review import`)")
-    b.add_argument("--seed", type=int, help="split/subset seed and the items' option-order seed (default 0): "
-                   "same seed, same split and same items")
+    b.add_argument("--seed", type=int, help="split/subset seed (default 0): same seed, same split")
     b.add_argument("--subset-size", type=int, help="stratified subset size N (default 10000; paper §4.1)")
     b.add_argument("--no-split", action="store_true", default=None,
                    help="skip the train/eval split and subset (split and in_subset stay null)")
@@ -67,18 +67,13 @@ def register(subparsers) -> None:
     b.add_argument("--unverified-policy", choices=("keep", "drop"),
                    help="triples whose search FAILED: keep them as unverified (default) or drop them")
     b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
-    b.add_argument("--no-items", action="store_true", default=None,
-                   help="skip the benchmark items (QA, KGC, T2T, T2KG) after split")
-    b.add_argument("--embed-cache", metavar="DIR", help="persistent embedding cache of the items stage "
-                   "(default: OUT/embed_cache; kept by --overwrite)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
     b.set_defaults(handler=run_build)
 
     q = subparsers.add_parser(
         "query",
         help="SQL over a build's Parquet outputs (DuckDB)",
-        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples, "
-                    "items (benchmark items, when built). "
+        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples. "
                     "Why was a triple dropped? SELECT stage, reason, detail FROM audit "
                     "WHERE kind='triple' AND head='…' AND tail='…'",
     )
@@ -111,15 +106,6 @@ def _overrides(args) -> dict:
         o["split"]["subset_size"] = args.subset_size
     if getattr(args, "no_split", None):
         o["split"]["enabled"] = False
-    items: dict = {}
-    if getattr(args, "seed", None) is not None:
-        items["seed"] = args.seed
-    if getattr(args, "no_items", None):
-        items["enabled"] = False
-    if getattr(args, "embed_cache", None):
-        items["embed_cache"] = args.embed_cache
-    if items:
-        o["items"] = items
     dom: dict = {}
     if getattr(args, "no_domain", None):
         dom["enabled"] = False
@@ -183,35 +169,18 @@ def make_runner(options):
     return fn_runner.FnApiRunner(provision_info=info)
 
 
-def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
-    from apache_beam.io.filesystems import FileSystems
-
-    from pipeline.errors import CdtpError
-
-    names = ("pairs", "audit", "discarded_triples", "items", "ontologies", "stats.json", "_top_relations.json",
-             "_split_stats.json")
-    existing = [FileSystems.join(out_dir, n) for n in names if FileSystems.exists(FileSystems.join(out_dir, n))]
-    if existing and not overwrite:
-        raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(n.rsplit('/', 1)[-1] for n in existing)}); "
-                        "pass --overwrite to replace them")
-    if existing:
-        FileSystems.delete(existing)
-    # Scratch files of a build that crashed: never outputs, always safe to drop.
-    from pipeline.build import SPILL_DIR
-    from pipeline.spill import remove_dir
-
-    remove_dir(None, FileSystems.join(out_dir, SPILL_DIR))
-
-
 def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
     """Run the build described by `cfg`; returns the stats dict (also written to stats.json)."""
     import apache_beam as beam
+    from apache_beam.io.filesystems import FileSystems
     from apache_beam.runners.runner import PipelineState
 
-    from pipeline.build import build_pipeline
+    from pipeline import staging
+    from pipeline.build import SPILL_DIR, build_pipeline
     from pipeline.errors import CdtpError
     from pipeline.funnel import read_counters
     from pipeline.read import expand_inputs
+    from pipeline.spill import remove_dir
     from pipeline.stats import assemble_stats, write_stats
     from pipeline.write import ensure_nonempty
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
@@ -219,37 +188,53 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
     if not cfg.output.out_dir:
         raise CdtpError("no --out directory given")
     inputs = expand_inputs(cfg.input.patterns)
-    prepare_out_dir(cfg.output.out_dir, overwrite)
+    out = cfg.output.out_dir
+    # Every build writes into OUT/_staging and its outputs replace the old ones
+    # only after it succeeded (pipeline/staging.py): a failed --overwrite build
+    # keeps the previous outputs, a killed one leaves only scratch, removed here.
+    staging_dir, removed = staging.prepare(out, overwrite)
+    if removed:
+        print(f"cdtp build: removed what an interrupted build left in {out}: {', '.join(removed)}", file=sys.stderr)
     if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
         from pipeline.search_stage import prepare_search
 
-        cfg.search = prepare_search(cfg.search, cfg.input.patterns, cfg.output.out_dir)
+        cfg.search = prepare_search(cfg.search, cfg.input.patterns, out)
+    if cfg.items.enabled and not cfg.items.embed_cache:
+        # The embedding cache outlives builds (a string is embedded once, ever): it sits
+        # in the real OUT, not in the staging directory that is swapped in or discarded.
+        from pipeline.build import EMBED_CACHE_DIR
+
+        cfg.items.embed_cache = FileSystems.join(out, EMBED_CACHE_DIR)
+    staged = dataclasses.replace(cfg, output=dataclasses.replace(cfg.output, out_dir=staging_dir))
     options = pipeline_options(beam_args)
     started = time.time()
-    p = beam.Pipeline(runner=make_runner(options), options=options)
-    build_pipeline(p, cfg, inputs)
-    result = p.run()
-    state = result.wait_until_finish()
-    if state not in (PipelineState.DONE, None) and str(state) != "DONE":
-        raise CdtpError(f"pipeline ended in state {state}")
-    elapsed = time.time() - started
-    from apache_beam.io.filesystems import FileSystems
+    try:
+        try:
+            p = beam.Pipeline(runner=make_runner(options), options=options)
+        except ValueError as exc:  # e.g. an unknown --runner
+            raise CdtpError(f"cannot start the pipeline: {exc}") from None
+        build_pipeline(p, staged, inputs)
+        result = p.run()
+        state = result.wait_until_finish()
+        if state not in (PipelineState.DONE, None) and str(state) != "DONE":
+            raise CdtpError(f"pipeline ended in state {state}")
+        elapsed = time.time() - started
+        remove_dir(None, FileSystems.join(staging_dir, SPILL_DIR))
+        ensure_nonempty(FileSystems.join(staging_dir, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
+        ensure_nonempty(FileSystems.join(staging_dir, "audit"), AUDIT_SCHEMA)
+        ensure_nonempty(FileSystems.join(staging_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
+        if cfg.items.enabled:
+            from schemas.items import ITEM_SCHEMA
 
-    from pipeline.build import SPILL_DIR
-    from pipeline.spill import remove_dir
-
-    out = cfg.output.out_dir
-    remove_dir(None, FileSystems.join(out, SPILL_DIR))
-    ensure_nonempty(FileSystems.join(out, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
-    ensure_nonempty(FileSystems.join(out, "audit"), AUDIT_SCHEMA)
-    ensure_nonempty(FileSystems.join(out, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
-    if cfg.items.enabled:
-        from schemas.items import ITEM_SCHEMA
-
-        ensure_nonempty(FileSystems.join(out, "items"), ITEM_SCHEMA, ("task", "domain", "split"))
-    stats = assemble_stats(read_counters(result), cfg, {"run": {"seconds": round(elapsed, 2),
-                                                                "beam_args": list(beam_args)}})
-    write_stats(stats, out)
+            ensure_nonempty(FileSystems.join(staging_dir, "items"), ITEM_SCHEMA, ("task", "domain", "split"))
+        stats = assemble_stats(read_counters(result), staged, {"run": {"seconds": round(elapsed, 2),
+                                                                       "beam_args": list(beam_args)}})
+        stats["config"] = cfg.to_dict()  # the real OUT, not the staging directory
+        write_stats(stats, staging_dir)
+    except BaseException:
+        staging.discard(staging_dir)  # the previous outputs, if any, are untouched
+        raise
+    staging.swap_in(out, staging_dir)
     return stats
 
 

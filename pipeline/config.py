@@ -16,13 +16,13 @@ and wire their PTransform into pipeline/build.py at the marked insertion point.
 from __future__ import annotations
 
 import dataclasses
-import json
 import types
 import typing
 from dataclasses import dataclass, field
 from typing import Any
 
 from pipeline.errors import CdtpError
+from transforms import safejson
 from transforms.redundancy import CleaningConfig
 from transforms.relations import RelationFrequencyConfig
 from transforms.search.types import SearchConfig
@@ -199,11 +199,11 @@ def load_config(
     if config_file:
         try:
             with open(config_file, encoding="utf-8") as fh:
-                data = json.load(fh)
+                data = safejson.loads(fh.read())
         except OSError as exc:
             raise CdtpError(f"cannot read config file {config_file}: {exc}") from exc
-        except json.JSONDecodeError as exc:
-            raise CdtpError(f"config file {config_file} is not valid JSON: {exc}") from exc
+        except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
+            raise CdtpError(f"config file {config_file} is not valid JSON: {exc}") from None
         if not isinstance(data, dict):
             raise CdtpError(f"config file {config_file} must hold a JSON object")
     if overrides:
@@ -213,8 +213,10 @@ def load_config(
         if not sep or not path:
             raise CdtpError(f"--set expects section.field=VALUE, got {item!r}")
         try:
-            value = json.loads(raw)
-        except json.JSONDecodeError:
+            value = safejson.loads(raw)
+        except safejson.JSONTooDeep as exc:
+            raise CdtpError(f"--set {path}: {exc}") from None
+        except ValueError:
             value = raw  # a bare string
         keys = path.split(".")
         node = data

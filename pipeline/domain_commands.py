@@ -97,6 +97,7 @@ def _eval(args) -> int:
 
 
 def _classify(args) -> int:
+    from transforms import safejson
     from transforms.domain_labels import LabelError, resolve_row
 
     path = Path(args.input)
@@ -107,9 +108,9 @@ def _classify(args) -> int:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CdtpError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+            row = safejson.loads(line)
+        except ValueError as exc:  # not JSON, or nested too deeply
+            raise CdtpError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
         if not isinstance(row, dict):
             raise CdtpError(f"{path}:{n}: expected a JSON object")
         row = dict(row)

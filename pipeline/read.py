@@ -16,8 +16,12 @@ Nothing goes through `beam.Create` except the list of Parquet file names.
 """
 from __future__ import annotations
 
+import bz2
+import contextlib
+import gzip
+import zlib
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 import apache_beam as beam
 from apache_beam.io import filebasedsource
@@ -26,6 +30,21 @@ from apache_beam.io.filesystems import FileSystems
 
 from pipeline.errors import CdtpError
 
+# Payload key of a record that stands for an unreadable file (or its unreadable
+# rest, or a line too long to be an entry); its value is the audit detail.
+UNREADABLE = "__unreadable__"
+# No raw entry comes near this (the largest real Baike entry is well under 1 MiB).
+MAX_LINE_BYTES = 32 * 1024 * 1024
+
+
+def _skip_line(fh, chunk: int = 1 << 20) -> int:
+    """Read past the rest of the current line without keeping it; bytes skipped (newline included)."""
+    skipped = 0
+    while True:
+        part = fh.readline(chunk)
+        skipped += len(part)
+        if not part or part.endswith(b"\n"):
+            return skipped
 PARQUET_SUFFIXES = (".parquet", ".parq")
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".json", ".json.gz", ".ndjson", ".ndjson.gz", ".jsonl.bz2")
 
@@ -100,27 +119,57 @@ class JsonLinesSource(filebasedsource.FileBasedSource):
         super().__init__(pattern, compression_type=CompressionTypes.AUTO, splittable=True)
         self.batch_size = max(1, batch_size)
 
+    @contextlib.contextmanager
+    def _open(self, file_name: str):
+        """The file's bytes. gzip and bz2 go through Python's own readers: Beam's
+        decompressor reads a truncated .gz as if it ended there, losing the
+        rest silently; these raise EOFError, which becomes an audit row."""
+        lower = file_name.lower()
+        if not lower.endswith((".gz", ".bz2")):
+            with self.open_file(file_name) as fh:
+                yield fh
+            return
+        with FileSystems.open(file_name, compression_type=CompressionTypes.UNCOMPRESSED) as raw:
+            reader = gzip.GzipFile(fileobj=raw, mode="rb") if lower.endswith(".gz") else bz2.BZ2File(raw, mode="rb")
+            with reader:
+                yield reader
+
     def read_records(self, file_name: str, range_tracker) -> Iterator[list[tuple[str, bytes]]]:
         start = range_tracker.start_position()
-        batch: list[tuple[str, bytes]] = []
-        with self.open_file(file_name) as fh:
-            if start > 0:
-                # The line that straddles `start` belongs to the previous range:
-                # step back one byte so a line starting exactly at `start` is ours.
-                fh.seek(start - 1)
-                fh.readline()
-            pos = fh.tell() if start > 0 else 0
-            # Every line is claimed before it is batched, so a split of the
-            # range never hands a batched line to another reader.
-            while range_tracker.try_claim(pos):
-                line = fh.readline()
-                if not line:
-                    break
-                batch.append((f"{file_name}@{pos}", line))
-                pos += len(line)
-                if len(batch) >= self.batch_size:
-                    yield batch
-                    batch = []
+        batch: list[tuple[str, Any]] = []
+        pos = start
+        try:
+            with self._open(file_name) as fh:
+                if start > 0:
+                    # The line that straddles `start` belongs to the previous range:
+                    # step back one byte so a line starting exactly at `start` is ours.
+                    fh.seek(start - 1)
+                    _skip_line(fh)
+                pos = fh.tell() if start > 0 else 0
+                # Every line is claimed before it is batched, so a split of the
+                # range never hands a batched line to another reader.
+                while range_tracker.try_claim(pos):
+                    line = fh.readline(MAX_LINE_BYTES + 1)
+                    if not line:
+                        break
+                    location = f"{file_name}@{pos}"
+                    if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+                        # Never hold a runaway line (a file with no newline) in memory.
+                        length = len(line) + _skip_line(fh)
+                        batch.append((location, {UNREADABLE: f"a line of {length} bytes, over the "
+                                                             f"{MAX_LINE_BYTES} limit of one raw entry"}))
+                        pos += length
+                    else:
+                        batch.append((location, line))
+                        pos += len(line)
+                    if len(batch) >= self.batch_size:
+                        yield batch
+                        batch = []
+        except (OSError, EOFError, zlib.error) as exc:
+            # A truncated or corrupt .gz/.bz2 shard: the lines read so far count,
+            # the rest of the file is one invalid_input row that says where it broke.
+            batch.append((f"{file_name}@{pos}", {UNREADABLE: f"unreadable compressed file: {type(exc).__name__}: "
+                                                              f"{str(exc)[:200]} (the rest of the file is lost)"}))
         if batch:
             yield batch
 
@@ -144,7 +193,7 @@ class _ReadParquetFile(beam.DoFn):
         try:
             yield from _parquet_rows(path)
         except Exception as exc:  # noqa: BLE001 - a corrupt file is an input problem
-            yield [(f"{path}#file", {"__unreadable__": f"{type(exc).__name__}: {exc}"})]
+            yield [(f"{path}#file", {UNREADABLE: f"unreadable Parquet file: {type(exc).__name__}: {str(exc)[:200]}"})]
 
 
 class ReadRawRecords(beam.PTransform):

@@ -5,35 +5,57 @@ counts, the split's strata) cannot start before that side input exists,
 so the runner must hold the stage's whole main input until then. Beam's
 DirectRunner (FnApiRunner) holds it in memory, which made peak RSS grow with
 the input. `SpillToFiles` writes the elements to files of about `per_file`
-pairs (pickled, through Beam's FileSystems, so gs:// works) and only the
+pairs (JSON Lines, through Beam's FileSystems, so gs:// works) and only the
 file names wait for the side input; the consumer re-reads one file at a time.
+
+The files are data only, never pickle: in a shared bucket whoever can write
+under OUT/_spill could otherwise run code in every worker (issue 11). JSON
+has no tuples, so an element that holds tuples is spilled with a `restore`
+function that rebuilds them (the split stage's (stratum, rank, pair)).
 
 The order of elements is not kept (no stage depends on it) and a retried
 bundle writes new, uniquely named files, so no element is read twice.
 """
 from __future__ import annotations
 
-import pickle
+import json
 import uuid
+from typing import Any, Callable
 
 import apache_beam as beam
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from pipeline.batch import count_items
+from pipeline.errors import CdtpError
+
+SUFFIX = ".jsonl"
 
 
 def write_run(directory: str, prefix: str, items: list) -> str:
-    """Pickle `items` to a new, uniquely named file under `directory`; its path."""
-    path = FileSystems.join(directory, f"{prefix}-{uuid.uuid4().hex}.pkl")
+    """Write `items` (JSON values) as JSON Lines to a new, uniquely named file under `directory`; its path."""
+    path = FileSystems.join(directory, f"{prefix}-{uuid.uuid4().hex}{SUFFIX}")
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False).encode
+    text = "\n".join(dumps(item) for item in items) + "\n"
     with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        fh.write(pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL))
+        fh.write(text.encode("utf-8", "surrogatepass"))
     return path
 
 
-def read_run(path: str) -> list:
+def read_run(path: str, restore: Callable[[Any], Any] | None = None) -> list:
+    """The items of a spill file, each passed through `restore` when given.
+
+    A damaged file is a clear error naming it, never code run: the files
+    hold JSON only.
+    """
     with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        return pickle.loads(fh.read())
+        data = fh.read()
+    try:
+        items = [json.loads(line) for line in data.decode("utf-8", "surrogatepass").split("\n") if line]
+    except (ValueError, RecursionError) as exc:
+        raise CdtpError(f"spill file {path} is damaged ({type(exc).__name__}: {str(exc)[:120]}); "
+                        "rerun the build") from None
+    return [restore(item) for item in items] if restore else items
 
 
 def remove_dir(_, directory: str) -> None:
@@ -86,7 +108,11 @@ class SpillToFiles(beam.PTransform):
 
 
 class ReadSpilled(beam.PTransform):
-    """file names from SpillToFiles -> the elements again."""
+    """file names from SpillToFiles -> the elements again (through `restore`, for tuples)."""
+
+    def __init__(self, restore: Callable[[Any], Any] | None = None):
+        super().__init__()
+        self.restore = restore
 
     def expand(self, paths):
-        return paths | "ReadSpilled" >> beam.FlatMap(read_run)
+        return paths | "ReadSpilled" >> beam.FlatMap(read_run, self.restore)

@@ -59,6 +59,12 @@ def _keyed(pair: dict[str, Any], relinfo: tuple[dict, dict], cfg: SplitConfig):
     return (stratum_key(out, counts, bins, cfg.bins), rank_key(out["pair_id"], cfg.seed), out)
 
 
+def _keyed_from_json(element) -> tuple:
+    """A spilled (stratum, rank, pair) back with its tuples (JSON has lists only)."""
+    key, rank, pair = element
+    return tuple(key), tuple(rank), pair
+
+
 def _mark(element, thresholds: dict) -> dict[str, Any]:
     key, rank, pair = element
     out = dict(pair)
@@ -111,7 +117,7 @@ class SplitAndSample(beam.PTransform):
         else:
             thresholds = counts | "NoThresholds" >> beam.Map(lambda _: {})
         if self.spill_dir:
-            keyed = keyed | "SpillKeyed" >> SpillToFiles(self.spill_dir, "subset") | "ReadKeyed" >> ReadSpilled()
+            keyed = keyed | "SpillKeyed" >> SpillToFiles(self.spill_dir, "subset") | "ReadKeyed" >> ReadSpilled(_keyed_from_json)
         marked = keyed | "MarkSubset" >> beam.Map(_mark, beam.pvalue.AsSingleton(thresholds))
 
         stats = counts | "SplitStats" >> beam.Map(

@@ -60,7 +60,9 @@ def partition_of(row: dict[str, Any], partition_by: tuple[str, ...]) -> tuple[st
 def _safe_partition_value(value: str) -> str:
     # Hive escapes '/', '=' and the like; our values are short codes, so we
     # simply replace anything that would break the directory layout.
-    return "".join("_" if ch in "/\\=:*?\"<>|%" else ch for ch in value)
+    # Control characters too (a NUL cannot be in a path); "." and ".." cannot
+    # occur alone, the directory is always "<column>=<value>".
+    return "".join("_" if ch in "/\\=:*?\"<>|%" or ch < " " or ch == "\x7f" else ch for ch in value)
 
 
 def shard_path(base: str, partition: tuple[str, ...], shard: int, num_shards: int) -> str:

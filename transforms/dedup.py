@@ -16,7 +16,7 @@ pair would be treated as one entry given twice.
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timezone
 
 import numpy as np
 
@@ -28,14 +28,25 @@ def hash64(text: str) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
+def parse_fetched_at(value: str) -> int | None:
+    """`fetched_at` (ISO 8601, as the crawler writes it) in seconds since the
+    epoch; None when it is no ISO 8601 time (`"yesterday"`). A time without
+    an offset is UTC, so every machine reads it the same."""
+    try:
+        when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+        return int(when.timestamp())
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
 def fetched_seconds(value: object) -> int:
-    """`fetched_at` (ISO 8601, as the crawler writes it) in seconds; UNKNOWN_TIME if absent or unreadable."""
+    """`fetched_at` in seconds; UNKNOWN_TIME if absent or unreadable."""
     if not isinstance(value, str) or not value:
         return UNKNOWN_TIME
-    try:
-        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp())
-    except (ValueError, OverflowError, OSError):
-        return UNKNOWN_TIME
+    seconds = parse_fetched_at(value)
+    return UNKNOWN_TIME if seconds is None else seconds
 
 
 def copies(rows: list[tuple[int, int, int]]) -> np.ndarray:

@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
+from transforms import safejson
 from transforms.domain import DOMAINS, UNKNOWN, DomainClassifier
 
 
@@ -233,9 +234,9 @@ def load_labels(path: Path, data_root: Path | None) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LabelError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+            row = safejson.loads(line)
+        except ValueError as exc:  # not JSON, or nested too deeply
+            raise LabelError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
         try:
             items.append(resolve_row(row, data_root))
         except LabelError as exc:

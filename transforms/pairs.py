@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
+from transforms.dedup import parse_fetched_at
 from transforms.text import normalise
 
 # Every key of the output schemas, so pairs built here always carry all
@@ -30,6 +31,7 @@ _PAIR_KEYS = tuple(PAIR_SCHEMA.names)
 
 # --------------------------------------------------------------------- validation
 
+MAX_DEPTH = 2**31 - 1  # RawEntry.depth is int32
 _STR_FIELDS_OPTIONAL = ("url", "source", "lemma_id", "subtitle", "summary", "seed", "fetched_at")
 
 
@@ -93,7 +95,7 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     items: list[dict] = []
     if infobox is not None and not isinstance(infobox, list):
         errors.append(f"infobox: expected list, got {type(infobox).__name__}")
-    for i, item in enumerate(infobox or []):
+    for i, item in enumerate(infobox if isinstance(infobox, list) else []):  # `"infobox": 1` crashed here
         if not isinstance(item, dict):
             errors.append(f"infobox[{i}]: expected object, got {type(item).__name__}")
             continue
@@ -124,8 +126,15 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
         out["depth"] = 0
     elif isinstance(depth, bool) or not isinstance(depth, int):
         errors.append(f"depth: expected integer, got {type(depth).__name__}")
+    elif not 0 <= depth <= MAX_DEPTH:
+        # RawEntry.depth is an int32 crawl depth: 10**30 cannot be written, and is no depth.
+        errors.append(f"depth: {'negative' if depth < 0 else 'too large'}, outside 0..{MAX_DEPTH}")
     else:
         out["depth"] = depth
+    fetched = out.get("fetched_at")
+    if fetched and parse_fetched_at(fetched) is None:
+        # It decides which copy of an entry is kept: a time nobody can read cannot compete.
+        errors.append(f"fetched_at: {fetched[:40]!r} is not an ISO 8601 time")
     if not errors:
         _check_encodable(out, errors)
     if errors:

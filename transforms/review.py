@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
+from transforms import safejson
+
 ACCEPT = "accept"
 REJECT = "reject"
 LABELS = (ACCEPT, REJECT)
@@ -596,10 +598,10 @@ def parse_decision_file(data: Any, source: str = "") -> RelationDecisions:
 def load_decision_file(path: str | Path) -> RelationDecisions:
     p = Path(path)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        data = safejson.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ReviewError(f"{p}: cannot read relation decision file ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except ValueError as exc:  # not UTF-8, not JSON, or nested too deeply
         raise ReviewError(f"{p}: relation decision file is not valid JSON ({exc})") from None
     return parse_decision_file(data, str(p))
 

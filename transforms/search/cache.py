@@ -14,6 +14,7 @@ import sqlite3
 import threading
 from dataclasses import dataclass
 
+from transforms import safejson
 from transforms.search.cooccur import cache_key_query
 from transforms.search.types import SearchBackend, SearchResult
 
@@ -54,7 +55,7 @@ class SearchCache:
         if row is None:
             return None
         try:
-            return [SearchResult.from_dict(d) for d in json.loads(row[0])]
+            return [SearchResult.from_dict(d) for d in safejson.loads(row[0])]
         except (ValueError, TypeError, AttributeError):
             return None  # a damaged entry is a miss, and is overwritten by the fresh result
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import glob as globmod
 import gzip
 import io
-import json
+import zlib
+from transforms import safejson
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -80,22 +81,32 @@ def _open_binary(path: str):
 
 
 def _records(path: str, stats: ReadStats) -> Iterator[object]:
+    """Records of one corpus file. A corrupt file (unreadable Parquet, a cut
+    .gz) is noted as a problem with its name and where it broke, never a crash."""
     if path.endswith(".parquet"):
         import pyarrow.parquet as pq
 
-        with _open_binary(path) as fh:
-            table = pq.read_table(fh)
+        try:
+            with _open_binary(path) as fh:
+                table = pq.read_table(fh)
+        except Exception as exc:  # noqa: BLE001 - pyarrow raises several types for a bad file
+            stats.note(f"{path}: unreadable Parquet file ({type(exc).__name__}: {str(exc)[:120]})")
+            return
         yield from table.to_pylist()
         return
-    with _open_binary(path) as raw:
-        fh = gzip.open(raw) if path.endswith(".gz") else raw
-        for lineno, line in enumerate(io.TextIOWrapper(fh, encoding="utf-8", errors="replace"), 1):
-            if not line.strip():
-                continue
-            try:
-                yield json.loads(line)
-            except json.JSONDecodeError as exc:
-                stats.note(f"{path}:{lineno}: bad JSON ({exc.msg})")
+    lineno = 0
+    try:
+        with _open_binary(path) as raw:
+            fh = gzip.open(raw) if path.endswith(".gz") else raw
+            for lineno, line in enumerate(io.TextIOWrapper(fh, encoding="utf-8", errors="replace"), 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield safejson.loads(line)
+                except ValueError as exc:  # not JSON, or nested too deeply
+                    stats.note(f"{path}:{lineno}: bad JSON ({getattr(exc, 'msg', exc)})")
+    except (OSError, EOFError, zlib.error) as exc:
+        stats.note(f"{path}: unreadable after line {lineno} ({type(exc).__name__}: {str(exc)[:120]})")
 
 
 def read_documents(pattern: str, stats: ReadStats | None = None) -> Iterator[Document]:

@@ -9,23 +9,40 @@ results or a SearchFailure with a stable reason:
   * in-flight requests are bounded by a semaphore (max_concurrency);
   * timeouts, connection errors, 429 and 5xx are retried with exponential
     back-off (backoff * 2**attempt, capped), a 429's Retry-After is honoured;
-  * other 4xx and unparseable bodies fail at once (retrying will not help).
+  * other 4xx and unparseable bodies fail at once (retrying will not help);
+  * each request has an overall deadline (`timeout`, seconds), kept by a
+    watchdog that closes the socket, so a server that drips one byte every
+    few seconds cannot hold a worker past it (it used to run far past the
+    timeout and end in an IncompleteRead traceback);
+  * a body over `max_bytes` (Content-Length, or counted while reading) is
+    refused as `too_large` without being held in memory (a 1.5 GB reply took
+    3 GB of RSS); a broken HTTP reply is `bad_response`.
 """
 from __future__ import annotations
 
 import email.utils
-import json
+import http.client
 import socket
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
 from dataclasses import dataclass
 
+from transforms import safejson
 from transforms.search.types import SearchFailure, SearchResult
 
 USER_AGENT = "cdtp-search-validation/0.1 (+https://github.com/; co-occurrence check)"
+MAX_BYTES = 8 * 1024 * 1024  # a SearXNG page of results is a few kB
+_CHUNK = 64 * 1024
+
+
+class _Fail(Exception):
+    """One request's failure: a FAILURE_REASONS reason and a wait hint (Retry-After)."""
+
+    def __init__(self, reason: str, wait: float | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.wait = wait
 
 
 @dataclass
@@ -56,8 +73,8 @@ def _retry_after(value: str | None, cap: float) -> float | None:
 def parse_results(body: bytes, k: int) -> list[SearchResult]:
     """SearXNG JSON -> results; SearchFailure("bad_json") for anything else."""
     try:
-        data = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = safejson.loads(body.decode("utf-8"))
+    except ValueError as exc:  # not UTF-8, not JSON, or nested too deeply
         raise SearchFailure("bad_json", f"unparseable body ({exc.__class__.__name__}): {body[:80]!r}") from exc
     if not isinstance(data, dict) or not isinstance(data.get("results"), list):
         raise SearchFailure("bad_json", "no 'results' list in the response")
@@ -88,12 +105,14 @@ class SearxngBackend:
         max_concurrency: int = 4,
         extra_params: dict[str, str] | None = None,
         sleep=time.sleep,
+        max_bytes: int = MAX_BYTES,
     ):
         parsed = urllib.parse.urlsplit(base_url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ValueError(f"searxng URL must be http(s)://host[:port][/path], got {base_url!r}")
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.max_bytes = max_bytes
         self.retries = retries
         self.backoff = backoff
         self.max_backoff = max_backoff
@@ -110,29 +129,83 @@ class SearxngBackend:
 
     def _once(self, url: str) -> tuple[bytes | None, str | None, float | None]:
         """One request: (body, None, None) or (None, failure reason, wait hint)."""
-        request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
         with self._slots:
             with self._lock:
                 self.stats.requests += 1
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as resp:
-                    return resp.read(), None, None
-            except urllib.error.HTTPError as exc:
-                retry_after = _retry_after(exc.headers.get("Retry-After") if exc.headers else None, self.max_backoff)
-                exc.close()
-                if exc.code == 429:
-                    return None, "http_429", retry_after
-                if exc.code >= 500:
-                    return None, "http_5xx", retry_after
-                return None, "http_4xx", None
-            except (TimeoutError, socket.timeout):
-                return None, "timeout", None
-            except urllib.error.URLError as exc:
-                if isinstance(exc.reason, (TimeoutError, socket.timeout)):
-                    return None, "timeout", None
-                return None, "connection_error", None
-            except (ConnectionError, OSError):
-                return None, "connection_error", None
+                return self._fetch(url), None, None
+            except _Fail as fail:
+                return None, fail.reason, fail.wait
+
+    def _fetch(self, url: str) -> bytes:
+        """GET `url` within self.timeout seconds overall and at most self.max_bytes of body."""
+        parts = urllib.parse.urlsplit(url)
+        deadline = time.monotonic() + self.timeout
+        conn_cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        conn = conn_cls(parts.hostname, parts.port, timeout=self.timeout)
+        expired = threading.Event()
+
+        def expire():  # the overall deadline: unblock whatever read is waiting
+            expired.set()
+            sock = conn.sock
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+        watchdog = threading.Timer(self.timeout, expire)
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            path = parts.path or "/"
+            conn.request("GET", path + (f"?{parts.query}" if parts.query else ""),
+                         headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
+            resp = conn.getresponse()
+            if resp.status == 429 or resp.status >= 500:
+                wait = _retry_after(resp.getheader("Retry-After"), self.max_backoff)
+                raise _Fail("http_429" if resp.status == 429 else "http_5xx", wait)
+            if resp.status >= 300:
+                raise _Fail("http_4xx")  # redirects are not followed: a search API does not move
+            length = resp.getheader("Content-Length")
+            if length and length.strip().isdigit() and int(length) > self.max_bytes:
+                raise _Fail("too_large")
+            chunks: list[bytes] = []
+            size = 0
+            while True:
+                if time.monotonic() >= deadline:
+                    raise _Fail("timeout")
+                if conn.sock is not None:
+                    conn.sock.settimeout(max(0.01, deadline - time.monotonic()))
+                chunk = resp.read1(_CHUNK) if hasattr(resp, "read1") else resp.read(_CHUNK)
+                if not chunk:
+                    break
+                size += len(chunk)
+                if size > self.max_bytes:
+                    raise _Fail("too_large")
+                chunks.append(chunk)
+            if expired.is_set():
+                raise _Fail("timeout")
+            if length and length.strip().isdigit() and size < int(length):
+                raise _Fail("bad_response")  # the body was cut off before its Content-Length
+            return b"".join(chunks)
+        except _Fail:
+            raise
+        except (TimeoutError, socket.timeout):
+            raise _Fail("timeout") from None
+        except (http.client.IncompleteRead, http.client.BadStatusLine, http.client.LineTooLong,
+                http.client.HTTPException) as exc:
+            if expired.is_set():
+                raise _Fail("timeout") from None
+            if isinstance(exc, http.client.RemoteDisconnected):
+                raise _Fail("connection_error") from None
+            raise _Fail("bad_response") from None
+        except (ConnectionError, OSError, ValueError):
+            # ValueError: a reply http.client cannot parse (e.g. a bad chunk size)
+            raise _Fail("timeout" if expired.is_set() else "connection_error") from None
+        finally:
+            watchdog.cancel()
+            conn.close()
 
     def search(self, query: str, k: int) -> list[SearchResult]:
         if not query.strip():
@@ -143,7 +216,7 @@ class SearxngBackend:
             body, reason, wait = self._once(url)
             if body is not None:
                 return parse_results(body, k)
-            if reason == "http_4xx" or attempt == self.retries:
+            if reason in ("http_4xx", "too_large") or attempt == self.retries:
                 break
             with self._lock:
                 self.stats.retries += 1

@@ -18,6 +18,8 @@ FAILURE_REASONS = (
     "http_4xx",
     "bad_json",
     "connection_error",
+    "too_large",
+    "bad_response",
     "index_error",
     "empty_query",
     "backend_error",
