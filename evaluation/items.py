@@ -98,9 +98,24 @@ def _sql(glob: str, sel: ItemSelection, *, split: str | None = None, limit: bool
     return sql + " ORDER BY task, domain, item_id", params
 
 
+def _check_shards(glob: str) -> None:
+    """Name the first shard whose footer or schema is not an items shard (a clear error, before any SQL)."""
+    from pathlib import Path
+
+    from pipeline.query import shard_problem
+
+    base = glob.split("**")[0].rstrip("/")
+    files = [base] if os.path.isfile(base) else sorted(str(p) for p in Path(base).rglob("*.parquet"))
+    for path in files:
+        problem = shard_problem(path, "items")
+        if problem:
+            raise CdtpError(f"items shard {path}: {problem}")
+
+
 def _fetch(glob: str, sql: str, params: list) -> list[dict[str, Any]]:
     import duckdb
 
+    _check_shards(glob)
     con = duckdb.connect()
     try:
         cur = con.execute(sql, params)
