@@ -44,9 +44,12 @@ class CrawlConfig:
             raise CdtpError("--max-pages must be >= 1")
         if self.out_dir.exists() and not self.out_dir.is_dir():
             raise CdtpError(f"--out {self.out_dir} exists and is not a directory")
-        for d in self.allowed_domains:
-            if "/" in d or ":" in d or not d.strip("."):
-                raise CdtpError(f"--allowed-domain takes a host name (e.g. baike.baidu.com), got {d!r}")
+        from crawlers.hosts import HostPolicy
+
+        try:
+            HostPolicy.build(self.base_url, self.allowed_domains)
+        except ValueError as exc:
+            raise CdtpError(str(exc)) from None
 
 
 def _setting_value(text: str) -> object:
@@ -113,7 +116,12 @@ def run_crawl(args: argparse.Namespace) -> int:
     if loopback:
         print(f"cdtp crawl: {cfg.base_url} is on this machine: politeness delays off "
               "(--set DOWNLOAD_DELAY=... restores them)", file=sys.stderr, flush=True)
-    settings = CrawlSettings(log_level=cfg.log_level, overrides=cfg.overrides, loopback=loopback)
+    from crawlers.hosts import HostPolicy
+
+    policy = HostPolicy.build(cfg.base_url, cfg.allowed_domains)
+    settings = CrawlSettings(
+        log_level=cfg.log_level, overrides=cfg.overrides, loopback=loopback, explicit_hosts=sorted(policy.explicit_hosts)
+    )
     if cfg.contact:
         settings.contact = cfg.contact
     process = CrawlerProcess(scrapy_settings(settings))
@@ -160,7 +168,8 @@ def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seeds", required=True, metavar="FILE", help="one title per line (optionally title<TAB>subtitle)")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (also the resume state)")
     p.add_argument("--base-url", default=DEFAULT_BASE_URL, metavar="URL", help="Baike-like site; seeds become URL/item/<title>")
-    p.add_argument("--allowed-domain", action="append", default=[], metavar="D", help="extra domain to fetch from (repeatable); the base URL's host is always allowed")
+    p.add_argument("--allowed-domain", action="append", default=[], metavar="D", help="extra host to fetch from, D or D:PORT (repeatable; no port means 80 and 443; subdomains included). "
+                   "The base URL's host:port is always allowed; private and loopback addresses only when named here or in --base-url")
     p.add_argument("--depth-limit", type=int, default=None, metavar="N", help="follow links at most N hops from a seed")
     p.add_argument("--max-pages", type=int, default=None, metavar="N", help="stop once N entries are stored (counting earlier runs)")
     p.add_argument("--contact", default=None, help="contact URL or e-mail put in the User-Agent")

@@ -30,8 +30,10 @@ from twisted.internet.error import (
 from twisted.python.failure import Failure
 
 from crawlers.frontier import Frontier, Offer
+from crawlers.hosts import HostPolicy
 from crawlers.keys import link_key, norm_title
 from crawlers.parsers import decode_html, has_content, parse_entry
+from crawlers.parsers.common import HtmlTooDeep
 from crawlers.parsers.senses import sense_links
 from crawlers.seedlist import Seed
 from crawlers.store import EntryStore
@@ -44,12 +46,17 @@ STAT = "cdtp/"
 def error_reason(failure: Failure) -> str:
     """snake_case reason for a failed request (counted under errors in crawl-stats.json)."""
     exc = failure.value
+    own = getattr(exc, "cdtp_reason", None)  # our middlewares and resolver name their reason
+    if isinstance(own, str):
+        return own
     if isinstance(exc, HttpError):
         return f"http_{exc.response.status}"
     if getattr(exc, "cdtp_blocked", False):
         return "blocked"
     if isinstance(exc, IgnoreRequest):
         msg = str(exc)
+        if "exceeded DOWNLOAD_MAXSIZE" in msg or "larger than download max size" in msg:
+            return "too_large"  # a compressed body that decompresses past the cap (gzip bomb)
         if "max redirections" in msg:
             return "redirect_loop"
         if "robots.txt" in msg:
@@ -60,7 +67,7 @@ def error_reason(failure: Failure) -> str:
     name = type(exc).__name__
     if "Cancelled" in name or "larger than download max size" in str(exc):
         return "too_large"
-    if isinstance(exc, (TimeoutError, TCPTimedOutError)):
+    if isinstance(exc, (TimeoutError, TCPTimedOutError)) or "Timeout" in name or "TimedOut" in name:
         return "timeout"
     if isinstance(exc, DNSLookupError):
         return "dns_error"
@@ -111,8 +118,10 @@ class BaikeSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self.seeds = list(seeds)
         self.base_url = base_url.rstrip("/")
-        host = urlsplit(self.base_url).hostname or ""
-        self.allowed_domains = sorted({host, *allowed_domains} - {""})
+        # host:port allowances and the private-address rule (crawlers.hosts); Scrapy's
+        # own offsite filter sees the host names only.
+        self.host_policy = HostPolicy.build(self.base_url, list(allowed_domains))
+        self.allowed_domains = self.host_policy.host_names
         self.frontier = Frontier(depth_limit=depth_limit, max_pages=max_pages)
         self.store = EntryStore(out_dir)
         # Seal shards a killed run left open before anything reads or appends.
@@ -132,6 +141,8 @@ class BaikeSpider(scrapy.Spider):
                 self.dup_on_disk += 1
         for key, canon in self.store.iter_aliases():
             self.frontier.add_alias(key, canon)
+        for key, _reason in self.store.iter_failures():
+            self.frontier.mark_dead(key)
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "BaikeSpider":
@@ -167,12 +178,8 @@ class BaikeSpider(scrapy.Spider):
     def _inc(self, key: str, n: int = 1) -> None:
         self.crawler.stats.inc_value(STAT + key, n)
 
-    def _allowed(self, url: str) -> bool:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return False
-        host = parts.hostname.lower()
-        return any(host == d or host.endswith("." + d) for d in self.allowed_domains)
+    def _refusal(self, url: str) -> str | None:
+        return self.host_policy.refusal(url)
 
     def _request(self, offer: Offer, **meta: Any) -> scrapy.Request:
         return scrapy.Request(
@@ -183,9 +190,14 @@ class BaikeSpider(scrapy.Spider):
         )
 
     def _requests(self, offers: list[Offer], **meta: Any) -> Iterable[scrapy.Request]:
+        if self.frontier.dead_skipped:
+            self.crawler.stats.set_value(STAT + "known_failures_skipped", self.frontier.dead_skipped)
         for offer in offers:
-            if not self._allowed(offer.url):
+            reason = self._refusal(offer.url)
+            if reason is not None:
+                self.frontier.fail(offer.key)
                 self._inc("links_offsite_skipped")
+                self._inc(f"links_refused/{reason}")
                 continue
             yield self._request(offer, **meta)
 
@@ -211,24 +223,34 @@ class BaikeSpider(scrapy.Spider):
         meta = response.meta
         key, depth, seed = meta["cdtp_key"], meta["cdtp_depth"], meta.get("cdtp_seed")
         if not isinstance(response, TextResponse):
+            self.frontier.fail(key)
             self._inc("errors/not_html")
             return
         # Decode ourselves: declared charset, then <meta>, then UTF-8, then GB18030, so an
         # undeclared GBK page is read correctly rather than guessed (see parsers.common).
         try:
             entry = parse_entry(decode_html(response.body, _header_charset(response)), response.url)
+        except HtmlTooDeep:  # refused whole rather than stored without its infobox
+            self.frontier.fail(key)
+            self._inc("errors/html_too_deep")
+            logger.warning("HTML nested too deep to parse whole: %s", response.url)
+            return
         except Exception:  # a parser bug must cost one page, never the crawl
             logger.exception("parser failed on %s", response.url)
+            self.frontier.fail(key)
             self._inc("errors/parser_exception")
             return
         if entry is None:
+            self.frontier.fail(key)
             self._inc("errors/unparseable")
             return
         if not has_content(entry):
+            self.frontier.fail(key)
             self._inc("errors/no_content")
             return
         want = meta.get("cdtp_want_subtitle")
         if want and norm_title(entry.get("subtitle")) != norm_title(want):
+            self.frontier.fail(key)
             yield from self._resolve_sense(response, entry, want, depth, seed)
             return
         urls = [response.url, *meta.get("redirect_urls", [])]
@@ -247,6 +269,9 @@ class BaikeSpider(scrapy.Spider):
         if status == "duplicate":
             self._inc("duplicates_skipped")
         else:
+            if status == "conflict":
+                self._inc("notes/lemma_id_conflict")
+                logger.warning("%s claims a lemma id already held by another entry; stored under its title", response.url)
             self._inc("parsed")
             for note in _notes(entry, response):
                 self._inc(f"notes/{note}")
@@ -271,7 +296,12 @@ class BaikeSpider(scrapy.Spider):
 
     def on_error(self, failure: Failure) -> None:
         reason = error_reason(failure)
+        request = getattr(failure, "request", None)
+        key = request.meta.get("cdtp_key") if request is not None else None
+        if key is not None:
+            self.frontier.fail(key)  # no longer pending, whatever the reason
+            self.store.add_failure(key, request.url, reason)  # kept only when permanent (404, 410)
         if reason == "blocked":
             return  # counted by the anti-bot middleware
         self._inc(f"errors/{reason}")
-        logger.info("request failed (%s): %s", reason, failure.request.url if hasattr(failure, "request") else "")
+        logger.info("request failed (%s): %s", reason, request.url if request is not None else "")
