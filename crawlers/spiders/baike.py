@@ -69,6 +69,8 @@ def error_reason(failure: Failure) -> str:
         return "too_large"
     if isinstance(exc, (TimeoutError, TCPTimedOutError)) or "Timeout" in name or "TimedOut" in name:
         return "timeout"
+    if "DataLoss" in name:
+        return "data_loss"  # the body ended before its announced length
     if isinstance(exc, DNSLookupError):
         return "dns_error"
     if isinstance(exc, ConnectionRefusedError):
