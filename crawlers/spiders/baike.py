@@ -32,8 +32,7 @@ from twisted.python.failure import Failure
 from crawlers.frontier import Frontier, Offer
 from crawlers.hosts import HostPolicy
 from crawlers.keys import link_key, norm_title
-from crawlers.parsers import decode_html, has_content, parse_entry
-from crawlers.parsers.common import HtmlTooDeep
+from crawlers.parsers import decode_html, read_page
 from crawlers.parsers.senses import sense_links
 from crawlers.seedlist import Seed
 from crawlers.store import EntryStore
@@ -230,25 +229,12 @@ class BaikeSpider(scrapy.Spider):
             return
         # Decode ourselves: declared charset, then <meta>, then UTF-8, then GB18030, so an
         # undeclared GBK page is read correctly rather than guessed (see parsers.common).
-        try:
-            entry = parse_entry(decode_html(response.body, _header_charset(response)), response.url)
-        except HtmlTooDeep:  # refused whole rather than stored without its infobox
-            self.frontier.fail(key)
-            self._inc("errors/html_too_deep")
-            logger.warning("HTML nested too deep to parse whole: %s", response.url)
-            return
-        except Exception:  # a parser bug must cost one page, never the crawl
-            logger.exception("parser failed on %s", response.url)
-            self.frontier.fail(key)
-            self._inc("errors/parser_exception")
-            return
+        entry, reason = read_page(response.body, _header_charset(response), response.url)
         if entry is None:
             self.frontier.fail(key)
-            self._inc("errors/unparseable")
-            return
-        if not has_content(entry):
-            self.frontier.fail(key)
-            self._inc("errors/no_content")
+            self._inc(f"errors/{reason}")
+            if reason == "html_too_deep":
+                logger.warning("HTML nested too deep to parse whole: %s", response.url)
             return
         want = meta.get("cdtp_want_subtitle")
         if want and norm_title(entry.get("subtitle")) != norm_title(want):
