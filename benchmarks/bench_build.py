@@ -190,7 +190,12 @@ def match_shares(out_dir: str) -> dict[str, float]:
         "group by 1 order by 1"
     ).fetchall()
     total = sum(n for _, n in rows) or 1
-    return {str(level): round(n / total, 4) for level, n in rows}
+    shares = {level: 0.0 for level in MATCH_LEVELS}  # a level never used is reported as 0, not left out
+    shares.update({str(level): round(n / total, 4) for level, n in rows})
+    return shares
+
+
+MATCH_LEVELS = ("exact", "date", "number", "alias", "fuzzy")
 
 
 PAPER_SCALE = 27_000_000
