@@ -87,6 +87,26 @@ def _lock_out_dir(out_dir: Path):
     return fh
 
 
+class _NoTraceback:
+    """Logging filter: keep the message, drop the traceback (an expected failure is not a crash)."""
+
+    def filter(self, record) -> bool:  # noqa: A003 (logging API)
+        if record.exc_info:
+            exc = record.exc_info[1]
+            record.msg = f"{record.msg} ({type(exc).__name__}: {exc})" if exc is not None else record.msg
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
+def _quiet_tracebacks() -> None:
+    """Scrapy logs a failed robots.txt fetch (host down, refused address) with a traceback;
+    the failure is counted by reason, so the log keeps one line."""
+    import logging
+
+    logging.getLogger("scrapy.downloadermiddlewares.robotstxt").addFilter(_NoTraceback())
+
+
 def run_crawl(args: argparse.Namespace) -> int:
     cfg = CrawlConfig(
         seeds_file=Path(args.seeds),
@@ -125,6 +145,7 @@ def run_crawl(args: argparse.Namespace) -> int:
     if cfg.contact:
         settings.contact = cfg.contact
     process = CrawlerProcess(scrapy_settings(settings))
+    _quiet_tracebacks()
     crawler = process.create_crawler(BaikeSpider)
     process.crawl(
         crawler,

@@ -7,17 +7,27 @@ setting, checks the address it hands to the connection: a private, loopback,
 link-local or reserved address is refused unless the host name was allowed
 explicitly (CDTP_EXPLICIT_HOSTS: the base URL's host and each
 --allowed-domain). The request then fails with the reason `private_address`.
+
+Twisted reports any resolver failure to Scrapy as "no results" (and logs
+anything but a DNSLookupError as a critical traceback), so the refusal is a
+DNSLookupError, and the refused name is remembered in REFUSED_NAMES for the
+spider to count under its true reason.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from scrapy.resolver import CachingThreadedResolver
+from twisted.internet.error import DNSLookupError
 
 from crawlers.hosts import canonical_host, ip_of, is_private_address
 
 
-class PrivateAddressRefused(Exception):
+#: Host names this process refused to connect to (they resolved to a private address).
+REFUSED_NAMES: set[str] = set()
+
+
+class PrivateAddressRefused(DNSLookupError):
     """Raised instead of an address: the name resolved into a non-public range."""
 
     cdtp_reason = "private_address"
@@ -35,6 +45,7 @@ class PublicOnlyResolver(CachingThreadedResolver):
     def _check(self, address: str, name: str) -> str:
         addr = ip_of(address)
         if addr is not None and is_private_address(addr) and canonical_host(name) not in self.explicit_hosts:
+            REFUSED_NAMES.add(canonical_host(name))
             raise PrivateAddressRefused(f"{name} resolves to the non-public address {address}")
         return address
 

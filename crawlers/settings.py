@@ -118,7 +118,7 @@ def scrapy_settings(cfg: CrawlSettings) -> dict[str, Any]:
         "CDTP_RETRY_AFTER_MAX": cfg.retry_after_max_seconds,
         "CDTP_RETRY_BACKOFF": cfg.retry_backoff_seconds,
         "CDTP_EXPLICIT_HOSTS": list(cfg.explicit_hosts),
-        "DNS_RESOLVER": "crawlers.resolver.PublicOnlyResolver",
+        "TWISTED_DNS_RESOLVER": "crawlers.resolver.PublicOnlyResolver",
         # Components, one concern each.
         "DOWNLOADER_MIDDLEWARES": {
             "crawlers.middlewares.host_guard.HostGuardMiddleware": 30,

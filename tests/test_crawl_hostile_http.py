@@ -236,3 +236,34 @@ def test_resumed_crawl_does_not_refetch_earlier_404s(tmp_path):
         assert sorted(f["reason"] for f in failures) == ["http_404", "http_404"]
     finally:
         site.stop()
+
+
+def test_a_name_resolving_to_a_private_address_is_not_connected_to(tmp_path):
+    """The resolver is the last line: `localhost` resolves to 127.0.0.1; with no host named explicitly
+    (CDTP_EXPLICIT_HOSTS emptied, as for a public name that turns out to point inside), nothing is fetched."""
+    site = RecordingServer({item("甲"): (200, HTML, legacy_page("甲", "甲是测试。", {"a": "b"}, lemma_id="1").encode())})
+    try:
+        out = tmp_path / "out"
+        proc = run_crawl(seeds_file(tmp_path, "甲"), out, f"http://localhost:{site.port}", *FAST_FAIL,
+                         "--set", 'CDTP_EXPLICIT_HOSTS=["nothing.example"]', "--set", "RETRY_TIMES=0")
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert "Traceback" not in proc.stderr
+        assert site.hits == []  # not even robots.txt
+        assert read_stats(out)["errors"] == {"private_address": 1}
+    finally:
+        site.stop()
+
+
+def test_robots_txt_is_honoured(tmp_path):
+    site = RecordingServer({
+        "/robots.txt": (200, {"Content-Type": "text/plain"}, b"User-agent: *\nDisallow: /item/\n"),
+        item("甲"): (200, HTML, legacy_page("甲", "甲是测试。", {"a": "b"}, lemma_id="1").encode()),
+    })
+    try:
+        out = tmp_path / "out"
+        proc = run_crawl(seeds_file(tmp_path, "甲"), out, site.base_url, *FAST_FAIL)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        assert site.hits == ["/robots.txt"]
+        assert read_stats(out)["errors"] == {"robots_disallowed": 1} and read_entries(out) == []
+    finally:
+        site.stop()

@@ -70,7 +70,7 @@ def error_reason(failure: Failure) -> str:
         return "timeout"
     if "DataLoss" in name:
         return "data_loss"  # the body ended before its announced length
-    if isinstance(exc, DNSLookupError):
+    if isinstance(exc, DNSLookupError) or "Resolve" in name:
         return "dns_error"
     if isinstance(exc, ConnectionRefusedError):
         return "connection_refused"
@@ -285,6 +285,12 @@ class BaikeSpider(scrapy.Spider):
     def on_error(self, failure: Failure) -> None:
         reason = error_reason(failure)
         request = getattr(failure, "request", None)
+        if reason == "dns_error" and request is not None:
+            from crawlers.hosts import canonical_host
+            from crawlers.resolver import REFUSED_NAMES
+
+            if canonical_host(urlsplit(request.url).hostname or "") in REFUSED_NAMES:
+                reason = "private_address"  # resolved, but to an address the crawl may not reach
         key = request.meta.get("cdtp_key") if request is not None else None
         if key is not None:
             self.frontier.fail(key)  # no longer pending, whatever the reason
