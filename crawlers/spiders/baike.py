@@ -155,6 +155,7 @@ class BaikeSpider(scrapy.Spider):
         """The scheduler refused a request: a redirect leading back to a URL already asked for."""
         if "cdtp_key" not in request.meta:
             return
+        self.frontier.fail(request.meta["cdtp_key"])  # it will not be answered: no longer pending
         if request.meta.get("redirect_urls"):
             self._inc("errors/redirect_loop")
         else:
