@@ -89,7 +89,7 @@ def versions() -> dict:
 
 def run_one(name: str, module: str, args: list[str]) -> dict:
     """Run one benchmark in a fresh process; its figures come back through a result file."""
-    from benchmarks.results import ENV, parse_stdout
+    from benchmarks.results import ENV, infer_from_json, parse_stdout
 
     fd, result_path = tempfile.mkstemp(prefix=f"bench-{name}-", suffix=".json")
     os.close(fd)
@@ -110,7 +110,7 @@ def run_one(name: str, module: str, args: list[str]) -> dict:
             payload = None
         os.unlink(result_path)
     if payload is None:
-        payload = parse_stdout(proc.stdout)
+        payload = parse_stdout(proc.stdout) or infer_from_json(proc.stdout, name)
     record = {"name": name, "command": " ".join(cmd[1:]), "seconds": seconds, "returncode": proc.returncode}
     if proc.returncode != 0:
         record.update(status="failed", figures=(payload or {}).get("figures", []))
@@ -120,6 +120,8 @@ def run_one(name: str, module: str, args: list[str]) -> dict:
         record.update(status="skipped", reason=payload["skipped"], figures=[])
     else:
         record.update(status="ok", figures=payload.get("figures", []), details=payload.get("details", {}))
+        if payload.get("inferred"):
+            record["note"] = "no emit(): figures inferred from its last JSON output, without targets"
     print(f"=== {name}: {record['status']}, {seconds:.1f} s", flush=True)
     return record
 
@@ -189,7 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     (out_dir / f"{stem}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (out_dir / f"{stem}.md").write_text(markdown(report), encoding="utf-8")
     print(f"\nresults: {out_dir / (stem + '.json')} and {out_dir / (stem + '.md')}", flush=True)
-    failed = [b["name"] for b in report["benchmarks"] if b["status"] in ("failed", "no_figures")]
+    silent = [b["name"] for b in report["benchmarks"] if b["status"] == "no_figures"]
+    if silent:
+        print(f"no figures from: {', '.join(silent)} (call benchmarks.results.emit)", file=sys.stderr)
+    failed = [b["name"] for b in report["benchmarks"] if b["status"] == "failed"]
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0

@@ -50,3 +50,13 @@ def test_unknown_benchmark_name_is_a_clear_error(capsys):
     with pytest.raises(SystemExit) as err:
         run.main(["no_such_bench"])
     assert err.value.code == 2 and "unknown benchmark" in capsys.readouterr().err
+
+
+def test_a_benchmark_without_emit_still_yields_its_numbers():
+    from benchmarks.results import infer_from_json
+
+    pretty = 'log line\n{\n  "entries": 100,\n  "ratio": 0.9,\n  "ok": true,\n  "name": "x"\n}\n'
+    got = infer_from_json(pretty, "items")
+    assert [(f["name"], f["value"], f["target"]) for f in got["figures"]] == [("entries", 100, None), ("ratio", 0.9, None)]
+    assert infer_from_json("no json here", "items") is None
+    assert infer_from_json('{"figures": [{"name": "a", "value": 1}]}', "x")["figures"] == [{"name": "a", "value": 1}]
