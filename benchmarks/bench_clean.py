@@ -109,8 +109,8 @@ def main() -> int:
     print(json.dumps(results, ensure_ascii=False, indent=2))
     emit("clean", [
         figure(f"cleaning logic, {name} workload", r["entries_per_cpu_s"], "raw entries/s/core", ">= 2000",
-               note="must stay well above the build's 2,000: it is a part of it")
-        for name, r in results.items()
+               note="a part of the build, so well above its 2,000" if i == 0 else "")
+        for i, (name, r) in enumerate(results.items())
     ], results)
     return 0
 
