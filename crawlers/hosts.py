@@ -186,9 +186,16 @@ class HostPolicy:
         return canonical_host(host) in self.explicit_hosts
 
     def refusal(self, url: str) -> str | None:
-        """None, or the reason the URL must not be fetched: bad_scheme, offsite, private_address."""
+        """None, or the reason the URL must not be fetched: bad_scheme, offsite, private_address.
+
+        The URL is judged as Scrapy will send it (w3lib's WHATWG-style
+        normalisation, which reads `http://10.0.0.1\\@127.0.0.1:8000/` as host
+        10.0.0.1), never as urllib alone would read it.
+        """
         try:
-            parts = urlsplit(url)
+            from w3lib.url import safe_url_string
+
+            parts = urlsplit(safe_url_string(url))
             port = parts.port
         except ValueError:
             return "bad_url"

@@ -45,6 +45,12 @@ BASE = "http://127.0.0.1:8000"
         ("http://baike.baidu.com/item/x", "offsite"),
         ("ftp://127.0.0.1:8000/item/x", "bad_scheme"),
         ("http://127.0.0.1:99999/", "bad_url"),
+        # judged as Scrapy sends them: a backslash ends the host (WHATWG), full-width digits fold
+        ("http://10.0.0.1\\@127.0.0.1:8000/item/x", "private_address"),
+        ("http://127.0.0.1:8000\\@10.0.0.1/item/x", None),
+        ("http://127.0.0.1%3A8000@10.0.0.1/", "private_address"),
+        ("http://①②⑦.0.0.1:8000/item/x", None),
+        ("http://①②⑦.0.0.1:8001/item/x", "offsite"),
     ],
 )
 def test_loopback_mirror_allows_only_its_own_host_and_port(url, reason):
