@@ -35,7 +35,11 @@ class CrawlConfig:
     overrides: dict[str, object] = field(default_factory=dict)
 
     def validate(self) -> None:
-        parts = urlsplit(self.base_url)
+        try:
+            parts = urlsplit(self.base_url)
+            parts.port  # noqa: B018 - raises on a port that is not a number in range
+        except ValueError as exc:
+            raise CdtpError(f"--base-url {self.base_url!r} is not a valid URL ({exc})") from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise CdtpError(f"--base-url must be an http(s) URL, got {self.base_url!r}")
         if self.depth_limit is not None and self.depth_limit < 0:
@@ -59,13 +63,40 @@ def _setting_value(text: str) -> object:
         return text
 
 
+def _check_setting_type(key: str, value: object) -> None:
+    """A value of the wrong type for a known setting is a clear error here, not a crash in the reactor."""
+    from scrapy.settings import default_settings
+
+    from crawlers.settings import CrawlSettings, scrapy_settings
+
+    known = {k: getattr(default_settings, k) for k in dir(default_settings) if k.isupper()}
+    known.update(scrapy_settings(CrawlSettings()))
+    if key not in known or known[key] is None:
+        return
+    default = known[key]
+    if isinstance(default, bool):
+        ok = isinstance(value, bool) or value in (0, 1) or str(value).lower() in ("true", "false", "0", "1")
+    elif isinstance(default, (int, float)):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if ok and isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
+            ok = value.is_integer()
+    elif isinstance(default, (dict, list, tuple)):
+        ok = isinstance(value, (dict, list, tuple)) or isinstance(value, str)
+    else:
+        ok = True
+    if not ok:
+        raise CdtpError(f"--set {key}: expected a {type(default).__name__} like {default!r}, got {value!r}")
+
+
 def _parse_set(values: list[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise CdtpError(f"--set takes KEY=VALUE (a Scrapy setting), got {item!r}")
-        out[key.strip()] = _setting_value(value)
+        key = key.strip()
+        out[key] = _setting_value(value)
+        _check_setting_type(key, out[key])
     return out
 
 

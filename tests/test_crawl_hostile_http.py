@@ -267,3 +267,22 @@ def test_robots_txt_is_honoured(tmp_path):
         assert read_stats(out)["errors"] == {"robots_disallowed": 1} and read_entries(out) == []
     finally:
         site.stop()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--base-url", "http://[::1"], "--base-url 'http://[::1' is not a valid URL"),
+        (["--base-url", "http://127.0.0.1:9", "--set", "RETRY_TIMES=abc"], "--set RETRY_TIMES: expected a int"),
+        (["--base-url", "http://127.0.0.1:9", "--set", "DOWNLOAD_TIMEOUT=soon"], "--set DOWNLOAD_TIMEOUT: expected a float"),
+    ],
+)
+def test_bad_crawl_options_are_clear_errors_not_reactor_crashes(tmp_path, args, message):
+    import subprocess
+    import sys
+
+    from tests.crawl_support import ROOT, _env
+
+    proc = subprocess.run([sys.executable, "-m", "pipeline.cli", "crawl", "--seeds", str(seeds_file(tmp_path, "甲")),
+                           "--out", str(tmp_path / "out"), *args], cwd=ROOT, env=_env(), capture_output=True, text=True)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
