@@ -95,6 +95,9 @@ def _parse_set(values: list[str]) -> dict[str, object]:
         if not sep or not key.strip():
             raise CdtpError(f"--set takes KEY=VALUE (a Scrapy setting), got {item!r}")
         key = key.strip()
+        if key.upper() == "JOBDIR":
+            # Scrapy keeps a JOBDIR's queues as pickles: whoever can write there can run code.
+            raise CdtpError("--set JOBDIR is not supported: --out DIR is the crawl's resume state (no pickled queues)")
         out[key] = _setting_value(value)
         _check_setting_type(key, out[key])
     return out

@@ -198,3 +198,32 @@ def test_html_nested_past_the_parser_limit_is_refused_not_half_parsed():
 def test_text_of_a_deep_tree_needs_no_recursion():
     tree = to_tree("<html><body>" + "<span>" * 1900 + "深" + "</span>" * 1900 + "</body></html>")
     assert raw_text(tree).strip() == "深"
+
+
+# -- no code from data -----------------------------------------------------------
+def test_crawler_and_benchmarks_never_unpickle_or_eval():
+    """Nothing a server or a user supplies is unpickled, eval'd or loaded as unsafe YAML (checked on the AST)."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    unsafe = {("pickle", "load"), ("pickle", "loads"), ("marshal", "loads"), ("marshal", "load"), ("yaml", "load"),
+              ("yaml", "unsafe_load"), ("dill", "loads"), ("shelve", "open")}
+    found = []
+    for path in [*root.glob("crawlers/**/*.py"), *root.glob("benchmarks/*.py")]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                f = node.func
+                if isinstance(f, ast.Name) and f.id in ("eval", "exec"):
+                    found.append(f"{path.name}: {f.id}")
+                if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and (f.value.id, f.attr) in unsafe:
+                    found.append(f"{path.name}: {f.value.id}.{f.attr}")
+    assert found == []
+
+
+def test_jobdir_with_its_pickled_queues_is_refused():
+    from crawlers.commands import _parse_set
+    from pipeline.errors import CdtpError
+
+    with pytest.raises(CdtpError, match="JOBDIR is not supported"):
+        _parse_set(["JOBDIR=/tmp/shared-bucket"])
