@@ -5,7 +5,7 @@ PYTHON ?= python3.11
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench bench-quick clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -24,8 +24,14 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	TMPDIR=$${TMPDIR:-/tmp} $(BIN)/python -m pytest -q -rs
 
+# Writes bench/results/<date>.json and .md (figures, targets, machine, versions).
+# `make bench BENCH_ARGS=--quick` (or `make bench-quick`) checks the harness in minutes.
+BENCH_ARGS ?=
 bench: $(VENV)/.installed
-	$(BIN)/python -m benchmarks.run
+	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)
+
+bench-quick: $(VENV)/.installed
+	$(BIN)/python -m benchmarks.run --quick
 
 clean:
 	rm -rf out build *.egg-info

@@ -87,11 +87,19 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=1000)
     ap.add_argument("--concurrency", type=int, default=2)
     args = ap.parse_args()
+    from benchmarks.results import emit, figure, skip
+
+    if not DATA.is_dir():
+        skip("search", f"no shared data at {DATA}")
+        return
+    figs = []
     tmp = Path(tempfile.mkdtemp(prefix="bench-search-"))
     docs, duie = corpus()
     stats = build_index(docs, str(tmp / "index.duckdb"))
     print(f"index: {stats.documents} documents, {stats.passages} passages in {stats.seconds:.1f}s "
           f"({stats.documents / stats.seconds:.0f} docs/s); {os.path.getsize(tmp / 'index.duckdb') / 1e6:.1f} MB")
+    figs.append(figure("local index build", round(stats.documents / stats.seconds), "docs/s",
+                       note=f"{stats.documents} real documents"))
 
     true_pairs = pairs_from(duie, args.pairs, wrong=False)
     wrong_pairs = pairs_from(duie, args.pairs, wrong=True)
@@ -105,10 +113,13 @@ def main() -> None:
         n = len(set(queries))
         print(f"local index, {threads} thread(s): {n} queries in {secs:.1f}s = {n / secs:.0f} queries/s wall, "
               f"{n / cpu:.0f} queries per CPU-second (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
+        figs.append(figure(f"local index queries, {threads} thread(s)", round(n / secs), "queries/s"))
     v, n = rate(out)
     print(f"true DuIE triples corroborated by another document: {v}/{n} = {v / n:.1%}")
+    figs.append(figure("true DuIE triples corroborated", round(v / n, 4), "share"))
     v, n = rate(validate_pairs(wrong_pairs, backend, cfg))
     print(f"wrong triples (subject + another text's object, same predicate) verified: {v}/{n} = {v / n:.1%}")
+    figs.append(figure("wrong triples verified", round(v / n, 4), "share"))
 
     cfg = SearchConfig(enabled=True, backend="local", index_path=str(tmp / "index.duckdb"),
                        cache_dir=str(tmp / "cache"), max_concurrency=args.concurrency)
@@ -119,7 +130,10 @@ def main() -> None:
         secs = time.perf_counter() - started
         print(f"cached backend, {run}: hits {cached.stats.hits}, misses {cached.stats.misses}, "
               f"hit rate {cached.stats.hit_rate:.1%}, {secs:.1f}s")
+        if run == "rerun":
+            figs.append(figure("search cache hit rate on a rerun", round(cached.stats.hit_rate, 4), "share", ">= 1"))
         cached.close()
+    emit("search", figs)
 
 
 if __name__ == "__main__":

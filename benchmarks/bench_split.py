@@ -99,13 +99,24 @@ def main() -> None:
     ap.add_argument("--subset", type=int, default=10_000)
     args = ap.parse_args()
     os.environ.setdefault("TMPDIR", tempfile.gettempdir())
-    for row in allocation_quality():
+    from benchmarks.results import emit, figure
+
+    quality = allocation_quality()
+    for row in quality:
         print(json.dumps(row))
     runs = [beam_run(args.n, args.subset, []),
             beam_run(args.n, args.subset, ["--direct_num_workers=2", "--direct_running_mode=multi_processing"])]
     for r in runs:
         print(json.dumps(r))
-    print(json.dumps({"identical_across_worker_counts": len({r["digest"] for r in runs}) == 1}))
+    identical = len({r["digest"] for r in runs}) == 1
+    print(json.dumps({"identical_across_worker_counts": identical}))
+    emit("split", [
+        *[figure(f"subset distance, {row['pairs']:,} -> {row['subset']:,} pairs", round(max((v for v in row["distance"].values() if v is not None), default=0.0), 6),
+                 "max over variables", "<= 0.02") for row in quality],
+        *[figure(f"split + subset on Beam, {'2 processes' if r['options'] else '1 worker'}", r["pairs_per_s"], "pairs/s")
+          for r in runs],
+        figure("same split on 1 worker and 2 processes", int(identical), "bool", "== 1"),
+    ], {"allocation_quality": quality})
 
 
 if __name__ == "__main__":

@@ -5,15 +5,24 @@ Nothing is copied into the project: entries are generated at run time from
 the shared files.
 
 Sources:
+* the real 2019 Baidu Baike pages, parsed by the crawler's own parsers
+  (summary, infobox with its value links: dates, numbers with units, aliases,
+  multi-valued cells, so every alignment level is exercised);
 * DuIE 2.0 texts with their spo_list: the subject becomes the entry, the
   text its summary, the spo its infobox (every spo is stated in the text);
 * KdConv film/music entities: summary + infobox-style triples;
 * LandscapeKnowledge plant texts with spo_list.
 
-Recombination for N entries: record i takes base record i % len(base) and
-adds a few decoy infobox rows (same relations, values taken from other
-records, hence unsupported by this text), a shuffled infobox order and a
-unique lemma id, so every generated entry is a distinct pair.
+Mixing: the sources are interleaved by a fixed cycle (MIX: of every 20
+records, 2 Baike pages, 5 KdConv, 5 plants, 8 DuIE), so every size from 20
+entries up holds all four, in the same shares (a corpus that took its first
+3,000 records from DuIE alone made every kept triple an exact match). Within
+a source, records are taken in order and wrap around.
+
+Recombination for N entries: each record gets a few decoy infobox rows (same
+relations, values taken from other records, hence unsupported by this text),
+a shuffled infobox order and a unique lemma id, so every generated entry is a
+distinct pair.
 """
 from __future__ import annotations
 
@@ -61,35 +70,84 @@ def _landscape(path: Path) -> Iterator[dict]:
                 yield {"title": subject, "summary": obj["text"], "infobox": rows, "tags": ["植物"]}
 
 
-def base_records(shared_data: Path) -> list[dict]:
-    out: list[dict] = []
-    for fn, rel in ((_duie, "duie/train.jsonl"), (_kdconv, "kdconv/entities_film_music_from_dev_test.jsonl"),
-                    (_landscape, "landscape-plant/dev.jsonl")):
+def _baike(folder: Path) -> Iterator[dict]:
+    """Real Baike pages through the crawler's parsers; rows keep their value links (aliases)."""
+    from crawlers.parsers import read_page
+
+    for page in sorted(folder.glob("*.html")):
+        entry, _ = read_page(page.read_bytes(), None, "https://baike.baidu.com/item/x")
+        if entry is None or not entry["summary"] or not entry["infobox"]:
+            continue
+        rows = [(i["name"], i["value"], i.get("value_links") or []) for i in entry["infobox"] if i["name"] and i["value"]]
+        yield {"title": entry["title"], "summary": entry["summary"], "infobox": rows, "tags": entry.get("tags") or ["baike"]}
+
+
+#: (source, records per cycle of 20, reader, path under shared data)
+SOURCES = (
+    ("baike", 2, _baike, "baike-baidu-2019/pages"),
+    ("kdconv", 5, _kdconv, "kdconv/entities_film_music_from_dev_test.jsonl"),
+    ("plants", 5, _landscape, "landscape-plant/dev.jsonl"),
+    ("duie", 8, _duie, "duie/train.jsonl"),
+)
+
+
+def source_records(shared_data: Path) -> dict[str, list[dict]]:
+    """Each available source's base records, rows as (relation, value, value_links)."""
+    out: dict[str, list[dict]] = {}
+    for name, _, fn, rel in SOURCES:
         p = shared_data / rel
-        if p.exists():
-            out.extend(fn(p))
+        if not p.exists():
+            continue
+        recs = []
+        for rec in fn(p):
+            rec["infobox"] = [row if len(row) == 3 else (row[0], row[1], []) for row in rec["infobox"]]
+            rec["source_corpus"] = name
+            recs.append(rec)
+        if recs:
+            out[name] = recs
     if not out:
         raise FileNotFoundError(f"no corpus found under {shared_data}")
     return out
 
 
+def mix_order(available: list[str]) -> list[str]:
+    """The cycle of source names: every 20 records hold each source in its share."""
+    weights = [(name, w) for name, w, _, _ in SOURCES if name in available]
+    total = sum(w for _, w in weights)
+    # Spread each source evenly over the cycle (smallest stride first), ties by name.
+    slots = sorted(((k + 0.5) / w, name) for name, w in weights for k in range(w))
+    assert len(slots) == total
+    return [name for _, name in slots]
+
+
+def base_records(shared_data: Path) -> list[dict]:
+    """All base records of every source (their union; the order of `generate` is the mix)."""
+    return [rec for recs in source_records(shared_data).values() for rec in recs]
+
+
 def generate(shared_data: Path, n: int, seed: int = 7) -> Iterator[dict]:
-    """n RawEntry dicts recombined from the real corpora (deterministic for a seed)."""
-    base = base_records(shared_data)
+    """n RawEntry dicts recombined from the real corpora, sources mixed (deterministic for a seed)."""
+    sources = source_records(shared_data)
+    order = mix_order(list(sources))
+    taken = {name: 0 for name in sources}
     rng = random.Random(seed)
     by_relation: dict[str, list[str]] = {}
-    for rec in base:
-        for r, t in rec["infobox"]:
-            by_relation.setdefault(r, []).append(t)
+    for recs in sources.values():
+        for rec in recs:
+            for r, t, _ in rec["infobox"]:
+                by_relation.setdefault(r, []).append(t)
     relations = sorted(by_relation)
     for i in range(n):
-        rec = base[i % len(base)]
+        name = order[i % len(order)]
+        recs = sources[name]
+        rec = recs[taken[name] % len(recs)]
+        taken[name] += 1
         rows = list(rec["infobox"])
         for _ in range(rng.randint(0, 2)):  # decoys: same relation vocabulary, other records' values
             r = rng.choice(relations)
             t = rng.choice(by_relation[r])
             if t not in rec["summary"]:
-                rows.append((r, t))
+                rows.append((r, t, []))
         rng.shuffle(rows)
         yield {
             "url": f"https://baike.example/item/{rec['title']}/{100000 + i}",
@@ -98,11 +156,11 @@ def generate(shared_data: Path, n: int, seed: int = 7) -> Iterator[dict]:
             "title": rec["title"],
             "subtitle": None,
             "summary": rec["summary"],
-            "infobox": [{"name": r, "value": t, "value_links": []} for r, t in rows],
+            "infobox": [{"name": r, "value": t, "value_links": links} for r, t, links in rows],
             "links": [],
             "tags": rec["tags"],
             "depth": i % 4,
-            "seed": base[0]["title"],
+            "seed": name,
             "fetched_at": "2026-01-01T00:00:00Z",
         }
 

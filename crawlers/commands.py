@@ -36,7 +36,11 @@ class CrawlConfig:
     overrides: dict[str, object] = field(default_factory=dict)
 
     def validate(self) -> None:
-        parts = urlsplit(self.base_url)
+        try:
+            parts = urlsplit(self.base_url)
+            parts.port  # noqa: B018 - raises on a port that is not a number in range
+        except ValueError as exc:
+            raise CdtpError(f"--base-url {self.base_url!r} is not a valid URL ({exc})") from None
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise CdtpError(f"--base-url must be an http(s) URL, got {self.base_url!r}")
         if self.depth_limit is not None and self.depth_limit < 0:
@@ -45,9 +49,12 @@ class CrawlConfig:
             raise CdtpError("--max-pages must be >= 1")
         if self.out_dir.exists() and not self.out_dir.is_dir():
             raise CdtpError(f"--out {self.out_dir} exists and is not a directory")
-        for d in self.allowed_domains:
-            if "/" in d or ":" in d or not d.strip("."):
-                raise CdtpError(f"--allowed-domain takes a host name (e.g. baike.baidu.com), got {d!r}")
+        from crawlers.hosts import HostPolicy
+
+        try:
+            HostPolicy.build(self.base_url, self.allowed_domains)
+        except ValueError as exc:
+            raise CdtpError(str(exc)) from None
 
 
 def _setting_value(text: str) -> object:
@@ -57,13 +64,43 @@ def _setting_value(text: str) -> object:
         return text
 
 
+def _check_setting_type(key: str, value: object) -> None:
+    """A value of the wrong type for a known setting is a clear error here, not a crash in the reactor."""
+    from scrapy.settings import default_settings
+
+    from crawlers.settings import CrawlSettings, scrapy_settings
+
+    known = {k: getattr(default_settings, k) for k in dir(default_settings) if k.isupper()}
+    known.update(scrapy_settings(CrawlSettings()))
+    if key not in known or known[key] is None:
+        return
+    default = known[key]
+    if isinstance(default, bool):
+        ok = isinstance(value, bool) or value in (0, 1) or str(value).lower() in ("true", "false", "0", "1")
+    elif isinstance(default, (int, float)):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if ok and isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
+            ok = value.is_integer()
+    elif isinstance(default, (dict, list, tuple)):
+        ok = isinstance(value, (dict, list, tuple)) or isinstance(value, str)
+    else:
+        ok = True
+    if not ok:
+        raise CdtpError(f"--set {key}: expected a {type(default).__name__} like {default!r}, got {value!r}")
+
+
 def _parse_set(values: list[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for item in values:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise CdtpError(f"--set takes KEY=VALUE (a Scrapy setting), got {item!r}")
-        out[key.strip()] = _setting_value(value)
+        key = key.strip()
+        if key.upper() == "JOBDIR":
+            # Scrapy keeps a JOBDIR's queues as pickles: whoever can write there can run code.
+            raise CdtpError("--set JOBDIR is not supported: --out DIR is the crawl's resume state (no pickled queues)")
+        out[key] = _setting_value(value)
+        _check_setting_type(key, out[key])
     return out
 
 
@@ -83,6 +120,26 @@ def _lock_out_dir(out_dir: Path):
         fh.close()
         raise CdtpError(f"another `cdtp crawl` is writing to {out_dir}; wait for it or use another --out") from None
     return fh
+
+
+class _NoTraceback:
+    """Logging filter: keep the message, drop the traceback (an expected failure is not a crash)."""
+
+    def filter(self, record) -> bool:  # noqa: A003 (logging API)
+        if record.exc_info:
+            exc = record.exc_info[1]
+            record.msg = f"{record.msg} ({type(exc).__name__}: {exc})" if exc is not None else record.msg
+        record.exc_info = None
+        record.exc_text = None
+        return True
+
+
+def _quiet_tracebacks() -> None:
+    """Scrapy logs a failed robots.txt fetch (host down, refused address) with a traceback;
+    the failure is counted by reason, so the log keeps one line."""
+    import logging
+
+    logging.getLogger("scrapy.downloadermiddlewares.robotstxt").addFilter(_NoTraceback())
 
 
 def run_crawl(args: argparse.Namespace) -> int:
@@ -114,10 +171,16 @@ def run_crawl(args: argparse.Namespace) -> int:
     if loopback:
         print(f"cdtp crawl: {cfg.base_url} is on this machine: politeness delays off "
               "(--set DOWNLOAD_DELAY=... restores them)", file=sys.stderr, flush=True)
-    settings = CrawlSettings(log_level=cfg.log_level, overrides=cfg.overrides, loopback=loopback)
+    from crawlers.hosts import HostPolicy
+
+    policy = HostPolicy.build(cfg.base_url, cfg.allowed_domains)
+    settings = CrawlSettings(
+        log_level=cfg.log_level, overrides=cfg.overrides, loopback=loopback, explicit_hosts=sorted(policy.explicit_hosts)
+    )
     if cfg.contact:
         settings.contact = cfg.contact
     process = CrawlerProcess(scrapy_settings(settings))
+    _quiet_tracebacks()
     crawler = process.create_crawler(BaikeSpider)
     process.crawl(
         crawler,
@@ -161,7 +224,8 @@ def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seeds", required=True, metavar="FILE", help="one title per line (optionally title<TAB>subtitle)")
     p.add_argument("--out", required=True, metavar="DIR", help="output directory (also the resume state)")
     p.add_argument("--base-url", default=DEFAULT_BASE_URL, metavar="URL", help="Baike-like site; seeds become URL/item/<title>")
-    p.add_argument("--allowed-domain", action="append", default=[], metavar="D", help="extra domain to fetch from (repeatable); the base URL's host is always allowed")
+    p.add_argument("--allowed-domain", action="append", default=[], metavar="D", help="extra host to fetch from, D or D:PORT (repeatable; no port means 80 and 443; subdomains included). "
+                   "The base URL's host:port is always allowed; private and loopback addresses only when named here or in --base-url")
     p.add_argument("--depth-limit", type=int, default=None, metavar="N", help="follow links at most N hops from a seed")
     p.add_argument("--max-pages", type=int, default=None, metavar="N", help="stop once N entries are stored (counting earlier runs)")
     p.add_argument("--contact", default=None, help="contact URL or e-mail put in the User-Agent")

@@ -11,7 +11,14 @@ seeds and the depth limit, never on fetch order or on interruptions:
   order alone would otherwise cut off entries first met deep in one branch;
 * after a restart, stored entries are restored un-expanded; offering the seeds
   again re-expands the stored link graph in memory and requests exactly the
-  links that were never stored, at their true depths.
+  links that were never stored, at their true depths;
+* links that failed for good (a 404 or 410, remembered in the store's
+  failures file) are never requested again, in this run or a resumed one;
+* a lemma id does not make two different entries one: a page that claims the
+  id of an entry stored under another title is not a copy of it (it is stored
+  under its own title, without the disputed id, and counted), and a link
+  `/item/<title>/<id>` whose title is not the stored holder's is fetched.
+  So a page claiming another page's lemma id can never displace it.
 """
 from __future__ import annotations
 
@@ -19,7 +26,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from crawlers.keys import entry_keys, link_key
+from crawlers.keys import entry_ident, entry_keys, link_key, link_title
 
 
 @dataclass
@@ -30,6 +37,8 @@ class StoredNode:
     links: list[str]
     seed: str | None
     depth: float = math.inf  # best depth at which its links were expanded in this run
+    title: str = ""  # normalised title: who holds the lemma id
+    ident: str = ""  # normalised title|subtitle
 
 
 @dataclass
@@ -49,6 +58,9 @@ class Frontier:
     nodes: dict[str, StoredNode] = field(default_factory=dict)  # canonical key -> node
     aliases: dict[str, str] = field(default_factory=dict)  # any key -> canonical key
     pending: dict[str, int] = field(default_factory=dict)  # link key -> best requested depth
+    dead: set[str] = field(default_factory=set)  # link keys that failed for good in an earlier run (404, 410)
+    failed: set[str] = field(default_factory=set)  # link keys whose request ended without an entry in this run
+    dead_skipped: int = 0  # links not requested because they failed for good before
 
     # -- restore --------------------------------------------------------------
     def restore(self, entry: dict[str, Any]) -> bool:
@@ -57,13 +69,39 @@ class Frontier:
         if any(k in self.aliases for k in keys[:1]):
             return False
         canon = keys[0]
-        links = [link["url"] for link in entry.get("links") or [] if link.get("url")]
-        self.nodes[canon] = StoredNode(canon, links, entry.get("seed"))
+        self.nodes[canon] = self._node(canon, entry)
         for k in keys:
             self.aliases.setdefault(k, canon)
         if entry.get("url"):
             self.aliases.setdefault(link_key(entry["url"]), canon)
         return True
+
+    @staticmethod
+    def _node(canon: str, entry: dict[str, Any]) -> StoredNode:
+        links = [link["url"] for link in entry.get("links") or [] if link.get("url")]
+        title, _, _ = entry_ident(entry).partition("|")
+        return StoredNode(canon, links, entry.get("seed"), title=title, ident=entry_ident(entry))
+
+    def mark_dead(self, key: str) -> None:
+        """A link that failed for good: never request it again."""
+        self.dead.add(key)
+        self.pending.pop(key, None)
+
+    def fail(self, key: str) -> None:
+        """A request ended without an entry (error, no content): no longer pending, not asked again this run."""
+        self.pending.pop(key, None)
+        self.failed.add(key)
+
+    def _link_canon(self, key: str, url: str) -> tuple[str, str | None]:
+        """(key, canonical key or None) of a link; an id link naming another title is another key."""
+        canon = self.aliases.get(key)
+        if canon is not None and key.startswith("id:"):
+            title = link_title(url)
+            node = self.nodes.get(canon)
+            if title and node is not None and node.title and title != node.title:
+                key = f"{key}@{title}"
+                canon = self.aliases.get(key)
+        return key, canon
 
     def add_alias(self, key: str, canon: str) -> None:
         if canon in self.nodes:
@@ -88,8 +126,12 @@ class Frontier:
             url, depth, seed, key = stack.pop()
             if not self.within_limit(depth):
                 continue
-            key = key or link_key(url)
-            canon = self.aliases.get(key)
+            key, canon = self._link_canon(key or link_key(url), url)
+            if key in self.dead:
+                self.dead_skipped += 1
+                continue
+            if key in self.failed:
+                continue
             if canon is not None:
                 node = self.nodes[canon]
                 if depth < node.depth:
@@ -114,12 +156,20 @@ class Frontier:
         """A parsed entry arrived. Returns (status, depth, follow-up requests).
 
         status is "new" (store it at `depth`), "duplicate" (already stored under
-        its canonical key; only re-expanded if reached shallower), or "cap"
+        its canonical key; only re-expanded if reached shallower), "conflict"
+        (new, but its lemma id is held by an entry of another title: the id is
+        removed from `entry`, which is stored under its title) or "cap"
         (max-pages reached; not stored).
         """
         depth = min(request_depth, self.pending.pop(request_key, request_depth))
         keys = entry_keys(entry)
         canon = self.aliases.get(keys[0])
+        disputed = None
+        if canon is not None and keys[0].startswith("id:") and self.nodes[canon].ident != entry_ident(entry):
+            disputed = keys[0]
+            entry["lemma_id"] = None
+            keys = entry_keys(entry)
+            canon = self.aliases.get(keys[0])
         if canon is not None:
             for k in (request_key, *map(link_key, urls)):
                 self.add_alias(k, canon)
@@ -129,12 +179,12 @@ class Frontier:
         if self.max_pages is not None and len(self.nodes) >= self.max_pages:
             return "cap", depth, []
         canon = keys[0]
-        links = [link["url"] for link in entry.get("links") or [] if link.get("url")]
-        node = StoredNode(canon, links, entry.get("seed"))
+        node = self._node(canon, entry)
         self.nodes[canon] = node
         for k in (*keys, request_key, *map(link_key, urls)):
-            self.aliases.setdefault(k, canon)
-        return "new", depth, self.offer_node(node, depth)
+            if k != disputed:  # the disputed id stays with its holder
+                self.aliases.setdefault(k, canon)
+        return ("new" if disputed is None else "conflict"), depth, self.offer_node(node, depth)
 
     def offer_node(self, node: StoredNode, depth: int) -> list[Offer]:
         """Expand a stored node's links from `depth` if that is better than before."""

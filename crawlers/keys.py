@@ -42,6 +42,17 @@ def link_key(url: str) -> str:
     return f"url:{parts.hostname}{unquote(parts.path)}?{parts.query}"
 
 
+def link_title(url: str) -> str:
+    """Normalised title part of an entry link (`/item/<title>[/<id>]`), or ""."""
+    title, _ = item_path_parts(url)
+    return norm_title(title) if title else ""
+
+
+def entry_ident(entry: dict[str, Any]) -> str:
+    """`title|subtitle`, normalised: what a lemma id must keep naming to be the same entry."""
+    return f"{norm_title(entry.get('title'))}|{norm_title(entry.get('subtitle'))}"
+
+
 def seed_key(title: str, subtitle: str | None) -> str:
     if subtitle:
         return f"title:{norm_title(title)}|{norm_title(subtitle)}"

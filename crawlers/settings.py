@@ -7,7 +7,10 @@ Scrapy defaults, because later stages and reproducibility depend on it:
   plain priority queue (entry depth itself is tracked by crawlers.frontier);
 * politeness: robots.txt obeyed, AutoThrottle on, per-domain concurrency, an
   identifying User-Agent carrying a contact address;
-* safety: response size cap, bounded redirects and retries, no cookies;
+* safety: only allowed host:port pairs, no private addresses unless named
+  (crawlers.hosts, checked on links, redirects, every request and every DNS
+  answer), response size cap, bounded redirects, retries that honour
+  Retry-After, no cookies;
 * no JOBDIR: the output directory is the durable state (crawlers.store).
 """
 from __future__ import annotations
@@ -33,6 +36,11 @@ class CrawlSettings:
     retry_times: int = 2
     block_backoff_seconds: float = 30.0
     block_retries: int = 2
+    retry_after_max_seconds: float = 120.0
+    retry_backoff_seconds: float = 1.0
+    # Hosts named explicitly (the base URL's, --allowed-domain): only these may
+    # resolve to a private or loopback address (crawlers.resolver).
+    explicit_hosts: list[str] = field(default_factory=list)
     log_level: str = "INFO"
     # A site on this machine (a `cdtp site serve` mirror, a test server):
     # politeness delays protect remote servers and only slow a local crawl
@@ -107,9 +115,15 @@ def scrapy_settings(cfg: CrawlSettings) -> dict[str, Any]:
         "METAREFRESH_ENABLED": False,
         "CDTP_BLOCK_BACKOFF": cfg.block_backoff_seconds,
         "CDTP_BLOCK_RETRIES": cfg.block_retries,
+        "CDTP_RETRY_AFTER_MAX": cfg.retry_after_max_seconds,
+        "CDTP_RETRY_BACKOFF": cfg.retry_backoff_seconds,
+        "CDTP_EXPLICIT_HOSTS": list(cfg.explicit_hosts),
+        "TWISTED_DNS_RESOLVER": "crawlers.resolver.PublicOnlyResolver",
         # Components, one concern each.
         "DOWNLOADER_MIDDLEWARES": {
+            "crawlers.middlewares.host_guard.HostGuardMiddleware": 30,
             "crawlers.middlewares.antibot.AntiBotMiddleware": 40,
+            "crawlers.middlewares.retry_after.RetryAfterMiddleware": 560,
             "crawlers.middlewares.offsite_redirect.OffsiteRedirectMiddleware": 650,
             "crawlers.middlewares.antibot.CaptchaRedirectMiddleware": 660,
         },

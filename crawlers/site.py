@@ -14,7 +14,14 @@ site must answer the way Baike does:
 * ``/robots.txt`` allows ``/item/`` and disallows search and user pages (a
   ``robots.txt`` file in the folder replaces it, so a test can forbid paths);
 * pages are served byte for byte with the charset the page declares (saved
-  pages may be GBK), and anything else is a 404.
+  pages may be GBK), and anything else is a 404;
+* two files claiming one entry (same title and lemma id) are one page when
+  their bytes are identical (the first by path is served, the other listed as
+  `duplicate_of`); when they differ, the server cannot know which is the
+  entry, so it serves neither: the entry's URLs answer 409 Conflict naming
+  both files, and both are listed at start. The same holds for one lemma id
+  claimed by pages of different titles, on the id-only URLs (`/view/<id>.htm`,
+  `/v<id>.htm`). The outcome never depends on file names.
 
 Entry identity (title, subtitle, lemma id) comes from the parsers'
 ``page_identity``, the same function the crawler's dedup relies on, so the
@@ -60,6 +67,8 @@ class SitePage:
     subtitle: str | None
     lemma_id: str | None
     charset: str
+    # Other files claiming the same entry with different content: the entry is not served (409).
+    rivals: tuple[str, ...] = ()
 
     def item_path(self) -> str:
         """The page's canonical Baike path (URL-encoded)."""
@@ -108,6 +117,7 @@ class SiteIndex:
     sogou_ids: dict[str, SitePage] = field(default_factory=dict)
     baidu_ids: dict[str, SitePage] = field(default_factory=dict)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
+    id_conflicts: dict[str, tuple[str, ...]] = field(default_factory=dict)  # lemma id -> files of different titles
 
     @classmethod
     def build(cls, root: str | Path) -> "SiteIndex":
@@ -117,7 +127,7 @@ class SiteIndex:
         if not root.is_dir():
             raise ValueError(f"site folder {root} is not a directory")
         index = cls(root=root)
-        seen: dict[tuple[str, str | None], Path] = {}
+        claims: dict[tuple[str, str | None], list[tuple[str, bytes, SitePage]]] = {}
         for path in sorted(p for p in root.rglob("*") if p.suffix.lower() in PAGE_SUFFIXES and p.is_file()):
             rel = str(path.relative_to(root))
             try:
@@ -133,22 +143,43 @@ class SiteIndex:
             if not title:
                 index.skipped.append((rel, "no_entry_title"))
                 continue
-            ident = (title, lemma_id)
-            if ident in seen:
-                index.skipped.append((rel, f"duplicate_of:{seen[ident].relative_to(root)}"))
-                continue
-            seen[ident] = path
             page = SitePage(path, source, title, subtitle, lemma_id, detect_charset(raw))
+            claims.setdefault((title, lemma_id), []).append((rel, raw, page))
+        ids: dict[tuple[str, str], list[SitePage]] = {}
+        for (title, lemma_id), copies in claims.items():
+            contents: dict[bytes, str] = {}  # distinct content -> first file holding it
+            for rel, raw, _ in copies:
+                if raw in contents:
+                    index.skipped.append((rel, f"duplicate_of:{contents[raw]}"))
+                else:
+                    contents[raw] = rel
+            page = copies[0][2]
+            if len(contents) > 1:  # different contents claim one entry: serve none of them
+                files = tuple(sorted(contents.values()))
+                page = SitePage(page.path, page.source, title, page.subtitle, lemma_id, page.charset, rivals=files)
+                for rel in files:
+                    index.skipped.append((rel, f"conflicting_claim: {title} {lemma_id or ''} also claimed by "
+                                               f"{', '.join(f for f in files if f != rel)}; served as 409"))
             index.by_title.setdefault(title, []).append(page)
             index.by_key.setdefault(_lookup_key(title), []).append(page)
-            if source == "sogou" and lemma_id:
-                index.sogou_ids.setdefault(lemma_id, page)
-            elif lemma_id:
-                index.baidu_ids.setdefault(lemma_id, page)
+            if lemma_id:
+                ids.setdefault(("sogou" if page.source == "sogou" else "baidu", lemma_id), []).append(page)
+        for (source, lemma_id), pages in ids.items():
+            table = index.sogou_ids if source == "sogou" else index.baidu_ids
+            if len(pages) > 1:  # one id, several titles: the id alone names no single entry
+                index.id_conflicts[lemma_id] = tuple(sorted(str(p.path.relative_to(root)) for p in pages))
+            else:
+                table[lemma_id] = pages[0]
         for table in (index.by_title, index.by_key):
             for senses in table.values():
                 senses.sort(key=_sense_order)
         return index
+
+    def id_conflict(self, raw_path: str) -> tuple[str, ...] | None:
+        """Files of different titles claiming the lemma id an id-only URL asks for, or None."""
+        path = urlsplit(raw_path).path
+        m = _VIEW_PATH.match(path) or _SOGOU_PATH.match(path)
+        return self.id_conflicts.get(m.group(1)) if m else None
 
     @property
     def pages(self) -> list[SitePage]:
@@ -235,6 +266,10 @@ class BaikeSiteHandler(BaseHTTPRequestHandler):
         if path == "/robots.txt":
             self._send(HTTPStatus.OK, "text/plain; charset=utf-8", server.robots_txt.encode("utf-8"), send_body)
             return
+        rivals = server.index.id_conflict(self.path)
+        if rivals:
+            self._conflict(rivals, send_body)
+            return
         location = server.index.redirect_for(self.path)
         if location is not None:
             self.send_response(HTTPStatus.MOVED_PERMANENTLY)
@@ -248,12 +283,19 @@ class BaikeSiteHandler(BaseHTTPRequestHandler):
                    "<body><p>抱歉，您所访问的页面不存在</p></body></html>"
             self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", body.encode("utf-8"), send_body)
             return
+        if page.rivals:
+            self._conflict(page.rivals, send_body)
+            return
         try:
             body = page.path.read_bytes()
         except OSError:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"page vanished", send_body)
             return
         self._send(HTTPStatus.OK, f"text/html; charset={page.charset}", body, send_body)
+
+    def _conflict(self, files: tuple[str, ...], send_body: bool) -> None:
+        text = "several files claim this entry with different contents: " + ", ".join(files)
+        self._send(HTTPStatus.CONFLICT, "text/plain; charset=utf-8", text.encode("utf-8"), send_body)
 
     def _send(self, status: HTTPStatus, content_type: str, body: bytes, send_body: bool) -> None:
         self.send_response(status)

@@ -16,6 +16,8 @@ Scrapy's JOBDIR does not survive `kill -9` (empty requests.seen, empty queue,
 * `aliases.jsonl` remembers which fetched URL led to which stored entry (e.g. a
   redirect from `/item/<name>` to `/item/<name>/<id>`), so a restart does not
   refetch a stored page under another URL;
+* `failures.jsonl` remembers links that failed for good (HTTP 404 or 410), so
+  a resumed crawl does not ask for them again;
 * small JSON files (crawl-stats.json) are written with `write_json_atomic`.
 """
 from __future__ import annotations
@@ -32,6 +34,9 @@ from transforms import safejson
 
 SHARD_RE = re.compile(r"^(?:raw-(\d+)\.jsonl(?:\.gz)?|\.raw-(\d+)\.jsonl\.part)$")
 ALIASES_FILE = "aliases.jsonl"
+FAILURES_FILE = "failures.jsonl"
+#: Failure reasons that will not change on a retry, so a resumed crawl skips the link.
+PERMANENT_FAILURES = frozenset({"http_404", "http_410"})
 
 
 def write_json_atomic(path: Path, data: Any, fsync: bool = True) -> None:
@@ -48,6 +53,12 @@ def write_json_atomic(path: Path, data: Any, fsync: bool = True) -> None:
         if fsync:
             os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with open(path, "rb") as fh:
+        fh.seek(-1, os.SEEK_END)
+        return fh.read(1) == b"\n"
 
 
 def read_json_lines(path: Path) -> tuple[list[dict[str, Any]], int]:
@@ -97,6 +108,7 @@ class EntryStore:
     _count: int = 0
     _next_index: int = 1
     _aliases_fh: IO[str] | None = None
+    _failures_fh: IO[str] | None = None
     report: RecoveryReport = field(default_factory=RecoveryReport)
 
     def __post_init__(self) -> None:
@@ -155,15 +167,30 @@ class EntryStore:
             if isinstance(rec.get("key"), str) and isinstance(rec.get("canon"), str):
                 yield rec["key"], rec["canon"]
 
+    def iter_failures(self) -> Iterator[tuple[str, str]]:
+        """(link key, reason) of every link that failed for good in an earlier run."""
+        path = self.out_dir / FAILURES_FILE
+        if not path.exists():
+            return
+        records, _ = read_json_lines(path)
+        for rec in records:
+            if isinstance(rec.get("key"), str) and rec.get("reason") in PERMANENT_FAILURES:
+                yield rec["key"], rec["reason"]
+
     # -- writing -----------------------------------------------------------------
+    def _open_log(self, name: str) -> IO[str]:
+        path = self.out_dir / name
+        torn = path.exists() and path.stat().st_size > 0 and not _ends_with_newline(path)
+        fh = open(path, "a", encoding="utf-8")
+        if torn:  # a killed run cut the last line short: start the next one on a new line
+            fh.write("\n")
+        return fh
+
     def open(self) -> None:
         shards = self._shards()
         self._next_index = (shards[-1][0] + 1) if shards else 1
-        path = self.out_dir / ALIASES_FILE
-        torn = path.exists() and path.stat().st_size > 0 and not path.read_bytes().endswith(b"\n")
-        self._aliases_fh = open(path, "a", encoding="utf-8")
-        if torn:  # a killed run cut the last alias short: start the next one on a new line
-            self._aliases_fh.write("\n")
+        self._aliases_fh = self._open_log(ALIASES_FILE)
+        self._failures_fh = self._open_log(FAILURES_FILE)
 
     def _open_part(self) -> None:
         self._part = self.out_dir / f".raw-{self._next_index:05d}.jsonl.part"
@@ -186,6 +213,12 @@ class EntryStore:
             self._aliases_fh.write(json.dumps({"key": key, "canon": canon}, ensure_ascii=False) + "\n")
             self._aliases_fh.flush()
 
+    def add_failure(self, key: str, url: str, reason: str) -> None:
+        """Remember a link that failed for good (see PERMANENT_FAILURES); others are not kept."""
+        if self._failures_fh is not None and reason in PERMANENT_FAILURES:
+            self._failures_fh.write(json.dumps({"key": key, "url": url, "reason": reason}, ensure_ascii=False) + "\n")
+            self._failures_fh.flush()
+
     def rotate(self) -> None:
         """Seal the open shard: fsync, then rename `.part` -> `.jsonl` atomically."""
         if self._fh is None or self._part is None:
@@ -203,6 +236,8 @@ class EntryStore:
 
     def close(self) -> None:
         self.rotate()
-        if self._aliases_fh is not None:
-            self._aliases_fh.close()
-            self._aliases_fh = None
+        for name in ("_aliases_fh", "_failures_fh"):
+            fh = getattr(self, name)
+            if fh is not None:
+                fh.close()
+                setattr(self, name, None)

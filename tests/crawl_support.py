@@ -103,7 +103,9 @@ class RecordingServer:
     """A tiny HTTP server on 127.0.0.1 with programmable routes; records every path asked for.
 
     Used where the test needs responses a Baike site would not give on
-    purpose (5xx, redirect loops, verification pages, oversized bodies).
+    purpose (5xx, redirect loops, verification pages, oversized bodies). A
+    callable route returns (status, headers, body), or None when it wrote the
+    whole answer itself (a hang, a drip, a body without Content-Length).
     """
 
     def __init__(self, routes: dict[str, Route | tuple[int, dict[str, str], bytes]], host: str = "127.0.0.1") -> None:
@@ -125,7 +127,10 @@ class RecordingServer:
                 if route is None:
                     status, headers, body = 404, {"Content-Type": "text/html; charset=utf-8"}, b"<html><body>not found</body></html>"
                 elif callable(route):
-                    status, headers, body = route(self)
+                    answer = route(self)
+                    if answer is None:
+                        return
+                    status, headers, body = answer
                 else:
                     status, headers, body = route
                 self.send_response(status)

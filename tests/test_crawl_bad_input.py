@@ -115,7 +115,8 @@ def test_bad_input_is_counted_by_reason_and_never_crashes(bad_site, tmp_path):
     assert errors["no_content"] == 1
     assert errors["not_html"] == 1
     assert errors["robots_disallowed"] == 1
-    assert errors["offsite"] == 1  # a redirect to another host is not followed
+    # a redirect to another loopback port is not followed: a private address the crawl did not name
+    assert errors["private_address"] == 1 and "offsite" not in errors
     # verification page and captcha redirect: counted as blocked (each tried twice), never parsed
     assert stats["blocked"] == 6
     assert stats["totals"]["blocked_by"] == {"verification_page": 2, "captcha_redirect": 4}
@@ -130,6 +131,7 @@ def test_bad_input_is_counted_by_reason_and_never_crashes(bad_site, tmp_path):
     assert not any("captcha" in h for h in site.hits)
     assert not any("文件" in h or "外站" in h for h in site.hits)
     assert stats["totals"]["links_offsite_skipped"] == 1
+    assert stats["totals"]["links_refused"] == {"private_address": 1}
     # an identifying User-Agent with the contact address, on every request
     (ua,) = site.user_agents
     assert ua.startswith("cdtp-baike-crawler/") and "mailto:crawl-admin@example.org" in ua

@@ -359,3 +359,37 @@ def test_cli_errors_are_clear(tmp_path, capsys):
     assert "no entry page found" in capsys.readouterr().err
     assert main(["site", "serve", str(SAMPLE), "--port", "70000"]) == 2
     assert "not a TCP port" in capsys.readouterr().err
+
+
+def test_two_files_claiming_one_entry_are_refused_whatever_their_names(tmp_path):
+    """Different contents for one entry: 409 naming both files, never the first by name."""
+    page = (SAMPLE / "长江.html").read_bytes()
+    for names in (("a.html", "b.html"), ("b.html", "a.html")):
+        folder = tmp_path / names[0][0]
+        folder.mkdir()
+        (folder / names[0]).write_bytes(page)
+        (folder / names[1]).write_bytes(page.replace("长江".encode(), "长江".encode(), 1) + "<!-- 另一份不同的副本 -->".encode())
+        (folder / "copy.html").write_bytes(page)  # byte-identical: one page, listed as a copy
+        (folder / "杜甫.html").write_bytes((SAMPLE / "杜甫.html").read_bytes())
+        index = SiteIndex.build(folder)
+        reasons = dict(index.skipped)
+        original = names[0]
+        assert reasons["copy.html"] == f"duplicate_of:{original}"
+        assert "conflicting_claim" in reasons["b.html"] and "a.html" in reasons["b.html"]
+        with running_site(folder) as (_, base):
+            status, _, body = fetch(base + "/item/" + quote("长江"))
+            assert status == 409 and b"a.html" in body and b"b.html" in body
+            assert fetch(base + "/item/" + quote("长江") + "/6401879")[0] == 409
+            assert fetch(base + "/item/" + quote("杜甫"))[0] == 200
+
+
+def test_one_lemma_id_claimed_by_two_titles(tmp_path):
+    page = (SAMPLE / "长江.html").read_text(encoding="utf-8")
+    (tmp_path / "real.html").write_text(page, encoding="utf-8")
+    (tmp_path / "fake.html").write_text(page.replace("长江", "假长江"), encoding="utf-8")
+    index = SiteIndex.build(tmp_path)
+    assert index.id_conflicts == {"6401879": ("fake.html", "real.html")}
+    with running_site(tmp_path) as (_, base):
+        assert fetch(base + "/view/6401879.htm")[0] == 409  # the id alone names no single entry
+        status, _, body = fetch(base + "/item/" + quote("长江") + "/6401879")
+        assert status == 200 and h1_of(body) == "长江"

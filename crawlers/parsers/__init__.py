@@ -9,7 +9,7 @@ from typing import Any
 
 from crawlers.parsers.common import decode_html, page_identity, to_tree
 
-__all__ = ["parse_entry", "page_identity", "markup_of", "decode_html"]
+__all__ = ["parse_entry", "page_identity", "markup_of", "decode_html", "read_page"]
 
 
 def markup_of(text: str) -> str:
@@ -57,3 +57,31 @@ def parse_entry(html: str | bytes, url: str) -> dict[str, Any] | None:
 def has_content(entry: dict[str, Any] | None) -> bool:
     """An entry is worth emitting only with a title and a summary or an infobox."""
     return bool(entry and entry.get("title") and (entry.get("summary") or entry.get("infobox")))
+
+
+def read_page(body: bytes, declared_charset: str | None, url: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A fetched page -> (entry, None), or (None, reason) saying why it yields no entry.
+
+    The one decision the spider makes about a page body, kept pure so hostile
+    input (fuzzed, truncated, mislabelled, deeply nested, not Baike at all) can
+    be thrown at it directly. Reasons: `html_too_deep` (nested past what the
+    parser keeps whole: refused rather than stored without its infobox),
+    `parser_exception` (a parser bug: costs this page only), `unparseable`,
+    `no_content` (no title, or neither summary nor infobox).
+    """
+    import logging
+
+    from crawlers.parsers.common import HtmlTooDeep
+
+    try:
+        entry = parse_entry(decode_html(body, declared_charset), url)
+    except HtmlTooDeep:
+        return None, "html_too_deep"
+    except Exception:  # noqa: BLE001 - a parser bug must cost one page, never the crawl
+        logging.getLogger(__name__).exception("parser failed on %s", url)
+        return None, "parser_exception"
+    if entry is None:
+        return None, "unparseable"
+    if not has_content(entry):
+        return None, "no_content"
+    return entry, None

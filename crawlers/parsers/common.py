@@ -35,7 +35,16 @@ _SOGOU_PATH_RE = re.compile(r"^/v(\d+)\.htm$")
 _SOGOU_INNER_RE = re.compile(r"(?:^|[?&])lemmaId=(\d+)")
 _SUBTITLE_PARENS = "()（）"
 
-_HTML_PARSER = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True)
+# huge_tree: libxml2 otherwise stops at nesting depth 256 and silently drops the
+# rest of the page (the infobox, often); with it the limit is 2048, and a page
+# deeper still is refused as HtmlTooDeep rather than half-parsed.
+_HTML_PARSER = etree.HTMLParser(no_network=True, remove_comments=True, remove_pis=True, huge_tree=True)
+
+
+class HtmlTooDeep(ValueError):
+    """The page nests elements deeper than libxml2 parses (2048): the rest of it would be lost."""
+
+    cdtp_reason = "html_too_deep"
 
 # Elements whose text is never part of an entry's prose.
 SKIP_TAGS = frozenset({"script", "style", "noscript", "sup", "template", "iframe", "svg"})
@@ -84,6 +93,9 @@ def to_tree(html: str | bytes | etree._Element) -> etree._Element | None:
         tree = etree.fromstring(html, _HTML_PARSER)
     except (etree.ParserError, ValueError):
         return None
+    for err in _HTML_PARSER.error_log.filter_from_errors():
+        if err.type_name == "ERR_RESOURCE_LIMIT" or "Excessive depth" in err.message:
+            raise HtmlTooDeep(f"HTML nested beyond the parser's limit: {err.message.strip()}")
     return tree
 
 
@@ -120,24 +132,33 @@ def _skipped(el: etree._Element) -> bool:
 
 
 def _collect(el: etree._Element, out: list[str], skip_nested: tuple[str, ...]) -> None:
-    if el.text:
-        out.append(el.text)
-    for child in el:
-        if not _skipped(child):
-            tag = child.tag
-            if tag == "br":
-                out.append("\n")
-            elif skip_nested and any(has_class(child, c) for c in skip_nested):
-                pass
-            else:
-                block = tag in ("p", "div", "li", "dd", "dt", "tr")
-                if block:
-                    out.append("\n")
-                _collect(child, out, skip_nested)
-                if block:
-                    out.append("\n")
-        if child.tail:
-            out.append(child.tail)
+    """Text pieces of `el` in document order; an explicit stack, so deep pages cannot exhaust recursion."""
+    stack: list = [el]  # an element to open, or a string to emit
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        if item.text:
+            out.append(item.text)
+        todo: list = []
+        for child in item:
+            if not _skipped(child):
+                tag = child.tag
+                if tag == "br":
+                    todo.append("\n")
+                elif skip_nested and any(has_class(child, c) for c in skip_nested):
+                    pass
+                else:
+                    block = tag in ("p", "div", "li", "dd", "dt", "tr")
+                    if block:
+                        todo.append("\n")
+                    todo.append(child)
+                    if block:
+                        todo.append("\n")
+            if child.tail:
+                todo.append(child.tail)
+        stack.extend(reversed(todo))
 
 
 def raw_text(el: etree._Element, skip_nested: tuple[str, ...] = ()) -> str:

@@ -30,8 +30,9 @@ from twisted.internet.error import (
 from twisted.python.failure import Failure
 
 from crawlers.frontier import Frontier, Offer
+from crawlers.hosts import HostPolicy
 from crawlers.keys import link_key, norm_title
-from crawlers.parsers import decode_html, has_content, parse_entry
+from crawlers.parsers import decode_html, read_page
 from crawlers.parsers.senses import sense_links
 from crawlers.seedlist import Seed
 from crawlers.store import EntryStore
@@ -44,12 +45,17 @@ STAT = "cdtp/"
 def error_reason(failure: Failure) -> str:
     """snake_case reason for a failed request (counted under errors in crawl-stats.json)."""
     exc = failure.value
+    own = getattr(exc, "cdtp_reason", None)  # our middlewares and resolver name their reason
+    if isinstance(own, str):
+        return own
     if isinstance(exc, HttpError):
         return f"http_{exc.response.status}"
     if getattr(exc, "cdtp_blocked", False):
         return "blocked"
     if isinstance(exc, IgnoreRequest):
         msg = str(exc)
+        if "exceeded DOWNLOAD_MAXSIZE" in msg or "larger than download max size" in msg:
+            return "too_large"  # a compressed body that decompresses past the cap (gzip bomb)
         if "max redirections" in msg:
             return "redirect_loop"
         if "robots.txt" in msg:
@@ -60,9 +66,11 @@ def error_reason(failure: Failure) -> str:
     name = type(exc).__name__
     if "Cancelled" in name or "larger than download max size" in str(exc):
         return "too_large"
-    if isinstance(exc, (TimeoutError, TCPTimedOutError)):
+    if isinstance(exc, (TimeoutError, TCPTimedOutError)) or "Timeout" in name or "TimedOut" in name:
         return "timeout"
-    if isinstance(exc, DNSLookupError):
+    if "DataLoss" in name:
+        return "data_loss"  # the body ended before its announced length
+    if isinstance(exc, DNSLookupError) or "Resolve" in name:
         return "dns_error"
     if isinstance(exc, ConnectionRefusedError):
         return "connection_refused"
@@ -111,8 +119,10 @@ class BaikeSpider(scrapy.Spider):
         super().__init__(**kwargs)
         self.seeds = list(seeds)
         self.base_url = base_url.rstrip("/")
-        host = urlsplit(self.base_url).hostname or ""
-        self.allowed_domains = sorted({host, *allowed_domains} - {""})
+        # host:port allowances and the private-address rule (crawlers.hosts); Scrapy's
+        # own offsite filter sees the host names only.
+        self.host_policy = HostPolicy.build(self.base_url, list(allowed_domains))
+        self.allowed_domains = self.host_policy.host_names
         self.frontier = Frontier(depth_limit=depth_limit, max_pages=max_pages)
         self.store = EntryStore(out_dir)
         # Seal shards a killed run left open before anything reads or appends.
@@ -132,6 +142,8 @@ class BaikeSpider(scrapy.Spider):
                 self.dup_on_disk += 1
         for key, canon in self.store.iter_aliases():
             self.frontier.add_alias(key, canon)
+        for key, _reason in self.store.iter_failures():
+            self.frontier.mark_dead(key)
 
     @classmethod
     def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> "BaikeSpider":
@@ -143,6 +155,7 @@ class BaikeSpider(scrapy.Spider):
         """The scheduler refused a request: a redirect leading back to a URL already asked for."""
         if "cdtp_key" not in request.meta:
             return
+        self.frontier.fail(request.meta["cdtp_key"])  # it will not be answered: no longer pending
         if request.meta.get("redirect_urls"):
             self._inc("errors/redirect_loop")
         else:
@@ -167,12 +180,8 @@ class BaikeSpider(scrapy.Spider):
     def _inc(self, key: str, n: int = 1) -> None:
         self.crawler.stats.inc_value(STAT + key, n)
 
-    def _allowed(self, url: str) -> bool:
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return False
-        host = parts.hostname.lower()
-        return any(host == d or host.endswith("." + d) for d in self.allowed_domains)
+    def _refusal(self, url: str) -> str | None:
+        return self.host_policy.refusal(url)
 
     def _request(self, offer: Offer, **meta: Any) -> scrapy.Request:
         return scrapy.Request(
@@ -183,9 +192,14 @@ class BaikeSpider(scrapy.Spider):
         )
 
     def _requests(self, offers: list[Offer], **meta: Any) -> Iterable[scrapy.Request]:
+        if self.frontier.dead_skipped:
+            self.crawler.stats.set_value(STAT + "known_failures_skipped", self.frontier.dead_skipped)
         for offer in offers:
-            if not self._allowed(offer.url):
+            reason = self._refusal(offer.url)
+            if reason is not None:
+                self.frontier.fail(offer.key)
                 self._inc("links_offsite_skipped")
+                self._inc(f"links_refused/{reason}")
                 continue
             yield self._request(offer, **meta)
 
@@ -211,24 +225,21 @@ class BaikeSpider(scrapy.Spider):
         meta = response.meta
         key, depth, seed = meta["cdtp_key"], meta["cdtp_depth"], meta.get("cdtp_seed")
         if not isinstance(response, TextResponse):
+            self.frontier.fail(key)
             self._inc("errors/not_html")
             return
         # Decode ourselves: declared charset, then <meta>, then UTF-8, then GB18030, so an
         # undeclared GBK page is read correctly rather than guessed (see parsers.common).
-        try:
-            entry = parse_entry(decode_html(response.body, _header_charset(response)), response.url)
-        except Exception:  # a parser bug must cost one page, never the crawl
-            logger.exception("parser failed on %s", response.url)
-            self._inc("errors/parser_exception")
-            return
+        entry, reason = read_page(response.body, _header_charset(response), response.url)
         if entry is None:
-            self._inc("errors/unparseable")
-            return
-        if not has_content(entry):
-            self._inc("errors/no_content")
+            self.frontier.fail(key)
+            self._inc(f"errors/{reason}")
+            if reason == "html_too_deep":
+                logger.warning("HTML nested too deep to parse whole: %s", response.url)
             return
         want = meta.get("cdtp_want_subtitle")
         if want and norm_title(entry.get("subtitle")) != norm_title(want):
+            self.frontier.fail(key)
             yield from self._resolve_sense(response, entry, want, depth, seed)
             return
         urls = [response.url, *meta.get("redirect_urls", [])]
@@ -247,6 +258,9 @@ class BaikeSpider(scrapy.Spider):
         if status == "duplicate":
             self._inc("duplicates_skipped")
         else:
+            if status == "conflict":
+                self._inc("notes/lemma_id_conflict")
+                logger.warning("%s claims a lemma id already held by another entry; stored under its title", response.url)
             self._inc("parsed")
             for note in _notes(entry, response):
                 self._inc(f"notes/{note}")
@@ -271,7 +285,18 @@ class BaikeSpider(scrapy.Spider):
 
     def on_error(self, failure: Failure) -> None:
         reason = error_reason(failure)
+        request = getattr(failure, "request", None)
+        if reason == "dns_error" and request is not None:
+            from crawlers.hosts import canonical_host
+            from crawlers.resolver import REFUSED_NAMES
+
+            if canonical_host(urlsplit(request.url).hostname or "") in REFUSED_NAMES:
+                reason = "private_address"  # resolved, but to an address the crawl may not reach
+        key = request.meta.get("cdtp_key") if request is not None else None
+        if key is not None:
+            self.frontier.fail(key)  # no longer pending, whatever the reason
+            self.store.add_failure(key, request.url, reason)  # kept only when permanent (404, 410)
         if reason == "blocked":
             return  # counted by the anti-bot middleware
         self._inc(f"errors/{reason}")
-        logger.info("request failed (%s): %s", reason, failure.request.url if hasattr(failure, "request") else "")
+        logger.info("request failed (%s): %s", reason, request.url if request is not None else "")
