@@ -67,6 +67,10 @@ def register(subparsers) -> None:
                    help="triples whose search FAILED: keep them as unverified (default) or drop them")
     b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
+    # --- release (issue 12): refuse local paths a remote worker cannot share ---
+    b.add_argument("--force-local-paths", action="store_true",
+                   help="allow a local --input/--out with a runner whose workers may not share this disk "
+                        "(only when every worker mounts the same directory at the same path)")
     b.set_defaults(handler=run_build)
 
     q = subparsers.add_parser(
@@ -187,7 +191,7 @@ def prepare_out_dir(out_dir: str, overwrite: bool) -> None:
     remove_dir(None, FileSystems.join(out_dir, SPILL_DIR))
 
 
-def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
+def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_local_paths: bool = False) -> dict:
     """Run the build described by `cfg`; returns the stats dict (also written to stats.json)."""
     import apache_beam as beam
     from apache_beam.runners.runner import PipelineState
@@ -202,13 +206,17 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
 
     if not cfg.output.out_dir:
         raise CdtpError("no --out directory given")
+    # --- release (issue 12): local paths with remote workers are refused before anything runs ---
+    from pipeline.output_check import refuse_unshared_paths, verify_written
+
+    options = pipeline_options(beam_args)
+    refuse_unshared_paths(cfg, options, force_local_paths)
     inputs = expand_inputs(cfg.input.patterns)
     prepare_out_dir(cfg.output.out_dir, overwrite)
     if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
         from pipeline.search_stage import prepare_search
 
         cfg.search = prepare_search(cfg.search, cfg.input.patterns, cfg.output.out_dir)
-    options = pipeline_options(beam_args)
     started = time.time()
     p = beam.Pipeline(runner=make_runner(options), options=options)
     build_pipeline(p, cfg, inputs)
@@ -224,11 +232,16 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
 
     out = cfg.output.out_dir
     remove_dir(None, FileSystems.join(out, SPILL_DIR))
+    from pipeline.provenance import code_version
+
+    stats = assemble_stats(read_counters(result), cfg, {"run": {"seconds": round(elapsed, 2),
+                                                                "beam_args": list(beam_args)},
+                                                        "code_version": code_version()})
+    # --- release (issue 12): what is on storage must match the funnel, before anything claims success ---
+    stats["output_check"] = verify_written(out, stats, cfg)
     ensure_nonempty(FileSystems.join(out, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
     ensure_nonempty(FileSystems.join(out, "audit"), AUDIT_SCHEMA)
     ensure_nonempty(FileSystems.join(out, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
-    stats = assemble_stats(read_counters(result), cfg, {"run": {"seconds": round(elapsed, 2),
-                                                                "beam_args": list(beam_args)}})
     write_stats(stats, out)
     return stats
 
@@ -237,7 +250,8 @@ def run_build(args) -> int:
     from pipeline.config import load_config
 
     cfg = load_config(args.config, _overrides(args), args.set)
-    stats = execute_build(cfg, list(getattr(args, "beam_args", []) or []), overwrite=args.overwrite)
+    stats = execute_build(cfg, list(getattr(args, "beam_args", []) or []), overwrite=args.overwrite,
+                          force_local_paths=getattr(args, "force_local_paths", False))
     t = stats["totals"]
     kept = next((s["out"]["entries"] for s in stats["funnel"] if s["stage"] == "finalise"), 0)
     print(
