@@ -24,6 +24,8 @@ COMMAND_MODULES = (
     "pipeline.review_commands",  # review export/import
     "pipeline.domain_commands",  # domain eval
     "pipeline.demo",  # demo
+    "pipeline.release_commands",  # release, release verify
+    "pipeline.config_commands",  # config show
 )
 
 
