@@ -102,6 +102,16 @@ def run_crawl(args: argparse.Namespace) -> int:
     seeds = read_seeds(cfg.seeds_file)
     if not seeds:
         raise CdtpError(f"seed file {cfg.seeds_file} holds no titles")
+    if getattr(args, "shard", None):  # issue 12: N crawler processes split the seeds by a stable hash
+        from crawlers.seedlist import parse_shard, shard_seeds
+
+        i, n = parse_shard(args.shard)
+        total = len(seeds)
+        seeds = shard_seeds(seeds, i, n)
+        print(f"cdtp crawl: shard {i}/{n}: {len(seeds)} of {total} seeds", file=sys.stderr, flush=True)
+        if not seeds:
+            print(f"cdtp crawl: shard {i}/{n} has no seeds; nothing to do", flush=True)
+            return 0
     lock = _lock_out_dir(cfg.out_dir)  # held until the process exits (kill -9 releases it too)
 
     from scrapy.crawler import CrawlerProcess
@@ -166,6 +176,8 @@ def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--contact", default=None, help="contact URL or e-mail put in the User-Agent")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a Scrapy setting (e.g. AUTOTHROTTLE_START_DELAY=0)")
+    p.add_argument("--shard", metavar="i/N", help="crawl only the seeds of shard i of N (stable hash of the seed; "
+                   "N processes, each with its own --out, cover every seed exactly once)")
     p.set_defaults(handler=run_crawl)
 
 

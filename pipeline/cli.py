@@ -26,6 +26,7 @@ COMMAND_MODULES = (
     "pipeline.demo",  # demo
     "pipeline.release_commands",  # release, release verify
     "pipeline.config_commands",  # config show
+    "pipeline.worker_pool",  # workers (loopback SDK worker pool, cluster rehearsal)
 )
 
 

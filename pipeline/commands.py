@@ -210,6 +210,9 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
     from pipeline.output_check import refuse_unshared_paths, verify_written
 
     options = pipeline_options(beam_args)
+    from apache_beam.io.filesystems import FileSystems
+
+    FileSystems.set_options(options)  # the launcher's own file access uses --s3_endpoint_url & co. too
     refuse_unshared_paths(cfg, options, force_local_paths)
     inputs = expand_inputs(cfg.input.patterns)
     prepare_out_dir(cfg.output.out_dir, overwrite)

@@ -186,3 +186,31 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg) -> dict[str, Any]:
             + "\nOutput was lost (a worker that wrote to its own disk?) or a shard is damaged; nothing here "
               "should be used. Rerun with an output on shared storage (gs://, s3://).")
     return report
+
+
+def content_hash(out_dir: str) -> str:
+    """sha256 over the sorted rows of pairs/, audit/ and discarded_triples/, independent of file layout.
+
+    The same input must give the same hash on every runner and worker count;
+    the cluster rehearsal compares it across the DirectRunner and workers on
+    their own disk (paths through Beam's FileSystems, so s3:// and gs:// work).
+    """
+    import hashlib
+    import io
+    import json
+
+    import pyarrow.parquet as pq
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+
+    h = hashlib.sha256()
+    for name in ("pairs", "audit", "discarded_triples"):
+        rows = []
+        for path in list_shards(FileSystems.join(out_dir, name)):
+            with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+                table = pq.read_table(io.BytesIO(fh.read()), partitioning=None)
+            rows += [json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in table.to_pylist()]
+        h.update(name.encode("utf-8"))
+        for r in sorted(rows):
+            h.update(r.encode("utf-8"))
+    return h.hexdigest()
