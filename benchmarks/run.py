@@ -21,6 +21,7 @@ BENCHMARKS = (
     ("search", "benchmarks.bench_search", [], ["--pairs", "100"]),
     ("split", "benchmarks.bench_split", [], ["--n", "20000", "--subset", "2000"]),
     ("embed_domain", "benchmarks.embed_domain", [], ["500"]),
+    ("stages", "benchmarks.bench_stages", [], ["--n", "500", "--repeats", "1"]),
 )
 
 

@@ -211,6 +211,12 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
 
     options = pipeline_options(beam_args)
     from apache_beam.io.filesystems import FileSystems
+    from apache_beam.options.pipeline_options import PortableOptions
+
+    if (options.view_as(PortableOptions).environment_type or "").upper() == "LOOPBACK":
+        from pipeline.cli import skip_finalisation
+
+        skip_finalisation()  # in-process gRPC workers can abort the interpreter's teardown (exit 134)
 
     FileSystems.set_options(options)  # the launcher's own file access uses --s3_endpoint_url & co. too
     refuse_unshared_paths(cfg, options, force_local_paths)
@@ -223,8 +229,16 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
     started = time.time()
     p = beam.Pipeline(runner=make_runner(options), options=options)
     build_pipeline(p, cfg, inputs)
-    result = p.run()
-    state = result.wait_until_finish()
+    # --- release (issue 12): a job that fails on the workers is a clear error, not a runner traceback ---
+    try:
+        result = p.run()
+        state = result.wait_until_finish()
+    except Exception as exc:  # noqa: BLE001 - the runner's own exception types vary
+        lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
+        why = next((ln.strip() for ln in reversed(lines) if "Error" in ln or "Exception" in ln),
+                   lines[-1].strip() if lines else type(exc).__name__)
+        raise CdtpError(f"the Beam job failed on the runner ({type(exc).__name__}): {why[:500]}. Nothing it "
+                        f"wrote in {cfg.output.out_dir} should be used.") from exc
     if state not in (PipelineState.DONE, None) and str(state) != "DONE":
         raise CdtpError(f"pipeline ended in state {state}")
     elapsed = time.time() - started
