@@ -255,7 +255,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
                                                                 "beam_args": list(beam_args)},
                                                         "code_version": code_version()})
     # --- release (issue 12): what is on storage must match the funnel, before anything claims success ---
-    stats["output_check"] = verify_written(out, stats, cfg)
+    stats["output_check"] = verify_written(out, stats, cfg, input_bytes=inputs.estimated_bytes)
     ensure_nonempty(FileSystems.join(out, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
     ensure_nonempty(FileSystems.join(out, "audit"), AUDIT_SCHEMA)
     ensure_nonempty(FileSystems.join(out, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)

@@ -128,7 +128,8 @@ def expected_counts(stats: dict[str, Any]) -> dict[str, int]:
     finalise = next((s for s in stats.get("funnel", []) if s["stage"] == "finalise"), None)
     t = stats.get("totals", {})
     audited = sum(t.get(k, {}).get(f, 0) for k in ("entry", "triple") for f in ("kept", "dropped"))
-    return {"pairs": finalise["out"]["entries"] if finalise else 0, "audit": audited}
+    entries = sum(t.get("entry", {}).get(f, 0) for f in ("kept", "dropped"))
+    return {"pairs": finalise["out"]["entries"] if finalise else 0, "audit": audited, "audit_entries": entries}
 
 
 def stats_problems(stats: dict[str, Any], cfg) -> list[str]:
@@ -153,14 +154,23 @@ def stats_problems(stats: dict[str, Any], cfg) -> list[str]:
     return problems
 
 
-def verify_written(out_dir: str, stats: dict[str, Any], cfg) -> dict[str, Any]:
-    """Compare the written outputs with the funnel; a report dict, or CdtpError listing every mismatch."""
+def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | None = None) -> dict[str, Any]:
+    """Compare the written outputs with the funnel; a report dict, or CdtpError listing every mismatch.
+
+    `input_bytes` (what the launcher matched) guards the other side: workers
+    that cannot see a local input match no file and read nothing, and a build
+    of nothing is consistent with itself.
+    """
     from apache_beam.io.filesystems import FileSystems
 
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
 
     expected = expected_counts(stats)
     problems = stats_problems(stats, cfg)
+    records = expected["audit_entries"] + int(stats.get("blank_lines", 0) or 0)
+    if input_bytes and not records:
+        problems.append(f"the launcher matched {input_bytes:,} bytes of input, but the workers read no record "
+                        "(an input on a disk they cannot see?)")
     report: dict[str, Any] = {}
     outputs = [("pairs", PAIR_SCHEMA), ("audit", AUDIT_SCHEMA), ("discarded_triples", DISCARDED_TRIPLE_SCHEMA)]
     if list_shards(FileSystems.join(out_dir, "items")):
@@ -183,8 +193,8 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg) -> dict[str, Any]:
         raise CdtpError(
             f"the build finished but its outputs in {out_dir} do not match its own counts:\n  - "
             + "\n  - ".join(problems)
-            + "\nOutput was lost (a worker that wrote to its own disk?) or a shard is damaged; nothing here "
-              "should be used. Rerun with an output on shared storage (gs://, s3://).")
+            + "\nInput or output was lost (a worker on its own disk?) or a shard is damaged; nothing here "
+              "should be used. Rerun with input and output on shared storage (gs://, s3://).")
     return report
 
 

@@ -95,6 +95,23 @@ def test_only_empty_placeholders_is_lost_output(built, tmp_path):
         verify_written(str(out), stats, cfg)
 
 
+def test_input_the_workers_could_not_see_is_an_error(built, tmp_path):
+    """Workers that match no file build nothing, consistently; the launcher's matched bytes disagree."""
+    out, stats, cfg = _copy(built, tmp_path)
+    for name in ("pairs", "audit", "discarded_triples"):
+        shutil.rmtree(out / name)
+    for section in stats["totals"].values():
+        section.update(kept=0, dropped=0)
+    for step in stats["funnel"]:
+        step["in"] = {"entries": 0, "triples": 0}
+        step["out"] = {"entries": 0, "triples": 0}
+    stats["triples_per_pair"]["counts"] = {b: 0 for b in stats["triples_per_pair"]["counts"]}
+    stats["blank_lines"] = 0
+    verify_written(str(out), stats, cfg)  # nothing in, nothing out: consistent by itself
+    with pytest.raises(CdtpError, match="matched 1,234 bytes of input, but the workers read no record"):
+        verify_written(str(out), stats, cfg, input_bytes=1234)
+
+
 @pytest.mark.parametrize("args,shared", [
     (["--runner=DirectRunner"], True),
     (["--runner=PortableRunner", "--environment_type=LOOPBACK"], True),
