@@ -201,3 +201,20 @@ def test_private_disk_with_local_output_only_loses_it_and_says_so(object_store, 
     assert "do not match its own counts" in captured.err and "but the funnel counted" in captured.err
     assert "cdtp build:" not in captured.out
     assert not (out / "stats.json").exists()
+
+
+def test_loopback_exits_with_the_builds_own_status(tmp_path):
+    """LOOPBACK runs the SDK worker as gRPC threads in the launcher; its teardown could abort (exit 134)
+    after a complete run. The CLI exits with the build's status before that teardown."""
+    raw = tmp_path / "raw"
+    write_fixture(raw / "raw-00000.jsonl", repeat=3)
+    direct = tmp_path / "direct"
+    assert main(["build", "--input", str(raw / "raw-*.jsonl"), "--out", str(direct), *BUILD,
+                 "--runner=DirectRunner"]) == 0
+    loop = tmp_path / "loopback"
+    done = subprocess.run([sys.executable, "-m", "pipeline.cli", "build", "--input", str(raw / "raw-*.jsonl"),
+                           "--out", str(loop), *BUILD, "--runner=PortableRunner", "--job_endpoint=embed",
+                           "--environment_type=LOOPBACK"], env=_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "cdtp build:" in done.stdout and "terminate called" not in done.stderr
+    assert _hash(str(loop), []) == _hash(str(direct), [])
