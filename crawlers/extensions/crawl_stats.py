@@ -21,6 +21,7 @@ from typing import Any
 from scrapy import signals
 
 from crawlers.store import write_json_atomic
+from pipeline.provenance import code_version
 
 STATS_FILE = "crawl-stats.json"
 _TOP = ("fetched", "parsed", "blocked", "duplicates_skipped")
@@ -128,6 +129,7 @@ class CrawlStatsFile:
             "entries_stored": self.crawler.spider.frontier.stored_count if self.crawler.spider else None,
             "finished": finished,
             "finish_reason": reason,
+            "code_version": code_version(),  # issue 12: every output records the code that made it
         }
         write_json_atomic(self.path, data, fsync=finished or reason is not None)
         self._last = time.monotonic()
