@@ -126,6 +126,11 @@ def run_crawl(args: argparse.Namespace) -> int:
     settings = CrawlSettings(log_level=cfg.log_level, overrides=cfg.overrides, loopback=loopback)
     if cfg.contact:
         settings.contact = cfg.contact
+    claims = None
+    if getattr(args, "redis", None):  # issue 12: one frontier and seen set shared by several crawlers
+        from crawlers.shared_frontier import SharedClaims
+
+        claims = SharedClaims(args.redis, args.redis_name, str(cfg.out_dir.resolve()))
     process = CrawlerProcess(scrapy_settings(settings))
     crawler = process.create_crawler(BaikeSpider)
     process.crawl(
@@ -136,6 +141,7 @@ def run_crawl(args: argparse.Namespace) -> int:
         allowed_domains=cfg.allowed_domains,
         depth_limit=cfg.depth_limit,
         max_pages=cfg.max_pages,
+        claims=claims,
     )
     try:
         process.start()  # SIGINT/SIGTERM: Scrapy stops gracefully, pipelines seal the open shard
@@ -178,6 +184,10 @@ def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a Scrapy setting (e.g. AUTOTHROTTLE_START_DELAY=0)")
     p.add_argument("--shard", metavar="i/N", help="crawl only the seeds of shard i of N (stable hash of the seed; "
                    "N processes, each with its own --out, cover every seed exactly once)")
+    p.add_argument("--redis", metavar="URL", help="share one frontier and seen set with other crawlers through "
+                   "Redis (e.g. redis://127.0.0.1:6379/0); each crawler keeps its own --out")
+    p.add_argument("--redis-name", default="cdtp-crawl", metavar="NAME",
+                   help="name of the shared crawl in Redis (crawlers with the same name share it)")
     p.set_defaults(handler=run_crawl)
 
 

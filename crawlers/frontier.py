@@ -49,6 +49,10 @@ class Frontier:
     nodes: dict[str, StoredNode] = field(default_factory=dict)  # canonical key -> node
     aliases: dict[str, str] = field(default_factory=dict)  # any key -> canonical key
     pending: dict[str, int] = field(default_factory=dict)  # link key -> best requested depth
+    # Several crawler processes on one frontier (crawlers/shared_frontier.py): an entry another
+    # crawler claimed is left to it (links are claimed when fetched, by a downloader middleware).
+    # None: this crawler is alone.
+    claims: Any = None
 
     # -- restore --------------------------------------------------------------
     def restore(self, entry: dict[str, Any]) -> bool:
@@ -114,8 +118,9 @@ class Frontier:
         """A parsed entry arrived. Returns (status, depth, follow-up requests).
 
         status is "new" (store it at `depth`), "duplicate" (already stored under
-        its canonical key; only re-expanded if reached shallower), or "cap"
-        (max-pages reached; not stored).
+        its canonical key; only re-expanded if reached shallower), "elsewhere"
+        (another crawler of a shared frontier stores it), or "cap" (max-pages
+        reached; not stored).
         """
         depth = min(request_depth, self.pending.pop(request_key, request_depth))
         keys = entry_keys(entry)
@@ -129,6 +134,8 @@ class Frontier:
         if self.max_pages is not None and len(self.nodes) >= self.max_pages:
             return "cap", depth, []
         canon = keys[0]
+        if self.claims is not None and not self.claims.claim_entry(canon):
+            return "elsewhere", depth, []  # another crawler stores this entry (reached by another link)
         links = [link["url"] for link in entry.get("links") or [] if link.get("url")]
         node = StoredNode(canon, links, entry.get("seed"))
         self.nodes[canon] = node

@@ -109,6 +109,7 @@ def scrapy_settings(cfg: CrawlSettings) -> dict[str, Any]:
         "CDTP_BLOCK_RETRIES": cfg.block_retries,
         # Components, one concern each.
         "DOWNLOADER_MIDDLEWARES": {
+            "crawlers.middlewares.shared_claims.SharedClaimsMiddleware": 30,
             "crawlers.middlewares.antibot.AntiBotMiddleware": 40,
             "crawlers.middlewares.offsite_redirect.OffsiteRedirectMiddleware": 650,
             "crawlers.middlewares.antibot.CaptchaRedirectMiddleware": 660,

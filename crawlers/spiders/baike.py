@@ -56,6 +56,8 @@ def error_reason(failure: Failure) -> str:
             return "robots_disallowed"
         if "offsite" in msg:
             return "offsite"
+        if "claimed by another crawler" in msg:
+            return "claimed_elsewhere"
         return "ignored"
     name = type(exc).__name__
     if "Cancelled" in name or "larger than download max size" in str(exc):
@@ -106,6 +108,7 @@ class BaikeSpider(scrapy.Spider):
         allowed_domains: Iterable[str] = (),
         depth_limit: int | None = None,
         max_pages: int | None = None,
+        claims: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -113,7 +116,7 @@ class BaikeSpider(scrapy.Spider):
         self.base_url = base_url.rstrip("/")
         host = urlsplit(self.base_url).hostname or ""
         self.allowed_domains = sorted({host, *allowed_domains} - {""})
-        self.frontier = Frontier(depth_limit=depth_limit, max_pages=max_pages)
+        self.frontier = Frontier(depth_limit=depth_limit, max_pages=max_pages, claims=claims)
         self.store = EntryStore(out_dir)
         # Seal shards a killed run left open before anything reads or appends.
         self.recovery = self.store.recover()
@@ -239,6 +242,9 @@ class BaikeSpider(scrapy.Spider):
             if not self._cap_hit:
                 self._cap_hit = True
                 raise CloseSpider("max_pages")
+            return
+        if status == "elsewhere":
+            self._inc("duplicates_elsewhere")
             return
         canon = self.frontier.aliases.get(key)
         for k in sorted({key, *map(link_key, urls)}):
