@@ -79,7 +79,6 @@ def describe_configs(root: Path, task: str, files: list[Path], schema) -> dict[s
     import pyarrow.parquet as pq
 
     base = root / DATA / task
-    by_domain: dict[str | None, dict[str, int]] = {}
     subtasks: dict[str, list[Path]] = {}
     for f in files:
         parts = _partitions(f.relative_to(base).parent)
@@ -101,7 +100,6 @@ def describe_configs(root: Path, task: str, files: list[Path], schema) -> dict[s
         for dom in sorted(rows):
             if dom == "all":
                 continue
-            by_domain[dom] = rows[dom]
             configs[f"{name}_{dom}"] = {
                 "task": name, "domain": dom, "schema": schema,
                 "splits": {s: [f"{prefix}/domain={dom}/split={s}/*.parquet"] for s in splits if s in rows[dom]},

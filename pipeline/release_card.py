@@ -93,7 +93,7 @@ def size_category(n: int) -> str:
 
 
 def card_header(f: ReleaseFacts) -> dict[str, Any]:
-    total = sum(sum(c["rows"].values()) for name, c in f.configs.items() if c["domain"] is None)
+    total = sum(f.configs.get("pairs", {}).get("rows", {}).values())
     header: dict[str, Any] = {
         "pretty_name": f.name,
         "language": ["zh"],
