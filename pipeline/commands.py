@@ -207,7 +207,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
     if not cfg.output.out_dir:
         raise CdtpError("no --out directory given")
     # --- release (issue 12): local paths with remote workers are refused before anything runs ---
-    from pipeline.output_check import refuse_unshared_paths, verify_written
+    from pipeline.output_check import clear_object_store_out, refuse_unshared_paths, verify_written
 
     options = pipeline_options(beam_args)
     from apache_beam.io.filesystems import FileSystems
@@ -222,6 +222,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
     refuse_unshared_paths(cfg, options, force_local_paths)
     inputs = expand_inputs(cfg.input.patterns)
     prepare_out_dir(cfg.output.out_dir, overwrite)
+    clear_object_store_out(cfg.output.out_dir, overwrite)  # release (issue 12): prefixes are not directories
     if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
         from pipeline.search_stage import prepare_search
 

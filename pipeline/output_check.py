@@ -226,3 +226,27 @@ def content_hash(out_dir: str) -> str:
         for r in sorted(rows):
             h.update(r.encode("utf-8"))
     return h.hexdigest()
+
+
+OUTPUT_DIRS = ("pairs", "audit", "discarded_triples", "items")
+
+
+def clear_object_store_out(out_dir: str, overwrite: bool) -> None:
+    """Before a build into s3:// or gs://: refuse, or with --overwrite remove, the shards of an earlier one.
+
+    Why: an object store has no directories, so `exists(OUT/pairs)` is false
+    and deleting the bare prefix deletes nothing; an earlier build's shards
+    would stay beside the new ones (a different shard count leaves both).
+    """
+    from apache_beam.io.filesystems import FileSystems
+
+    from pipeline.spill import remove_dir
+
+    if is_local_path(out_dir):
+        return
+    found = [name for name in OUTPUT_DIRS if list_shards(FileSystems.join(out_dir, name))]
+    if found and not overwrite:
+        raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(found)}); "
+                        "pass --overwrite to replace them")
+    for name in found:
+        remove_dir(None, FileSystems.join(out_dir, name))

@@ -218,3 +218,20 @@ def test_loopback_exits_with_the_builds_own_status(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert "cdtp build:" in done.stdout and "terminate called" not in done.stderr
     assert _hash(str(loop), []) == _hash(str(direct), [])
+
+
+def test_an_earlier_build_in_the_store_is_refused_or_replaced(object_store):
+    """exists() of a prefix is false on S3: the build must still see an earlier build's shards."""
+    from apache_beam.io.filesystems import FileSystems
+    from apache_beam.options.pipeline_options import PipelineOptions
+
+    from pipeline.errors import CdtpError
+    from pipeline.output_check import clear_object_store_out
+
+    FileSystems.set_options(PipelineOptions(object_store["args"]))
+    client = object_store["client"]
+    client.put_object(Bucket=BUCKET, Key="old/pairs/domain=HP/split=train/part-00000-of-00003.parquet", Body=b"x")
+    with pytest.raises(CdtpError, match="already holds build outputs \\(pairs\\)"):
+        clear_object_store_out(f"s3://{BUCKET}/old", overwrite=False)
+    clear_object_store_out(f"s3://{BUCKET}/old", overwrite=True)
+    assert not client.list_objects_v2(Bucket=BUCKET, Prefix="old/").get("Contents")
