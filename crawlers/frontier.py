@@ -61,6 +61,10 @@ class Frontier:
     dead: set[str] = field(default_factory=set)  # link keys that failed for good in an earlier run (404, 410)
     failed: set[str] = field(default_factory=set)  # link keys whose request ended without an entry in this run
     dead_skipped: int = 0  # links not requested because they failed for good before
+    # Several crawler processes on one frontier (crawlers/shared_frontier.py): an entry another
+    # crawler claimed is left to it (links are claimed when fetched, by a downloader middleware).
+    # None: this crawler is alone.
+    claims: Any = None
 
     # -- restore --------------------------------------------------------------
     def restore(self, entry: dict[str, Any]) -> bool:
@@ -158,8 +162,9 @@ class Frontier:
         status is "new" (store it at `depth`), "duplicate" (already stored under
         its canonical key; only re-expanded if reached shallower), "conflict"
         (new, but its lemma id is held by an entry of another title: the id is
-        removed from `entry`, which is stored under its title) or "cap"
-        (max-pages reached; not stored).
+        removed from `entry`, which is stored under its title), "elsewhere"
+        (another crawler of a shared frontier stores it), or "cap" (max-pages
+        reached; not stored).
         """
         depth = min(request_depth, self.pending.pop(request_key, request_depth))
         keys = entry_keys(entry)
@@ -179,6 +184,8 @@ class Frontier:
         if self.max_pages is not None and len(self.nodes) >= self.max_pages:
             return "cap", depth, []
         canon = keys[0]
+        if self.claims is not None and not self.claims.claim_entry(canon):
+            return "elsewhere", depth, []  # another crawler stores this entry (reached by another link)
         node = self._node(canon, entry)
         self.nodes[canon] = node
         for k in (*keys, request_key, *map(link_key, urls)):

@@ -53,3 +53,27 @@ def read_seeds(path: str | Path) -> list[Seed]:
             seen.add(seed)
             seeds.append(seed)
     return seeds
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """`i/N` (0 <= i < N) from `cdtp crawl --shard`, or a clear error."""
+    index, sep, count = text.partition("/")
+    try:
+        i, n = int(index), int(count)
+    except ValueError:
+        i, n = -1, 0
+    if not sep or n < 1 or not 0 <= i < n:
+        raise CdtpError(f"--shard takes i/N with 0 <= i < N (e.g. 0/4), got {text!r}")
+    return i, n
+
+
+def shard_of(seed: Seed, n: int) -> int:
+    """The shard of a seed: crc32 of its key (stable across processes, machines and Python versions)."""
+    import zlib
+
+    return zlib.crc32(seed.key.encode("utf-8")) % n
+
+
+def shard_seeds(seeds: list[Seed], i: int, n: int) -> list[Seed]:
+    """The seeds crawler i of n starts from: every seed goes to exactly one of the n crawlers."""
+    return [s for s in seeds if shard_of(s, n) == i]

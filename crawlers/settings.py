@@ -122,6 +122,7 @@ def scrapy_settings(cfg: CrawlSettings) -> dict[str, Any]:
         # Components, one concern each.
         "DOWNLOADER_MIDDLEWARES": {
             "crawlers.middlewares.host_guard.HostGuardMiddleware": 30,
+            "crawlers.middlewares.shared_claims.SharedClaimsMiddleware": 35,
             "crawlers.middlewares.antibot.AntiBotMiddleware": 40,
             "crawlers.middlewares.retry_after.RetryAfterMiddleware": 560,
             "crawlers.middlewares.offsite_redirect.OffsiteRedirectMiddleware": 650,

@@ -68,6 +68,10 @@ def register(subparsers) -> None:
                    help="triples whose search FAILED: keep them as unverified (default) or drop them")
     b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
+    # --- release (issue 12): refuse local paths a remote worker cannot share ---
+    b.add_argument("--force-local-paths", action="store_true",
+                   help="allow a local --input/--out with a runner whose workers may not share this disk "
+                        "(only when every worker mounts the same directory at the same path)")
     b.set_defaults(handler=run_build)
 
     q = subparsers.add_parser(
@@ -169,7 +173,7 @@ def make_runner(options):
     return fn_runner.FnApiRunner(provision_info=info)
 
 
-def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
+def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_local_paths: bool = False) -> dict:
     """Run the build described by `cfg`; returns the stats dict (also written to stats.json)."""
     import apache_beam as beam
     from apache_beam.io.filesystems import FileSystems
@@ -187,14 +191,36 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
 
     if not cfg.output.out_dir:
         raise CdtpError("no --out directory given")
+    # Local paths with remote workers are refused before anything runs (issue 12).
+    from apache_beam.options.pipeline_options import PortableOptions
+
+    from pipeline.output_check import (clear_object_store_out, is_local_path, refuse_unshared_paths,
+                                       verify_written)
+
+    options = pipeline_options(beam_args)
+
+    if (options.view_as(PortableOptions).environment_type or "").upper() == "LOOPBACK":
+        from pipeline.cli import skip_finalisation
+
+        skip_finalisation()  # in-process gRPC workers can abort the interpreter's teardown (exit 134)
+
+    FileSystems.set_options(options)  # the launcher's own file access uses --s3_endpoint_url & co. too
+    refuse_unshared_paths(cfg, options, force_local_paths)
     inputs = expand_inputs(cfg.input.patterns)
     out = cfg.output.out_dir
-    # Every build writes into OUT/_staging and its outputs replace the old ones
-    # only after it succeeded (pipeline/staging.py): a failed --overwrite build
-    # keeps the previous outputs, a killed one leaves only scratch, removed here.
-    staging_dir, removed = staging.prepare(out, overwrite)
-    if removed:
-        print(f"cdtp build: removed what an interrupted build left in {out}: {', '.join(removed)}", file=sys.stderr)
+    if is_local_path(out):
+        # Every local build writes into OUT/_staging and its outputs replace the old
+        # ones only after it succeeded (pipeline/staging.py): a failed --overwrite
+        # build keeps the previous outputs, a killed one leaves only scratch, removed here.
+        staging_dir, removed = staging.prepare(out, overwrite)
+        if removed:
+            print(f"cdtp build: removed what an interrupted build left in {out}: {', '.join(removed)}",
+                  file=sys.stderr)
+    else:
+        # An object store cannot rename a folder, so there is no atomic swap: an
+        # --overwrite build removes the earlier shards before it starts (release, issue 12).
+        clear_object_store_out(out, overwrite)
+        staging_dir = out
     if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
         from pipeline.search_stage import prepare_search
 
@@ -206,7 +232,6 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
 
         cfg.items.embed_cache = FileSystems.join(out, EMBED_CACHE_DIR)
     staged = dataclasses.replace(cfg, output=dataclasses.replace(cfg.output, out_dir=staging_dir))
-    options = pipeline_options(beam_args)
     started = time.time()
     try:
         try:
@@ -214,12 +239,30 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
         except ValueError as exc:  # e.g. an unknown --runner
             raise CdtpError(f"cannot start the pipeline: {exc}") from None
         build_pipeline(p, staged, inputs)
-        result = p.run()
-        state = result.wait_until_finish()
+        # A job that fails on the workers is a clear error, not a runner traceback (issue 12).
+        try:
+            result = p.run()
+            state = result.wait_until_finish()
+        except CdtpError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the runner's own exception types vary
+            lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
+            why = next((ln.strip() for ln in reversed(lines) if "Error" in ln or "Exception" in ln),
+                       lines[-1].strip() if lines else type(exc).__name__)
+            raise CdtpError(f"the Beam job failed on the runner ({type(exc).__name__}): {why[:500]}. Nothing it "
+                            f"wrote in {out} should be used.") from exc
         if state not in (PipelineState.DONE, None) and str(state) != "DONE":
             raise CdtpError(f"pipeline ended in state {state}")
         elapsed = time.time() - started
         remove_dir(None, FileSystems.join(staging_dir, SPILL_DIR))
+        from pipeline.provenance import code_version
+
+        stats = assemble_stats(read_counters(result), staged, {"run": {"seconds": round(elapsed, 2),
+                                                                       "beam_args": list(beam_args)},
+                                                               "code_version": code_version()})
+        stats["config"] = cfg.to_dict()  # the real OUT, not the staging directory
+        # What is on storage must match the funnel before anything claims success (issue 12).
+        stats["output_check"] = verify_written(staging_dir, stats, staged, input_bytes=inputs.estimated_bytes)
         ensure_nonempty(FileSystems.join(staging_dir, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
         ensure_nonempty(FileSystems.join(staging_dir, "audit"), AUDIT_SCHEMA)
         ensure_nonempty(FileSystems.join(staging_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
@@ -227,14 +270,13 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False) -> dict:
             from schemas.items import ITEM_SCHEMA
 
             ensure_nonempty(FileSystems.join(staging_dir, "items"), ITEM_SCHEMA, ("task", "domain", "split"))
-        stats = assemble_stats(read_counters(result), staged, {"run": {"seconds": round(elapsed, 2),
-                                                                       "beam_args": list(beam_args)}})
-        stats["config"] = cfg.to_dict()  # the real OUT, not the staging directory
         write_stats(stats, staging_dir)
     except BaseException:
-        staging.discard(staging_dir)  # the previous outputs, if any, are untouched
+        if staging_dir != out:
+            staging.discard(staging_dir)  # the previous outputs, if any, are untouched
         raise
-    staging.swap_in(out, staging_dir)
+    if staging_dir != out:
+        staging.swap_in(out, staging_dir)
     return stats
 
 
@@ -242,7 +284,8 @@ def run_build(args) -> int:
     from pipeline.config import load_config
 
     cfg = load_config(args.config, _overrides(args), args.set)
-    stats = execute_build(cfg, list(getattr(args, "beam_args", []) or []), overwrite=args.overwrite)
+    stats = execute_build(cfg, list(getattr(args, "beam_args", []) or []), overwrite=args.overwrite,
+                          force_local_paths=getattr(args, "force_local_paths", False))
     t = stats["totals"]
     kept = next((s["out"]["entries"] for s in stats["funnel"] if s["stage"] == "finalise"), 0)
     print(

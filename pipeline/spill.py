@@ -59,9 +59,18 @@ def read_run(path: str, restore: Callable[[Any], Any] | None = None) -> list:
 
 
 def remove_dir(_, directory: str) -> None:
-    """Delete a spill directory once its files are read (a leftover is harmless)."""
+    """Delete a spill directory once its files are read (a leftover is harmless).
+
+    An object store (s3://, gs://) has no directories: `exists(dir)` is false
+    and deleting the bare prefix deletes nothing, so there the files under it
+    are matched and deleted one by one.
+    """
     try:
-        if FileSystems.exists(directory):
+        if "://" in directory and not directory.startswith("file://"):
+            found = FileSystems.match([FileSystems.join(directory, "**")])[0].metadata_list
+            if found:
+                FileSystems.delete([m.path for m in found])
+        elif FileSystems.exists(directory):
             FileSystems.delete([directory])
     except Exception:  # noqa: BLE001 - cleanup must not fail a finished build
         pass

@@ -21,6 +21,7 @@ from typing import Any
 from scrapy import signals
 
 from crawlers.store import write_json_atomic
+from pipeline.provenance import code_version
 
 STATS_FILE = "crawl-stats.json"
 _TOP = ("fetched", "parsed", "blocked", "duplicates_skipped")
@@ -113,6 +114,16 @@ class CrawlStatsFile:
         totals.setdefault("errors", {})
         return {"run": run, "totals": totals}
 
+    def _config(self) -> dict[str, Any]:
+        """What this run crawled with (the last run's, on a resumed directory)."""
+        spider = self.crawler.spider
+        if spider is None:
+            return {}
+        frontier = spider.frontier
+        return {"base_url": spider.base_url, "allowed_domains": list(spider.allowed_domains),
+                "depth_limit": frontier.depth_limit, "max_pages": frontier.max_pages,
+                "seeds": len(spider.seeds), "shared_frontier": frontier.claims is not None}
+
     def write(self, finished: bool, reason: str | None = None) -> None:
         if self.path is None:
             return
@@ -128,6 +139,8 @@ class CrawlStatsFile:
             "entries_stored": self.crawler.spider.frontier.stored_count if self.crawler.spider else None,
             "finished": finished,
             "finish_reason": reason,
+            "code_version": code_version(),  # issue 12: every output records the code that made it
+            "config": self._config(),
         }
         write_json_atomic(self.path, data, fsync=finished or reason is not None)
         self._last = time.monotonic()

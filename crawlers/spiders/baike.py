@@ -62,6 +62,8 @@ def error_reason(failure: Failure) -> str:
             return "robots_disallowed"
         if "offsite" in msg:
             return "offsite"
+        if "claimed by another crawler" in msg:
+            return "claimed_elsewhere"
         return "ignored"
     name = type(exc).__name__
     if "Cancelled" in name or "larger than download max size" in str(exc):
@@ -114,6 +116,7 @@ class BaikeSpider(scrapy.Spider):
         allowed_domains: Iterable[str] = (),
         depth_limit: int | None = None,
         max_pages: int | None = None,
+        claims: Any = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
@@ -123,7 +126,7 @@ class BaikeSpider(scrapy.Spider):
         # own offsite filter sees the host names only.
         self.host_policy = HostPolicy.build(self.base_url, list(allowed_domains))
         self.allowed_domains = self.host_policy.host_names
-        self.frontier = Frontier(depth_limit=depth_limit, max_pages=max_pages)
+        self.frontier = Frontier(depth_limit=depth_limit, max_pages=max_pages, claims=claims)
         self.store = EntryStore(out_dir)
         # Seal shards a killed run left open before anything reads or appends.
         self.recovery = self.store.recover()
@@ -250,6 +253,9 @@ class BaikeSpider(scrapy.Spider):
             if not self._cap_hit:
                 self._cap_hit = True
                 raise CloseSpider("max_pages")
+            return
+        if status == "elsewhere":
+            self._inc("duplicates_elsewhere")
             return
         canon = self.frontier.aliases.get(key)
         for k in sorted({key, *map(link_key, urls)}):

@@ -1,0 +1,184 @@
+"""`cdtp release`: turn a checked build into a publishable dataset folder.
+
+    RELEASE/
+      README.md            dataset card, Hugging Face YAML header (pipeline/release_card.py)
+      manifest.json        sha256 + rows of every file, schema versions, config, code version
+      config.json          the build's effective configuration
+      stats.json           the build's own stats (funnel, relations, split report)
+      plots/*.png          Figures 6 and 7, domains, text lengths, funnel (pipeline/release_plots.py)
+      data/pairs/domain=XX/split=S/S-NNNNN-of-NNNNN.parquet
+      data/items/task=T/domain=XX/split=S/...      when the build has items
+      auxiliary/discarded_triples/...              the paper's auxiliary data
+      auxiliary/audit/...                          with --include-audit
+
+Why this layout: the Hive directories keep DuckDB's partition pruning, and
+naming each file after its split (`train-00000-of-00002.parquet`, Hugging
+Face's own convention) lets `datasets.load_dataset("parquet", data_dir=...)`
+find the splits without the card. The shard bytes are copied unchanged.
+
+A release is only made from a build whose files still match its funnel
+(pipeline/output_check.py), and it is written to a temporary folder that is
+renamed into place, so a failed release leaves no half-made folder behind.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import CdtpError
+
+DATA = "data"
+AUX = "auxiliary"
+
+
+def _partitions(rel_dir: Path) -> dict[str, str]:
+    return dict(part.split("=", 1) for part in rel_dir.parts if "=" in part)
+
+
+def load_build(shards: Path) -> tuple[dict[str, Any], Any]:
+    """The build's stats and config, after checking its files against its funnel."""
+    from pipeline.config import BuildConfig, from_dict
+    from pipeline.output_check import verify_written
+
+    if "://" in str(shards):
+        raise CdtpError(f"--shards {shards}: a release is made from a local folder; copy the build first "
+                        "(gsutil -m cp -r / aws s3 sync)")
+    stats_path = shards / "stats.json"
+    if not stats_path.is_file():
+        raise CdtpError(f"{shards} is not a cdtp build output (no stats.json)")
+    try:
+        stats = json.loads(stats_path.read_text(encoding="utf-8"))
+        cfg = from_dict(BuildConfig, stats["config"])
+    except (json.JSONDecodeError, KeyError) as exc:
+        raise CdtpError(f"{stats_path} is not a complete cdtp stats file ({exc})") from None
+    cfg.output.out_dir = str(shards)
+    verify_written(str(shards), stats, cfg)
+    return stats, cfg
+
+
+def copy_output(src: Path, dst: Path, split_names: bool) -> list[Path]:
+    """Copy every shard under `src` to `dst`, same Hive dirs; files named after their split when asked."""
+    copied = []
+    for path in sorted(src.rglob("*.parquet")):
+        rel = path.relative_to(src)
+        name = rel.name
+        split = _partitions(rel.parent).get("split")
+        if split_names and split and name.startswith("part-"):
+            name = f"{split}-{name[len('part-'):]}"
+        target = dst / rel.parent / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+        copied.append(target)
+    return copied
+
+
+def describe_configs(root: Path, task: str, files: list[Path], schema) -> dict[str, dict[str, Any]]:
+    """Hugging Face configs for one output: all domains, then one per domain; splits with globs and rows."""
+    import pyarrow.parquet as pq
+
+    base = root / DATA / task
+    subtasks: dict[str, list[Path]] = {}
+    for f in files:
+        parts = _partitions(f.relative_to(base).parent)
+        subtasks.setdefault(parts.get("task", task), []).append(f)
+    configs: dict[str, dict[str, Any]] = {}
+    for name, group in sorted(subtasks.items()):
+        rows: dict[str, dict[str, int]] = {}
+        for f in group:
+            parts = _partitions(f.relative_to(base).parent)
+            dom, split = parts.get("domain", "all"), parts.get("split", "train")
+            rows.setdefault(dom, {}).setdefault(split, 0)
+            rows[dom][split] += pq.ParquetFile(f).metadata.num_rows
+        prefix = f"{DATA}/{task}" + (f"/task={name}" if name != task else "")
+        splits = sorted({s for r in rows.values() for s in r}, key=lambda s: (s != "train", s))
+        deep = "*/" if any("domain" in _partitions(f.relative_to(base).parent) for f in group) else ""
+        configs[name] = {"task": name, "domain": None, "schema": schema,
+                         "splits": {s: [f"{prefix}/{deep}split={s}/*.parquet"] for s in splits},
+                         "rows": {s: sum(r.get(s, 0) for r in rows.values()) for s in splits}}
+        for dom in sorted(rows):
+            if dom == "all":
+                continue
+            configs[f"{name}_{dom}"] = {
+                "task": name, "domain": dom, "schema": schema,
+                "splits": {s: [f"{prefix}/domain={dom}/split={s}/*.parquet"] for s in splits if s in rows[dom]},
+                "rows": {s: rows[dom][s] for s in splits if s in rows[dom]}}
+    return configs
+
+
+def pair_columns(files: list[Path]) -> tuple[dict[str, dict[str, int]], list[int]]:
+    """Pairs per (domain, split) and every text length, for the plots."""
+    import pyarrow.parquet as pq
+
+    by: dict[str, dict[str, int]] = {}
+    lengths: list[int] = []
+    for f in files:
+        t = pq.read_table(f, columns=["domain", "split", "text_length"])
+        for d, s, n in zip(*(t.column(c).to_pylist() for c in ("domain", "split", "text_length"))):
+            d, s = d or "unknown", s or "unassigned"
+            by.setdefault(d, {}).setdefault(s, 0)
+            by[d][s] += 1
+            lengths.append(int(n or 0))
+    return by, lengths
+
+
+def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese data-text pairs",
+                 license: str = "other", license_name: str | None = "encyclopedia-terms",
+                 license_link: str | None = None, include_audit: bool = False,
+                 overwrite: bool = False) -> dict[str, Any]:
+    """Check the build, copy its shards, draw the plots, write card and manifest; the manifest."""
+    from pipeline.provenance import code_version
+    from pipeline.release_card import ReleaseFacts, render_card
+    from pipeline.release_manifest import write_manifest
+    from pipeline.release_plots import find_cjk_font, make_plots
+    from schemas.items import ITEM_SCHEMA, ITEMS_SCHEMA_VERSION
+    from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA, SCHEMA_VERSION
+
+    stats, _cfg = load_build(shards)
+    find_cjk_font()  # fail before copying anything when the plots cannot be drawn
+    if out.exists() and any(out.iterdir()):
+        if not overwrite:
+            raise CdtpError(f"{out} is not empty; pass --overwrite to replace it")
+        shutil.rmtree(out)
+    tmp = out.with_name(out.name + ".partial")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        pair_files = copy_output(shards / "pairs", tmp / DATA / "pairs", split_names=True)
+        configs = describe_configs(tmp, "pairs", pair_files, PAIR_SCHEMA)
+        schema_versions = {"pairs": SCHEMA_VERSION, "discarded_triples": SCHEMA_VERSION}
+        if (shards / "items").is_dir():
+            item_files = copy_output(shards / "items", tmp / DATA / "items", split_names=True)
+            configs.update(describe_configs(tmp, "items", item_files, ITEM_SCHEMA))
+            schema_versions["items"] = ITEMS_SCHEMA_VERSION
+        extra = []
+        aux = [("discarded_triples", DISCARDED_TRIPLE_SCHEMA)] + ([("audit", AUDIT_SCHEMA)] if include_audit else [])
+        for aux_name, _schema in aux:
+            if copy_output(shards / aux_name, tmp / AUX / aux_name, split_names=False):
+                extra.append(f"{AUX}/{aux_name}/")
+                schema_versions[aux_name] = SCHEMA_VERSION
+        by_domain, lengths = pair_columns(pair_files)
+        make_plots(tmp / "plots", stats, by_domain, lengths)
+        (tmp / "stats.json").write_bytes((shards / "stats.json").read_bytes())
+        (tmp / "config.json").write_text(json.dumps(stats.get("config", {}), ensure_ascii=False, indent=2,
+                                                    sort_keys=True) + "\n", encoding="utf-8")
+        release_cv = code_version()
+        facts = ReleaseFacts(name=name, stats=stats, configs=configs, code_version=stats.get("code_version") or {},
+                             release_code_version=release_cv, license=license, license_name=license_name,
+                             license_link=license_link, extra_files=extra)
+        (tmp / "README.md").write_text(render_card(facts), encoding="utf-8")
+        manifest = write_manifest(tmp, {
+            "name": name,
+            "schema_versions": schema_versions,
+            "build": {"code_version": stats.get("code_version"), "config": stats.get("config"),
+                      "funnel_pairs": next((s["out"]["entries"] for s in stats.get("funnel", [])
+                                            if s["stage"] == "finalise"), 0)},
+            "release": {"code_version": release_cv},
+            "configs": {n: {"task": c["task"], "domain": c["domain"], "rows": c["rows"]} for n, c in configs.items()},
+        })
+        tmp.rename(out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return manifest

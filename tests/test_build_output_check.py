@@ -1,0 +1,133 @@
+"""Never report success for lost output (issue 12, point 1).
+
+A build checks what it wrote against its own funnel, and refuses local paths
+with runners whose workers may not share the launcher's disk. The lost-output
+case with a real worker pool in its own mount namespace is in
+tests/test_cluster_rehearsal.py; here the damage is done by hand to a real
+build, one kind at a time, so each test names the reason it expects.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from apache_beam.options.pipeline_options import PipelineOptions
+
+from pipeline.cli import main
+from pipeline.config import load_config
+from pipeline.errors import CdtpError
+from pipeline.output_check import verify_written, workers_may_not_share_disk
+from tests.build_fixtures import write_fixture
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def raw(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("raw")
+    write_fixture(d / "raw-00000.jsonl", repeat=3)
+    return d
+
+
+@pytest.fixture(scope="module")
+def built(raw, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("build") / "out"
+    assert main(["build", "--input", str(raw / "raw-*"), "--out", str(out), "--min-relation-count", "4",
+                 "--num-shards", "2", "--runner", "DirectRunner"]) == 0
+    return out
+
+
+def _copy(built: Path, tmp_path: Path) -> tuple[Path, dict, object]:
+    out = tmp_path / "copy"
+    shutil.copytree(built, out)
+    stats = json.loads((out / "stats.json").read_text(encoding="utf-8"))
+    cfg = load_config(overrides={"output": {"out_dir": str(out)}})
+    return out, stats, cfg
+
+
+def test_a_good_build_records_its_check_config_and_code_version(built):
+    stats = json.loads((built / "stats.json").read_text(encoding="utf-8"))
+    finalised = next(s for s in stats["funnel"] if s["stage"] == "finalise")["out"]["entries"]
+    assert finalised > 0
+    assert stats["output_check"]["pairs"]["rows"] == finalised
+    assert stats["output_check"]["audit"]["rows"] == sum(v for t in stats["totals"].values() for v in t.values())
+    assert stats["config"]["relation_frequency"]["min_count"] == 4
+    cv = stats["code_version"]
+    assert cv["package"] and len(cv["source_sha256"]) == 64
+
+
+def test_a_missing_pairs_shard_is_an_error_naming_both_counts(built, tmp_path):
+    out, stats, cfg = _copy(built, tmp_path)
+    victim = sorted((out / "pairs").rglob("*.parquet"))[0]
+    victim.unlink()
+    with pytest.raises(CdtpError) as exc:
+        verify_written(str(out), stats, cfg)
+    msg = str(exc.value)
+    finalised = stats["output_check"]["pairs"]["rows"]
+    assert f"but the funnel counted {finalised}" in msg and "pairs/ holds" in msg
+
+
+def test_a_truncated_shard_is_unreadable(built, tmp_path):
+    out, stats, cfg = _copy(built, tmp_path)
+    victim = sorted((out / "audit").rglob("*.parquet"))[0]
+    victim.write_bytes(victim.read_bytes()[:-20])
+    with pytest.raises(CdtpError, match=r"audit/part-00000-of-00002\.parquet is not readable Parquet"):
+        verify_written(str(out), stats, cfg)
+
+
+def test_stats_without_relations_or_split_is_incomplete(built, tmp_path):
+    out, stats, cfg = _copy(built, tmp_path)
+    stats["relations"]["top"] = []
+    del stats["split"]
+    with pytest.raises(CdtpError) as exc:
+        verify_written(str(out), stats, cfg)
+    assert "no top relations" in str(exc.value) and "no split section" in str(exc.value)
+
+
+def test_only_empty_placeholders_is_lost_output(built, tmp_path):
+    """What a worker on its own disk leaves the launcher: counters, and no rows."""
+    out, stats, cfg = _copy(built, tmp_path)
+    for name in ("pairs", "audit", "discarded_triples"):
+        shutil.rmtree(out / name)
+    with pytest.raises(CdtpError, match="pairs/ holds 0 rows in 0 files"):
+        verify_written(str(out), stats, cfg)
+
+
+def test_input_the_workers_could_not_see_is_an_error(built, tmp_path):
+    """Workers that match no file build nothing, consistently; the launcher's matched bytes disagree."""
+    out, stats, cfg = _copy(built, tmp_path)
+    for name in ("pairs", "audit", "discarded_triples"):
+        shutil.rmtree(out / name)
+    for section in stats["totals"].values():
+        section.update(kept=0, dropped=0)
+    for step in stats["funnel"]:
+        step["in"] = {"entries": 0, "triples": 0}
+        step["out"] = {"entries": 0, "triples": 0}
+    stats["triples_per_pair"]["counts"] = {b: 0 for b in stats["triples_per_pair"]["counts"]}
+    stats["blank_lines"] = 0
+    verify_written(str(out), stats, cfg)  # nothing in, nothing out: consistent by itself
+    with pytest.raises(CdtpError, match="matched 1,234 bytes of input, but the workers read no record"):
+        verify_written(str(out), stats, cfg, input_bytes=1234)
+
+
+@pytest.mark.parametrize("args,shared", [
+    (["--runner=DirectRunner"], True),
+    (["--runner=PortableRunner", "--environment_type=LOOPBACK"], True),
+    (["--runner=PortableRunner", "--environment_type=EXTERNAL", "--environment_config=localhost:1"], False),
+    (["--runner=PortableRunner"], False),  # DOCKER by default
+    (["--runner=DataflowRunner"], False),
+])
+def test_which_runners_may_not_share_the_disk(args, shared):
+    assert (workers_may_not_share_disk(PipelineOptions(args)) is None) == shared
+
+
+def test_local_out_with_remote_workers_is_refused_before_the_job(raw, tmp_path, capsys):
+    out = tmp_path / "never"
+    rc = main(["build", "--input", str(raw / "raw-*"), "--out", str(out), "--runner=PortableRunner",
+               "--job_endpoint=embed", "--environment_type=EXTERNAL", "--environment_config=localhost:1"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "are local paths" in err and "--force-local-paths" in err and "s3://" in err
+    assert not out.exists()  # refused before the job: nothing written, nothing started

@@ -1,0 +1,248 @@
+"""`cdtp release` and `cdtp release verify` (issue 12, point 5), and `cdtp config show` (point 6).
+
+One real build of the fixture entries is released once per module; each test
+reads that release or damages a copy of it. What is guarded:
+
+* the card's Hugging Face header is what `datasets` loads by config name, and
+  `load_dataset("parquet", data_dir=...)` finds the splits; DuckDB reads the
+  same rows;
+* the manifest catches one changed byte in a shard, the card, a plot or the
+  manifest itself, a missing file and an extra one;
+* the plots are drawn with a CJK font, and a font without hanzi is an error
+  instead of a figure of empty boxes;
+* items/ (when a build has them) become one config per task and domain.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.cli import main
+from pipeline.errors import CdtpError
+from pipeline.release_plots import PLOTS
+from schemas.items import ITEM_SCHEMA
+from schemas.outputs import PAIR_SCHEMA
+from tests.build_fixtures import write_fixture
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def cjk_font():
+    from pipeline.release_plots import find_cjk_font
+
+    try:
+        return find_cjk_font()
+    except CdtpError as exc:
+        pytest.skip(f"no CJK font for the plots ({exc}); `make test` installs fonts-noto-cjk as root")
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory) -> Path:
+    raw = tmp_path_factory.mktemp("raw")
+    write_fixture(raw / "raw-00000.jsonl", repeat=3)
+    out = tmp_path_factory.mktemp("build") / "out"
+    assert main(["build", "--input", str(raw / "raw-*"), "--out", str(out), "--min-relation-count", "4",
+                 "--num-shards", "2", "--runner", "DirectRunner", "--set", "split.eval_fraction=0.5"]) == 0
+    return out
+
+
+@pytest.fixture(scope="module")
+def release(build, cjk_font, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("release") / "R"
+    assert main(["release", "--shards", str(build), "--out", str(out), "--name", "cdtp test release"]) == 0
+    return out
+
+
+@pytest.fixture()
+def hf_offline(tmp_path, monkeypatch):
+    monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))
+    return tmp_path / "hf"
+
+
+def _build_counts(build: Path) -> dict[tuple[str, str], int]:
+    t = pa.concat_tables([pq.read_table(f, columns=["domain", "split"]) for f in (build / "pairs").rglob("*.parquet")])
+    counts: dict[tuple[str, str], int] = {}
+    for d, s in zip(t.column("domain").to_pylist(), t.column("split").to_pylist()):
+        counts[(d, s)] = counts.get((d, s), 0) + 1
+    return counts
+
+
+def test_release_layout_card_and_manifest(release, build):
+    for name in ("README.md", "manifest.json", "config.json", "stats.json"):
+        assert (release / name).is_file(), name
+    manifest = json.loads((release / "manifest.json").read_text(encoding="utf-8"))
+    stats = json.loads((build / "stats.json").read_text(encoding="utf-8"))
+    shards = [f for f in manifest["files"] if f["path"].startswith("data/pairs/")]
+    assert sum(f["rows"] for f in shards) == manifest["build"]["funnel_pairs"] == stats["output_check"]["pairs"]["rows"]
+    assert all(len(f["sha256"]) == 64 and f["schema"] == "pairs" for f in shards)
+    assert manifest["schema_versions"]["pairs"] == "1"
+    assert manifest["build"]["config"] == stats["config"]
+    assert manifest["build"]["code_version"] == stats["code_version"]
+    assert manifest["release"]["code_version"]["source_sha256"]
+    card = (release / "README.md").read_text(encoding="utf-8")
+    # This build's numbers, not a template's.
+    finalise = next(s for s in stats["funnel"] if s["stage"] == "finalise")
+    assert f"{finalise['out']['entries']:,} pairs" in card
+    assert "| relation_frequency |" in card and "rare_relation" in card
+    assert "`relation_frequency.min_count` | 4 |" in card
+    assert "## Known limitations" in card and "## License" in card
+    for plot in PLOTS:
+        assert f"(plots/{plot})" in card
+
+
+def test_card_header_is_the_hugging_face_format(release, build, hf_offline):
+    import datasets
+    import yaml
+
+    card = (release / "README.md").read_text(encoding="utf-8")
+    header = yaml.safe_load(card.split("---\n")[1])
+    names = [c["config_name"] for c in header["configs"]]
+    domains = sorted({d for d, _ in _build_counts(build)})
+    assert names == ["pairs"] + [f"pairs_{d}" for d in domains]
+    assert header["language"] == ["zh"] and header["license"] and header["size_categories"] == ["n<1K"]
+    # Loading by config name goes through the card's data_files and features.
+    counts = _build_counts(build)
+    d0 = domains[0]
+    ds = datasets.load_dataset(str(release), f"pairs_{d0}")
+    assert {s: ds[s].num_rows for s in ds} == {s: n for (d, s), n in counts.items() if d == d0}
+    assert ds[next(iter(ds))].features == datasets.Features.from_arrow_schema(PAIR_SCHEMA)
+
+
+def test_load_dataset_parquet_data_dir_and_duckdb(release, build, hf_offline):
+    import datasets
+    import duckdb
+
+    counts = _build_counts(build)
+    ds = datasets.load_dataset("parquet", data_dir=str(release / "data" / "pairs"))
+    by_split = {"train": 0, "eval": 0}
+    for (_, s), n in counts.items():
+        by_split[s] += n
+    assert ds["train"].num_rows == by_split["train"] and ds["test"].num_rows == by_split["eval"]
+    assert set(ds["test"]["split"]) == {"eval"}
+    rows = duckdb.sql(f"SELECT domain, split, count(*) FROM read_parquet('{release}/data/pairs/**/*.parquet', "
+                      "hive_partitioning = true) GROUP BY ALL").fetchall()
+    assert {(d, s): n for d, s, n in rows} == counts
+
+
+def _flip(path: Path, where: float = 0.5) -> None:
+    data = bytearray(path.read_bytes())
+    i = int(len(data) * where)
+    data[i] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("target,expected", [
+    ("data/pairs", "sha256 differs"),
+    ("README.md", "README.md: sha256 differs"),
+    ("plots/relations.png", "plots/relations.png: sha256 differs"),
+    ("manifest.json", "manifest.json"),
+])
+def test_verify_fails_on_one_changed_byte(release, tmp_path, capsys, target, expected):
+    copy = tmp_path / "R"
+    shutil.copytree(release, copy)
+    assert main(["release", "verify", str(copy)]) == 0
+    capsys.readouterr()
+    path = sorted((copy / target).rglob("*.parquet"))[0] if (copy / target).is_dir() else copy / target
+    _flip(path)
+    assert main(["release", "verify", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "does not match its manifest" in err and expected in err
+
+
+def test_verify_fails_on_a_missing_or_extra_file(release, tmp_path, capsys):
+    copy = tmp_path / "R"
+    shutil.copytree(release, copy)
+    (copy / "plots" / "funnel.png").unlink()
+    (copy / "data" / "pairs" / "extra.parquet").write_bytes(b"PAR1")
+    assert main(["release", "verify", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert "plots/funnel.png: listed in the manifest but missing" in err
+    assert "data/pairs/extra.parquet: present but not in the manifest" in err
+
+
+def test_plots_are_png_and_a_font_without_hanzi_is_an_error(release, build, tmp_path, monkeypatch):
+    for name in PLOTS:
+        data = (release / "plots" / name).read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10_000, name
+    import matplotlib
+
+    latin = Path(matplotlib.get_data_path()) / "fonts" / "ttf" / "DejaVuSans.ttf"
+    monkeypatch.setenv("CDTP_CJK_FONT", str(latin))
+    from pipeline.release_plots import make_plots
+
+    stats = json.loads((build / "stats.json").read_text(encoding="utf-8"))
+    with pytest.raises(CdtpError, match="lacks glyphs"):
+        make_plots(tmp_path / "plots", stats, {"HP": {"train": 1}}, [10])
+    monkeypatch.setenv("CDTP_CJK_FONT", str(tmp_path / "nofont.ttc"))
+    with pytest.raises(CdtpError, match="is not a font file"):
+        make_plots(tmp_path / "plots", stats, {"HP": {"train": 1}}, [10])
+
+
+def test_release_refuses_a_damaged_build_and_a_non_empty_out(build, release, tmp_path, capsys, cjk_font):
+    copy = tmp_path / "b"
+    shutil.copytree(build, copy)
+    sorted((copy / "pairs").rglob("*.parquet"))[0].unlink()
+    assert main(["release", "--shards", str(copy), "--out", str(tmp_path / "R")]) == 2
+    assert "but the funnel counted" in capsys.readouterr().err
+    assert not (tmp_path / "R").exists() and not (tmp_path / "R.partial").exists()
+    assert main(["release", "--shards", str(build), "--out", str(release)]) == 2
+    assert "pass --overwrite" in capsys.readouterr().err
+
+
+def _item(task: str, pair_id: str, head: str, relation: str, tail: str, options: list[str]) -> dict:
+    row = {f.name: None for f in ITEM_SCHEMA}
+    row.update(item_id=f"{task}-{pair_id}-{relation}", task=task, domain="HP", split="train", in_subset=False,
+               pair_id=pair_id, head=head, relation=relation, tail=tail, question=f"{head}的{relation}是什么？",
+               asked="tail", options=options, answer=tail, answer_index=options.index(tail))
+    return row
+
+
+def test_items_become_one_config_per_task_and_domain(build, tmp_path, hf_offline, cjk_font):
+    copy = tmp_path / "b"
+    shutil.copytree(build, copy)
+    rows = [_item("qa", "p1", "长江", "发源地", "青藏高原", ["青藏高原", "云贵高原"]),
+            _item("qa", "p2", "黄河", "注入", "渤海", ["东海", "渤海"])]
+    part = copy / "items" / "task=qa" / "domain=HP" / "split=train"
+    part.mkdir(parents=True)
+    pq.write_table(pa.Table.from_pylist(rows, schema=ITEM_SCHEMA), part / "part-00000-of-00001.parquet")
+    out = tmp_path / "R"
+    assert main(["release", "--shards", str(copy), "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["configs"]["qa"]["rows"] == {"train": 2}
+    assert manifest["configs"]["qa_HP"]["rows"] == {"train": 2}
+    assert manifest["schema_versions"]["items"] == "1"
+    import datasets
+
+    ds = datasets.load_dataset(str(out), "qa_HP")
+    assert ds["train"]["answer"] == ["青藏高原", "渤海"] or sorted(ds["train"]["answer"]) == ["渤海", "青藏高原"]
+    assert main(["release", "verify", str(out)]) == 0
+
+
+def test_config_show_prints_a_config_that_round_trips(tmp_path, capsys):
+    assert main(["config", "show", "--set", "split.seed=7", "--set", "relation_frequency.min_count=3"]) == 0
+    captured = capsys.readouterr()
+    shown = json.loads(captured.out)
+    assert shown["split"]["seed"] == 7 and shown["relation_frequency"]["min_count"] == 3
+    assert captured.err.startswith("# cdtp ")
+    cfg_file = tmp_path / "c.json"
+    cfg_file.write_text(captured.out, encoding="utf-8")
+    assert main(["config", "show", "--config", str(cfg_file)]) == 0
+    assert json.loads(capsys.readouterr().out) == shown
+    assert main(["config", "show", "--set", "split.sed=1"]) == 2
+    assert "unknown key(s) ['sed']" in capsys.readouterr().err
+
+
+def test_config_show_from_a_build_names_its_code_version(build, capsys):
+    assert main(["config", "show", "--from-build", str(build)]) == 0
+    captured = capsys.readouterr()
+    stats = json.loads((build / "stats.json").read_text(encoding="utf-8"))
+    assert json.loads(captured.out) == stats["config"]
+    assert stats["code_version"]["source_sha256"][:12] in captured.err
