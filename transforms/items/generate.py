@@ -55,16 +55,15 @@ def _pool_candidates(scorer: Scorer, pool_key: tuple[str, str], gold: str, gold_
     return out
 
 
-def _neighbour_candidates(own: dict | None, hops: dict[str, dict], exclude_key: str, pivot_out, pivot_in) -> list[Candidate]:
-    """1-hop (the pivot's other values and heads) and 2-hop (their neighbours) names."""
+def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Candidate]:
+    """1-hop (the pivot's other values and heads) and 2-hop (their neighbours, the gold's
+    included: 北京 through 中国) names."""
     out = []
     for e in pivot_out:
         out.append(Candidate(e[5], e[6], "neighbour", 0))
     for e in pivot_in:
         out.append(Candidate(e[1], e[3], "neighbour", 0))
-    for k, summary in sorted(hops.items()):
-        if k == exclude_key:
-            continue
+    for _, summary in sorted(hops.items()):
         for text, ctype in summary["neighbours"]:
             out.append(Candidate(text, ctype, "neighbour", 1))
     return out
@@ -148,7 +147,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         draft_sims: dict[str, float] = {}
         cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", draft_sims)
         if e[6] not in UNTYPED:
-            cands += _neighbour_candidates(None, hops, gkey, [x for x in outs if x[0] == e[0] and x is not e], ins)
+            cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
             cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
             cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", draft_sims, "frequency")
         below, above = ladder(gold, e[6])
@@ -173,7 +172,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         draft_sims = {}
         cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", draft_sims)
         if e[3] not in UNTYPED:
-            cands += _neighbour_candidates(None, hops, gkey, outs, [x for x in ins if x is not e])
+            cands += _neighbour_candidates(hops, outs, [x for x in ins if x is not e])
             cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", draft_sims, "frequency")
         draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims]))
         typed = [(c.text, c.type) for c in cands]
