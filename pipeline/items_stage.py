@@ -132,16 +132,19 @@ class _Scorer:
         return None if row is None else self.matrix[row]
 
     def similar(self, gold: str, texts: list[str]) -> dict[str, float]:
+        import numpy as np
+
         g = self._vec(gold)
         if g is None:
             return {}
         known = [t for t in dict.fromkeys(texts) if t in self.index]
         if not known:
             return {}
-        sims = self.matrix[[self.index[t] for t in known]] @ g
-        return {t: round(float(s), 4) for t, s in zip(known, sims)}
+        sims = np.round((self.matrix[[self.index[t] for t in known]] @ g).astype(np.float64), 4).tolist()
+        return dict(zip(known, sims))
 
     def pool(self, pool_key: tuple[str, str], gold: str):
+        """(text, type, bin, similarity) of the pool's members at or above the band's low bound."""
         import faiss
         import numpy as np
 
@@ -159,8 +162,8 @@ class _Scorer:
         if index is None or g is None:
             return []
         lims, dist, ids = index.range_search(np.ascontiguousarray(g[None, :]), self.low)
-        return [(members[i][0], members[i][1], round(float(d), 4), members[i][2])
-                for d, i in zip(dist[lims[0]:lims[1]], ids[lims[0]:lims[1]])]
+        sims = np.round(dist[lims[0]:lims[1]].astype(np.float64), 4).tolist()
+        return [(*members[i], s) for i, s in zip(ids[lims[0]:lims[1]].tolist(), sims)]
 
 
 class _AskQuestions(_Counting):

@@ -29,14 +29,14 @@ from transforms.text import normalise
 
 
 def test_quantities_keep_their_unit_and_decimals():
-    for value, unit in (("6397公里", "公里"), ("1.75米", "米"), ("12首", "首"), ("1.2亿人", "亿人")):
+    for value, unit in (("6397公里", "公里"), ("1.75米", "米"), ("12首", "首"), ("1.2亿人", "亿人"), ("2,240米", "米")):
         vs = variants(value, "quantity")
         assert len(vs) >= 9, (value, vs)
         decimals = len(value.split(".")[1]) - len(unit) if "." in value else 0
         for v in vs:
             assert v.endswith(unit) and v != value, (value, v)
             number = v[: -len(unit)]
-            assert re.fullmatch(r"\d+(\.\d+)?", number), v
+            assert re.fullmatch(r"\d{1,3}(,\d{3})*" if "," in value else r"\d+(\.\d+)?", number), (value, v)
             assert (len(number.split(".")[1]) if "." in number else 0) == decimals, (value, v)
 
 

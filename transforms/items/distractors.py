@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 import zlib
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
 from transforms.items.exclusion import exclusion_reason, pieces
@@ -33,8 +34,7 @@ ORIGIN_PRIORITY = ("neighbour", "polysemy", "same_relation", "frequency", "type"
 NUM_DISTRACTORS = NUM_OPTIONS - 1
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     text: str
     type: str | None
     origin: str
@@ -79,18 +79,22 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
 
     def admit(text: str, ctype: str | None, origin: str) -> float | None:
         """The candidate's similarity when it may be offered (and marks it taken), else None."""
+        # Cheapest checks first: the type and the band are lookups, exclusion is not.
         n = normalise(text)
         if n in seen:
             return None
-        why = "question_entity" if n in draft.pivot else exclusion_reason(
-            text, draft.gold, draft.relation, draft.known, draft.aliases)
-        if why is None and origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
-            why = "other_type"
         sim = similarity.get(text)
-        if why is None and sim is None:
+        why = None
+        if origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
+            why = "other_type"
+        elif sim is None:
             why = "no_vector"
-        if why is None and origin != "numeric" and not (low <= sim <= high):
+        elif origin != "numeric" and not (low <= sim <= high):
             why = "above_band" if sim > high else "below_band"
+        elif n in draft.pivot:
+            why = "question_entity"
+        else:
+            why = exclusion_reason(text, draft.gold, draft.relation, draft.known, draft.aliases)
         if why is not None:
             rejected[why] = rejected.get(why, 0) + 1
             return None
@@ -106,16 +110,27 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
         k = min(max(k, NUM_DISTRACTORS - len(ok_above)), len(ok_below))
         chosen = [(t, "numeric", s) for t, s in ok_below[:k] + ok_above[: NUM_DISTRACTORS - k]]
 
-    by_origin: dict[str, list[tuple[int, int, Candidate]]] = {o: [] for o in ORIGIN_PRIORITY}
-    for c in draft.candidates:
-        by_origin[c.origin].append((c.tier, zlib.crc32(c.text.encode("utf-8"), base), c))
-    queues = {o: iter(sorted(v, key=lambda x: (x[0], x[1], x[2].text))) for o, v in by_origin.items() if v}
+    # Each origin's candidates, tier by tier; inside a tier they keep the order they came
+    # in (a pool's own seeded order) rotated by a per-item seeded offset, so every item
+    # starts somewhere else in the pool at the cost of one hash per tier, not per candidate.
+    tiers: dict[str, dict[int, list]] = {}
+    for cand in draft.candidates:
+        tiers.setdefault(cand[2], {}).setdefault(cand[3], []).append(cand)
+
+    def ordered(origin: str):
+        for tier in sorted(tiers[origin]):
+            group = tiers[origin][tier]
+            start = zlib.crc32(f"{origin}{tier}".encode("ascii"), base) % len(group)
+            yield from group[start:]
+            yield from group[:start]
+
+    queues = {o: ordered(o) for o in ORIGIN_PRIORITY if o in tiers}
 
     def pull(origin: str):
-        for _, _, c in queues[origin]:
-            sim = admit(c.text, c.type, origin)
+        for text, ctype, _, _ in queues[origin]:
+            sim = admit(text, ctype, origin)
             if sim is not None:
-                return c.text, origin, sim
+                return text, origin, sim
         del queues[origin]
         return None
 

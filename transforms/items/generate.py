@@ -45,26 +45,34 @@ class Scorer(Protocol):
         ...
 
 
+# Pool bins looked at first: within NEAR_TIER of the gold's frequency bin. Only
+# when they give fewer than nine is the whole pool tried (a second, wider draft):
+# most items never need it, and building candidates was the stage's main cost.
+NEAR_TIER, ALL_TIERS = 2, 5
+
+
 def _pool_candidates(scorer: Scorer, pool_key: tuple[str, str], gold: str, gold_bin: int, origin: str,
-                     sims: dict[str, float], near_origin: str | None = None) -> list[Candidate]:
+                     sims: dict[str, float], max_tier: int, near_origin: str | None = None) -> list[Candidate]:
     out = []
-    for text, ctype, sim, b in scorer.pool(pool_key, gold):
+    for text, ctype, b, sim in scorer.pool(pool_key, gold):
+        tier = abs(b - gold_bin)
+        if tier > max_tier:
+            continue
         sims[text] = sim
-        o = near_origin if (near_origin and b == gold_bin) else origin
-        out.append(Candidate(text, ctype, o, abs(b - gold_bin)))
+        # A plain tuple in Candidate's field order: this loop runs for every pool member.
+        out.append((text, ctype, near_origin if (near_origin and tier == 0) else origin, tier))
     return out
 
 
-def _neighbour_candidates(own: dict | None, hops: dict[str, dict], exclude_key: str, pivot_out, pivot_in) -> list[Candidate]:
-    """1-hop (the pivot's other values and heads) and 2-hop (their neighbours) names."""
+def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Candidate]:
+    """1-hop (the pivot's other values and heads) and 2-hop (their neighbours, the gold's
+    included: 北京 through 中国) names."""
     out = []
     for e in pivot_out:
         out.append(Candidate(e[5], e[6], "neighbour", 0))
     for e in pivot_in:
         out.append(Candidate(e[1], e[3], "neighbour", 0))
-    for k, summary in sorted(hops.items()):
-        if k == exclude_key:
-            continue
+    for _, summary in sorted(hops.items()):
         for text, ctype in summary["neighbours"]:
             out.append(Candidate(text, ctype, "neighbour", 1))
     return out
@@ -91,12 +99,15 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     for e in ins:
         heads_by_rel.setdefault(e[4], []).append(e[1])
 
-    def emit(draft: Draft, edge: tuple, asked: str, shown_head: str, sims: dict[str, float],
-             typed: list[tuple[str, str]]) -> None:
-        rejected: dict[str, int] = {}
-        chosen = choose(draft, sims, band, cfg.seed, cfg.max_per_origin, rejected)
-        for why, n in rejected.items():
-            count(f"rejected|{why}", n)
+    def emit(make_draft, edge: tuple, asked: str, shown_head: str) -> None:
+        for max_tier in (NEAR_TIER, ALL_TIERS):
+            draft, sims, typed = make_draft(edge, max_tier)
+            rejected: dict[str, int] = {}
+            chosen = choose(draft, sims, band, cfg.seed, cfg.max_per_origin, rejected)
+            for why, n in rejected.items():
+                count(f"rejected|{why}", n)
+            if chosen is not None:
+                break
         if chosen is None:
             count("skipped|too_few_distractors", len(tasks))
             return
@@ -136,49 +147,53 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
                     count("type|consistent" if same else "type|inconsistent", 1)
             items.append(item)
 
+    def tail_draft(e: tuple, max_tier: int):
+        gold = e[5]
+        g_summary = hops.get(normalise(gold))
+        gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
+        sims: dict[str, float] = {}
+        cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
+        if e[6] not in UNTYPED:
+            cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
+            cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
+            cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", sims, max_tier, "frequency")
+        below, above = ladder(gold, e[6])
+        sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims] + below + above))
+        typed = [(c[0], c[1]) for c in cands] + [(t, e[6]) for t in below + above]
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4],
+                      known_set(values_by_rel[e[4]], e[4]), g_summary["aliases"] if g_summary else frozenset(),
+                      cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases)
+        return draft, sims, typed
+
+    def head_draft(e: tuple, max_tier: int):
+        gold = e[1]
+        g_summary = hops.get(normalise(gold))
+        gold_bin = freq_bin(g_summary["count"]) if g_summary else 0
+        sims: dict[str, float] = {}
+        cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
+        if e[3] not in UNTYPED:
+            cands += _neighbour_candidates(hops, outs, [x for x in ins if x is not e])
+            cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", sims, max_tier, "frequency")
+        sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims]))
+        typed = [(c[0], c[1]) for c in cands]
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4],
+                      known_set(heads_by_rel[e[4]]), g_summary["aliases"] if g_summary else frozenset(),
+                      cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases)
+        return draft, sims, typed
+
     for e in outs:
         why = templates.skip_tail_reason(e[1], e[4], e[5])
         if why:
             count(f"skipped|{why}", len(tasks))
             continue
-        gold = e[5]
-        gkey = normalise(gold)
-        g_summary = hops.get(gkey)
-        gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
-        draft_sims: dict[str, float] = {}
-        cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", draft_sims)
-        if e[6] not in UNTYPED:
-            cands += _neighbour_candidates(None, hops, gkey, [x for x in outs if x[0] == e[0] and x is not e], ins)
-            cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
-            cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", draft_sims, "frequency")
-        below, above = ladder(gold, e[6])
-        draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims] + below + above))
-        typed = [(c.text, c.type) for c in cands] + [(t, e[6]) for t in below + above]
-        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4], known_set(values_by_rel[e[4]], e[4]),
-                      g_summary["aliases"] if g_summary else frozenset(), cands, below, above,
-                      frozenset({key, normalise(e[1])}) | own_aliases)
-        emit(draft, e, "tail", templates.shown_head(e[1], e[2], polysemous), draft_sims, typed)
+        emit(tail_draft, e, "tail", templates.shown_head(e[1], e[2], polysemous))
 
     for e in ins:
-        heads = {normalise(h) for h in heads_by_rel[e[4]]}
-        why = templates.head_askable(e[4], e[6], len(heads))
+        why = templates.head_askable(e[4], e[6], len({normalise(h) for h in heads_by_rel[e[4]]}))
         if why:
             if e[4] in templates.HEAD_TEMPLATES:
                 count(f"skipped|{why}", len(tasks))
             continue
-        gold = e[1]
-        gkey = normalise(gold)
-        g_summary = hops.get(gkey)
-        gold_bin = freq_bin(g_summary["count"]) if g_summary else 0
-        draft_sims = {}
-        cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", draft_sims)
-        if e[3] not in UNTYPED:
-            cands += _neighbour_candidates(None, hops, gkey, outs, [x for x in ins if x is not e])
-            cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", draft_sims, "frequency")
-        draft_sims.update(scorer.similar(gold, [c.text for c in cands if c.text not in draft_sims]))
-        typed = [(c.text, c.type) for c in cands]
-        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4], known_set(heads_by_rel[e[4]]),
-                      g_summary["aliases"] if g_summary else frozenset(), cands, [], [],
-                      frozenset({key, normalise(e[5])}) | own_aliases)
-        emit(draft, e, "head", e[1], draft_sims, typed)
+        emit(head_draft, e, "head", e[1])
+
     return items

@@ -16,7 +16,8 @@ import re
 
 FORMULA_RE = re.compile(r"^(?:[A-Z][a-z]?\d*){2,}$")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)(\d*)")
-_DIGITS = re.compile(r"\d+(?:\.\d+)?")
+# 2,240 is one number (thousands separators), 1.75 another; 2,240 keeps its commas.
+_DIGITS = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
 MAX_VARIANTS = 12
 LADDER = 9  # steps on each side of the gold
 
@@ -45,6 +46,9 @@ def formula_variants(value: str) -> list[str]:
 
 def _fmt_like(original: str, number: float) -> str:
     """`number` written like `original`: same decimals, same zero padding."""
+    if "," in original:
+        decimals = len(original.split(".", 1)[1]) if "." in original else 0
+        return f"{number:,.{decimals}f}"
     if "." in original:
         decimals = len(original.split(".", 1)[1])
         return f"{number:.{decimals}f}"
@@ -61,7 +65,7 @@ def _replace_span(value: str, span: tuple[int, int], new: str) -> str:
 def _is_year(value: str, m: re.Match) -> bool:
     s = m.group(0)
     after = value[m.end(): m.end() + 1]
-    return ("." not in s) and (after == "年" or (len(s) == 4 and 1000 <= int(s) <= 2100))
+    return ("." not in s) and ("," not in s) and (after == "年" or (len(s) == 4 and 1000 <= int(s) <= 2100))
 
 
 Ladder = tuple[list[str], list[str]]  # (below the gold, nearest first; above, nearest first)
@@ -71,7 +75,7 @@ _STEPS = tuple(range(1, LADDER + 1))
 
 def _ladder(value: str, m: re.Match, below: list[float], above: list[float], lo: float = 0.0) -> Ladder:
     s = m.group(0)
-    x = float(s)
+    x = float(s.replace(",", ""))
 
     def render(cands: list[float]) -> list[str]:
         out = []
@@ -109,7 +113,7 @@ def number_ladder(value: str) -> Ladder:
     if not m:
         return [], []
     s = m.group(0)
-    x = float(s)
+    x = float(s.replace(",", ""))
     if "." not in s and x < 20:
         return _ladder(value, m, [x - d for d in _STEPS], [x + d for d in _STEPS])
     return _ladder(value, m, [x * (1 - 0.08 * d) for d in _STEPS], [x * (1 + 0.1 * d) for d in _STEPS])

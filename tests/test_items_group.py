@@ -1,0 +1,85 @@
+"""One name's group, end to end through the real embedder: where each origin comes from.
+
+`group_items` is what the AskQuestions step runs per normalised name. Here a
+group is written by hand (real facts): two people named 李娜 (the tennis
+player born in 湖北武汉, the singer born in 山东济南) and 曹雪芹 as the author
+of 红楼梦. Similarities come from the real USE embedder through the stage's
+own vector file and faiss pools.
+"""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.items_embed import embed_all, read_vectors
+from pipeline.items_stage import _Scorer
+from transforms.items.config import ItemsConfig
+from transforms.items.generate import group_items
+from transforms.items.graph import freq_bin
+from transforms.items.numeric import variants
+
+COUNTRIES = ["美国", "日本", "法国", "德国", "英国", "意大利", "俄罗斯", "巴西", "印度", "韩国"]
+WORKS = ["西游记", "水浒传", "三国演义", "呐喊", "骆驼祥子", "围城", "边城", "子夜", "茶馆", "雷雨"]
+PLACES = ["浙江绍兴", "四川江油", "河南巩县", "江苏南京", "湖南长沙"]
+
+
+def _edge(pair_id, entity, subtitle, relation, tail, tail_type, entity_type="person"):
+    return (pair_id, entity, subtitle, entity_type, relation, tail, tail_type, "HS", "eval", True)
+
+
+@pytest.fixture(scope="module")
+def scorer(tmp_path_factory):
+    d = tmp_path_factory.mktemp("vectors")
+    pools = {("rel", "国籍", freq_bin(1)): [(c, "place") for c in COUNTRIES],
+             ("type", "place", freq_bin(1)): [(p, "place") for p in PLACES + COUNTRIES[:3]],
+             ("head", "作者", freq_bin(0)): [(w, "work") for w in WORKS],
+             ("type", "work", freq_bin(0)): [(w, "work") for w in WORKS[:5]]}
+    strings = {"李娜", "中国", "北京", "湖北武汉", "山东济南", "红楼梦", "曹雪芹", "石头记", *COUNTRIES, *WORKS, *PLACES}
+    strings |= {v for s in list(strings) for v in variants(s, None)}
+    path = embed_all(sorted(strings), "use-m3", str(d / "cache"), str(d / "vectors.arrow"))
+    index, matrix = read_vectors(path)
+    return _Scorer(index, matrix, pools, 0.0)
+
+
+def test_polysemy_and_neighbour_origins_and_the_other_senses_values(scorer):
+    records = [("out", _edge("p_tennis", "李娜", "网球运动员", "出生地", "湖北武汉", "place")),
+               ("out", _edge("p_tennis", "李娜", "网球运动员", "国籍", "中国", "place")),
+               ("out", _edge("p_singer", "李娜", "歌手", "出生地", "山东济南", "place"))]
+    hops = {"中国": {"name": "中国", "type": "place", "count": 1, "aliases": frozenset({"中华人民共和国"}),
+                     "neighbours": [("北京", "place")]}}
+    counts: dict[str, int] = {}
+    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",))
+    items = group_items("李娜", records, hops, scorer, cfg, lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
+    by_relation = {(i["relation"], i["pair_id"]): i for i in items}
+    nationality = by_relation[("国籍", "p_tennis")]
+    # Two senses of one name: the question shows which one.
+    assert nationality["question"] == "李娜（网球运动员）的国籍是哪个国家？"
+    origins = dict(zip([o for i, o in enumerate(nationality["options"]) if i != nationality["answer_index"]],
+                       nationality["distractor_origins"]))
+    assert origins.get("山东济南") == "polysemy"  # the singer's birthplace: a place, not her nationality
+    assert origins.get("湖北武汉") == "neighbour"  # the player's own other value
+    assert origins.get("北京") == "neighbour"  # 2-hop, through 中国
+    assert "same_relation" in origins.values()
+    # The tennis player's birthplace question never offers the singer's: (李娜, 出生地, 山东济南)
+    # is in the graph, and the question cannot tell the senses apart by its relation alone.
+    birth = by_relation.get(("出生地", "p_tennis"))
+    if birth is not None:
+        assert "山东济南" not in birth["options"]
+    assert counts.get("rejected|true_answer", 0) >= 1
+
+
+def test_head_question_excludes_the_gold_alias(scorer):
+    records = [("in", _edge("p_hlm", "红楼梦", None, "作者", "曹雪芹", "person", entity_type="work"))]
+    # 红楼梦 tells its neighbours its other name, and names it among its own neighbours
+    # (its 别名 value), so 石头记 is the first 2-hop candidate of 曹雪芹's question.
+    hops = {"红楼梦": {"name": "红楼梦", "type": "work", "count": 0, "aliases": frozenset({"石头记"}),
+                       "neighbours": [("石头记", "work")]}}
+    counts: dict[str, int] = {}
+    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa", "kgc"))
+    items = group_items("曹雪芹", records, hops, scorer, cfg, lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
+    assert {i["task"] for i in items} == {"qa", "kgc"}
+    for item in items:
+        assert item["asked"] == "head" and item["answer"] == "红楼梦"
+        assert "石头记" not in item["options"]  # another name of the gold
+        assert set(item["options"]) - {"红楼梦"} <= set(WORKS)
+    assert {i["question"] for i in items} == {"下列哪部作品的作者是曹雪芹？", "(?, 作者, 曹雪芹)"}
+    assert counts["rejected|gold_alias"] >= 1
