@@ -137,6 +137,10 @@ def reference(raw_input, tmp_path_factory) -> tuple[Path, str]:
     return out, _content_hash(out)
 
 
+# What a finished build leaves in OUT: its outputs and the embedding cache, no scratch.
+OUTPUT_LISTING = ["audit", "discarded_triples", "embed_cache", "items", "ontologies", "pairs", "stats.json"]
+
+
 def test_a_failed_overwrite_keeps_the_previous_outputs(reference, raw_input, tmp_path, capsys):
     out = tmp_path / "out"
     shutil.copytree(reference[0], out)  # the previous, good build
@@ -151,11 +155,11 @@ def test_a_failed_overwrite_keeps_the_previous_outputs(reference, raw_input, tmp
     err = capsys.readouterr().err
     assert "cannot start the pipeline" in err and "Traceback" not in err
     assert _content_hash(out) == before and (out / "stats.json").read_bytes() == stats_before
-    assert sorted(p.name for p in out.iterdir()) == ["audit", "discarded_triples", "pairs", "stats.json"]
+    assert sorted(p.name for p in out.iterdir()) == OUTPUT_LISTING
     # A successful --overwrite replaces them, and leaves no scratch.
     assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, "--overwrite"]) == 0
     assert _content_hash(out) == before
-    assert sorted(p.name for p in out.iterdir()) == ["audit", "discarded_triples", "pairs", "stats.json"]
+    assert sorted(p.name for p in out.iterdir()) == OUTPUT_LISTING
 
 
 def _cli(*args: str) -> list[str]:
@@ -185,7 +189,7 @@ def test_a_killed_build_leaves_only_scratch_and_the_rerun_matches(reference, raw
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
     assert "removed what an interrupted build left" in rerun.stderr and "_staging/" in rerun.stderr
-    assert sorted(p.name for p in out.iterdir()) == ["audit", "discarded_triples", "pairs", "stats.json"]
+    assert sorted(p.name for p in out.iterdir()) == OUTPUT_LISTING
     assert _content_hash(out) == reference[1]
 
 
