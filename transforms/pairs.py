@@ -303,9 +303,41 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
             out.append(p)
     if not out:
         return [value]
+    out = _merge_fragments(out)
     if len(out) > cfg.max_values:
         return [value]
     return out
+
+
+_BRACKET_NOTE = re.compile(r"^[（(【\[][^）)】\]]*[）)】\]]$")
+
+
+def _is_fragment(piece: str) -> bool:
+    """A unit (`个`, `人`) or a bracket note (`（一级学科）`) cut off by a line
+    break: it qualifies the piece before it and is never a value of its own."""
+    from transforms.quantities import _UNITS
+
+    return piece in _UNITS or bool(_BRACKET_NOTE.match(piece))
+
+
+def _merge_fragments(pieces: list[str]) -> list[str]:
+    """`53（一级学科）个、专业学位10\n个` -> [`53（一级学科）个`, `专业学位10个`]:
+    fragments go back onto the piece they qualify (the previous one, or the
+    next one for a leading fragment)."""
+    if len(pieces) < 2 or not any(_is_fragment(p) for p in pieces):
+        return pieces
+    out: list[str] = []
+    pending = ""
+    for p in pieces:
+        if _is_fragment(p):
+            if out:
+                out[-1] += p
+            else:
+                pending += p
+        else:
+            out.append(pending + p if pending and _BRACKET_NOTE.match(pending) is None else p)
+            pending = ""
+    return out or ["".join(pieces)]
 
 
 def _link_title(link: dict) -> list[str]:

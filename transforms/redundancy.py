@@ -21,10 +21,11 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from transforms.align import AlignConfig, align_value, find_quantities
+from transforms.align import AlignConfig, align_context, align_triple, find_quantities
 from transforms.pairs import PairConfig, entity_names, pair_with_aliases
 from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
+from transforms.trivial import trivial_reason
 
 STAGE_TRIPLE = "redundant_triple"
 STAGE_DESCRIPTION = "redundant_description"
@@ -127,7 +128,8 @@ def position_index(pair: dict) -> float:
     return max(ends) / n
 
 
-def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
+def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
+                mined_cues: dict[str, tuple[str, ...]] | None = None) -> CleanResult:
     """Redundant-triple stage for one validated raw entry.
 
     Builds the pair, aligns every triple with the text (transforms/align.py)
@@ -157,6 +159,7 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
     levels = ",".join(_levels(cfg.align))
+    ctx = align_context(raw, text, triples, cfg.align, mined_cues)
     for t, al in zip(triples, aliases):
         tail = t["tail"]
         if not tail.strip():
@@ -170,14 +173,16 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
         seen.add(key)
         if ntitle and ntail == ntitle:
             al = (*al, *[n for n in names if n != tail])
-        hit = align_value(tail, text, al, cfg.align, t["relation"])
+        hit, why = align_triple(tail, text, al, cfg.align, t["relation"], ctx)
         if hit is None:
-            detail = f"value not found in text at levels {levels}"
+            detail = why or f"value not found in text at levels {levels}"
             if al:
                 detail += f"; aliases tried: {'|'.join(al[:5])}"
             dropped.append((t, "unsupported_by_text", detail))
             continue
-        kept.append({**t, "start": hit.start, "end": hit.end, "match": hit.match})
+        kept.append({**t, "start": hit.start, "end": hit.end, "match": hit.match, "cue": hit.cue,
+                     "support_score": hit.support_score,
+                     "trivial": trivial_reason(t["head"], t["relation"], tail) is not None})
     if not kept:
         reason = "no_supported_triple"
         return CleanResult(None, dropped, reason,
@@ -188,8 +193,10 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
 
 
 def _levels(a: AlignConfig) -> list[str]:
-    return [n for n, on in (("exact", a.exact), ("date", a.dates), ("number", a.numbers),
-                            ("alias", a.aliases), ("fuzzy", a.fuzzy)) if on]
+    return [n for n, on in (("exact", a.exact), ("lifespan", a.lifespans), ("date", a.dates),
+                            ("number", a.numbers), ("alias", a.aliases), ("demonym", a.demonyms),
+                            ("place", a.places), ("list_item", a.list_items), ("paraphrase", a.paraphrases),
+                            ("fuzzy", a.fuzzy)) if on]
 
 
 # ------------------------------------------------------------ redundant description
