@@ -397,7 +397,9 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.exact:
         yield "exact", _exact_all(value, text), True
     if cfg.dates:
-        yield "date", _date_all(value, text, cfg), False
+        # `2012年07月03日（美国）`: the date without its bracket note
+        outside = _BRACKETS.sub("", value).strip() if not _OPENERS.isdisjoint(value) else value
+        yield "date", _date_all(value, text, cfg) or (_date_all(outside, text, cfg) if outside != value else []), False
     if cfg.numbers:
         yield "number", _number_all(value, text, cfg, relation), False
     if cfg.aliases:
@@ -413,6 +415,18 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.fuzzy:
         hit = _fuzzy(value, text, cfg)
         yield "fuzzy", [(hit.start, hit.end)] if hit else [], True
+
+
+_WORK_RELATIONS = re.compile(r"作品|专辑|代表作|中文名|名称|简称|别名|译名|曲目|歌曲|单曲|主题曲|系列|前作|续作|改编|原著|书|剧")
+
+
+def _titled(text: str, s: int, e: int) -> bool:
+    """The mention is the whole of a 《title》."""
+    return s > 0 and e < len(text) and text[s - 1] == "《" and text[e] == "》"
+
+
+def _work_value(value: str, relation: str | None) -> bool:
+    return "《" in value or bool(relation and _WORK_RELATIONS.search(relation))
 
 
 def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
@@ -441,6 +455,10 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if cfg.word_boundaries and name_like and not at_word_boundaries(text, s, e, lexicon):
                 cut.append(text[s:e])
                 continue
+            if cfg.roles and name_like and _titled(text, s, e) and not _work_value(value, relation):
+                # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place
+                other_role.append(f"{text[s:e]}@{s} (《》)")
+                continue
             if not cfg.roles or ctx is None or ctx.cues is None or not relation:
                 best = Alignment(s, e, level)
                 break
@@ -457,6 +475,12 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)
         if best is not None:
+            if (other_role and best.support_score is not None and best.support_score < 0.75
+                    and _roles.is_cued(relation or "")):
+                # The relation has cues, its cue-bound mentions are all in
+                # another role, and what is left has no cue of its own: the
+                # text names the value, but not in this role.
+                return None, "only mentions in another role: " + "; ".join(other_role[:3])
             return best, ""
     if other_role:
         return None, "only mentions in another role: " + "; ".join(other_role[:3])

@@ -246,6 +246,8 @@ def clean_relation_name(name: str) -> str:
 
 
 _CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
+# 《A》《B》 and 《A》（粤）《B》（国）: a title, with its bracket note, ends a value.
+_TITLE_END = re.compile(r"》\s*(?:[（(][^（）()]{1,8}[）)])?\s*$")
 _OPEN = "《（(【[「『〈<“‘\""
 _CLOSE = "》）)】]」』〉>”’\""
 
@@ -267,7 +269,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     pieces, buf, depth = [], [], 0
     n = len(value)
     for i, ch in enumerate(value):
-        if depth == 0 and ch == "《" and buf and "".join(buf).rstrip().endswith("》"):
+        if depth == 0 and ch == "《" and buf and _TITLE_END.search("".join(buf)):
             # 《A》《B》: adjacent titles are a list even without a separator.
             pieces.append("".join(buf))
             buf = [ch]

@@ -47,7 +47,10 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "歌曲原唱": ("演唱", "原唱", "歌手", "演绎"),
     "演唱歌手": ("演唱", "原唱", "歌手", "演绎"),
     "演唱者": ("演唱", "原唱", "歌手"),
+    "专辑歌手": ("演唱", "歌手", "专辑"),
     "制作人": ("制作人", "监制"),
+    "音乐风格": ("风格", "曲风"),
+    "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
     "制片人": ("制片", "制作", "监制"),
     "出品公司": ("出品", "制作", "出品方"),
     "所属专辑": ("专辑", "收录"),
@@ -59,9 +62,9 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "成立日期": ("成立", "创建", "创办", "组建", "建立", "创立"),
     "创刊时间": ("创刊",),
     "逝世日期": ("逝世", "去世", "病逝", "牺牲", "辞世", "卒", "遇害"),
-    "出生日期": ("出生", "生于", "生"),
-    "出生地": ("出生", "生于", "人"),
-    "籍贯": ("籍贯", "祖籍", "人"),
+    "出生日期": ("出生", "生于"),
+    "出生地": ("出生", "生于"),
+    "籍贯": ("籍贯", "祖籍"),
     "毕业院校": ("毕业", "就读", "考入", "学位", "学习", "肄业"),
     "曲目数量": ("曲目", "歌曲", "收录"),
     "歌曲数量": ("曲目", "歌曲", "收录"),
@@ -100,7 +103,7 @@ _CLAUSE_STOPS = frozenset("，,。；;！!？?\n")
 _SENTENCE_STOPS = frozenset("。；;！!？?\n")
 # Particles that may stand between a cue and the mention it binds to on the left
 # (`制作人是方大同`, `出生于孟买`, `由陆川执导`).
-_LIST_JOINERS = frozenset("、和与及")
+_LIST_JOINERS = frozenset("、和与及并")
 
 
 @lru_cache(maxsize=4096)
@@ -203,11 +206,11 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 # What may stand between a mention and the cue that binds it.
 # Right of the mention: the rest of a list it heads (`A、B主演`) and
 # particles (`A等主演`, `A共同执导`).
-_RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:\s、和与及]{1,15})*(?:等人|等|共同|联合|亲自|担任|的)?$")
+_RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:\s、和与及]{1,15})*(?:等人|等|共同|联合|亲自|担任|的|男|女)?\s?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
 _LEFT_GAP = re.compile(r"^(?:[由是为于在有：:\s]|担任|人是|者是|者为){0,3}(?:[^，。；;：:\s、和与及]{1,15}[、和与及])*$")
-_COLON = re.compile(r"^\s*[：:]")
+_COLON = re.compile(r"\s*[：:]")
 
 
 def _binds_right(text: str, cue_end: int) -> bool:
@@ -227,8 +230,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     text = index.text
     lo, hi = clause_span(text, s)
     hi = max(hi, clause_span(text, max(e - 1, s))[1])
-    # Cues of dated relations bind to dates, never to a name.
-    cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] == relation or c[3] not in index.dated]
+    cues = _cues_in(index, lo, hi, s, e)
     own_anywhere = [c for c in cues if c[3] == relation]
     right = [c for c in cues if c[0] >= e and not _binds_right(text, c[1])]
     left = [c for c in cues if c[1] <= s]
@@ -260,9 +262,10 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if relation in rels:
         cue = next(c[2] for c in binding if c[3] == relation)
         return RoleEvidence("own", cue, 1.0)
-    if own_anywhere:
+    cued = is_cued(relation) or relation in index.mined
+    if own_anywhere and not (binding and cued):
         return RoleEvidence("own", own_anywhere[0][2], 0.75)
-    if not binding or not (is_cued(relation) or relation in index.mined):
+    if not binding or not cued:
         # No cue binds the mention, or the relation has no cues of its own
         # to tell it apart from another role: the mention is neutral.
         slo, shi = sentence_span(text, s)
@@ -291,6 +294,8 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
             return (x - b, 0) if x >= b else ((a - y, 1) if y <= a else (0, 0))
         clo, chi = clause_span(text, a)
         in_clause = [sp for sp in local if sp[0] >= clo and sp[1] <= chi]
+        if not in_clause and rel != relation:
+            continue  # another relation's cue with no date of this kind in its clause
         nearest = min(in_clause or local, key=lambda sp: (dist(sp), sp[0]))
         if nearest[0] < e and s < nearest[1]:
             if rel == relation:
