@@ -464,7 +464,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 break
             if dated or level in ("date", "number", "lifespan"):
                 anchors = ctx.anchors[0] if date_like else ctx.anchors[1]
-                ev = _roles.dated_role(ctx.cues, relation, s, e, list(anchors))
+                ev = _roles.dated_role(ctx.cues, relation, s, e, list(anchors),
+                                       "date" if date_like else "quantity")
             else:
                 ev = _roles.name_role(ctx.cues, relation, s, e)
             if level == "lifespan":
@@ -506,7 +507,8 @@ def align_context(raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfi
     cues, anchors = None, ((), ())
     if cfg.roles:
         relations = [t["relation"] for t in triples]
-        dated = {t["relation"] for t in triples if _is_dated(t["tail"])}
+        dated = {t["relation"]: ("quantity" if parse_date(t["tail"]) is None and not _MONTH_DAY.match(t["tail"])
+                                 else "date") for t in triples if _is_dated(t["tail"])}
         cues = _roles.CueIndex.build(text, relations, dated, mined_cues)
         anchors = text_anchors(text)
     return AlignContext(raw.get("title") or "", lexicon, cues, anchors)

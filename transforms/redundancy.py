@@ -25,6 +25,7 @@ from transforms.align import AlignConfig, align_context, align_triple, find_quan
 from transforms.pairs import PairConfig, entity_names, pair_with_aliases
 from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
+from transforms.coverage import coverage
 from transforms.trivial import trivial_reason
 
 STAGE_TRIPLE = "redundant_triple"
@@ -71,6 +72,10 @@ class CleaningConfig:
     relation_synonyms: dict[str, str] | None = None
     # Drop repeated (relation, tail) triples of one pair (keeps the first).
     drop_duplicate_triples: bool = True
+    # Beyond the paper, off by default (0): drop a pair whose coverage (share
+    # of its text's clauses holding a kept triple's support; transforms/coverage.py)
+    # is below this, with reason coverage_below_threshold.
+    min_coverage: float = 0.0
     # A "summary" longer than this is a whole article, not a CDTP text; it is
     # dropped (reason text_too_long) instead of being scanned. 0 = no limit.
     max_text_length: int = 10_000
@@ -80,6 +85,8 @@ class CleaningConfig:
             raise ValueError(f"position_index_threshold must be in [0, 1], not {self.position_index_threshold}")
         if self.enumeration_scope not in ("grounded", "all"):
             raise ValueError(f"enumeration_scope must be 'grounded' or 'all', not {self.enumeration_scope!r}")
+        if not 0.0 <= self.min_coverage <= 1.0:
+            raise ValueError(f"min_coverage must be in [0, 1], not {self.min_coverage}")
         if not 1 <= self.min_mention_length <= self.max_mention_length:
             raise ValueError("need 1 <= min_mention_length <= max_mention_length")
         if self.min_short_items < 2:
@@ -189,6 +196,7 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
                            f"none of {len(triples)} triples is supported by the text", pid)
     out = {**pair, "triples": kept, "num_triples": len(kept)}
     out["position_index"] = position_index(out)
+    out["coverage"] = coverage(text, kept)
     return CleanResult(out, dropped, None, "", pid)
 
 
@@ -306,11 +314,19 @@ def _grounded(item: tuple[int, int], text: str, spans: list[tuple[int, int]], nt
     return any(nt and (nt in nitem or (len(nitem) >= 2 and nitem in nt)) for nt in ntails)
 
 
+def _uncovered_clauses(text: str, triples: list[dict]) -> list[str]:
+    from transforms.coverage import clause_spans
+
+    spans = [(t["start"], t["end"]) for t in triples if t.get("end") is not None]
+    return [text[s:e][:30] for s, e in clause_spans(text) if not _covered(spans, s, e)]
+
+
 def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                                 cfg: CleaningConfig | None = None) -> Decision:
     """Redundant-description stage for one aligned pair (output of clean_entry).
 
     1. position index above the threshold (paper), after trimming in trim mode;
+       then, beyond the paper and only when `min_coverage` > 0, coverage;
     2. the text after the last matched triple names no relation of the global
        vocabulary (`relation_vocab`, all Baike infobox names) that no triple
        of the pair covers;
@@ -334,12 +350,17 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
             text = text[:cut]
             pair = {**pair, "text": text, "text_length": len(text)}
     pi = last_end / len(text)
-    pair = {**pair, "position_index": pi}
+    cov = coverage(text, triples)
+    pair = {**pair, "position_index": pi, "coverage": cov}
     if not pi > cfg.position_index_threshold:
         return Decision(False, "position_index_below_threshold",
                         _j({**detail_prefix, "position_index": round(pi, 4),
                             "threshold": cfg.position_index_threshold,
                             "untouched_text": text[last_end:last_end + 60]}), pair)
+    if cfg.min_coverage > 0 and (cov or 0.0) < cfg.min_coverage:
+        return Decision(False, "coverage_below_threshold",
+                        _j({**detail_prefix, "coverage": round(cov or 0.0, 4), "threshold": cfg.min_coverage,
+                            "uncovered_clauses": _uncovered_clauses(text, triples)[:3]}), pair)
     # A mention is covered by a triple of the same relation under any of its
     # names: raw, normalised, or canonical through the synonym map
     # (出生时间 in the text is covered by an 出生日期 triple).

@@ -148,6 +148,7 @@ class CueIndex:
     # relation -> sorted (start, end, cue) occurrences
     occurrences: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
     dated: frozenset[str] = frozenset()  # relations whose values are dates/quantities
+    kinds: dict = field(default_factory=dict)  # relation -> "date" | "quantity"
     mined: frozenset[str] = frozenset()  # relations with mined cues (cued like table relations)
 
     @classmethod
@@ -162,7 +163,8 @@ class CueIndex:
                     j = text.find(cue, j + 1)
             found.sort()
             occ[rel] = found
-        return cls(text, occ, frozenset(dated), frozenset(r for r, c in (mined or {}).items() if c))
+        kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
+        return cls(text, occ, frozenset(kinds), kinds, frozenset(r for r, c in (mined or {}).items() if c))
 
 
 def _span(text: str, pos: int, stops: frozenset[str]) -> tuple[int, int]:
@@ -274,7 +276,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
 
-def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tuple[int, int]]) -> RoleEvidence:
+def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tuple[int, int]],
+               kind: str = "date") -> RoleEvidence:
     """Role of a date or quantity mention text[s:e]; `anchors` are the dates
     (or quantities) of the text: each cue binds to the nearest one of its
     clause, else of its sentence (the one after it on a tie: `成立于1994年`)."""
@@ -294,8 +297,8 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
             return (x - b, 0) if x >= b else ((a - y, 1) if y <= a else (0, 0))
         clo, chi = clause_span(text, a)
         in_clause = [sp for sp in local if sp[0] >= clo and sp[1] <= chi]
-        if not in_clause and rel != relation:
-            continue  # another relation's cue with no date of this kind in its clause
+        if rel != relation and index.kinds.get(rel) not in (None, kind):
+            continue  # a date cue never binds a quantity, nor a quantity cue a date
         nearest = min(in_clause or local, key=lambda sp: (dist(sp), sp[0]))
         if nearest[0] < e and s < nearest[1]:
             if rel == relation:
