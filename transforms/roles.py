@@ -36,7 +36,7 @@ from functools import lru_cache
 # always cues of their own.
 CUE_TABLE: dict[str, tuple[str, ...]] = {
     "导演": ("执导", "导演", "指导"),
-    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂"),
+    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰"),
     "编剧": ("编剧", "剧本", "编写"),
     "作词": ("作词", "填词", "词作"),
     "填词": ("作词", "填词", "词作"),
@@ -140,6 +140,16 @@ def is_cued(relation: str) -> bool:
     return False
 
 
+# The pseudo relation of cues that belong to no relation of the entry.
+FOREIGN = "~another relation"
+
+
+@lru_cache(maxsize=1)
+def _foreign_regex() -> re.Pattern:
+    words = {c for cues in CUE_TABLE.values() for c in cues if len(c) >= 2}
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+
+
 @dataclass
 class CueIndex:
     """Where the cues of an entry's relations occur in its text."""
@@ -163,6 +173,16 @@ class CueIndex:
                     j = text.find(cue, j + 1)
             found.sort()
             occ[rel] = found
+        # A `key：value` cue of a relation the entry does not have still marks
+        # a role: the mention after `作词：` is a lyricist even without a 作词
+        # triple. (Without the colon such words are too common to count.)
+        own_words = {c for found in occ.values() for _, _, c in found}
+        foreign = []
+        if "：" in text or ":" in text:
+            foreign = [(m.start(), m.end(), m.group()) for m in _foreign_regex().finditer(text)
+                       if m.group() not in own_words and _COLON.match(text, m.end())]
+        if foreign:
+            occ[FOREIGN] = foreign
         kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         return cls(text, occ, frozenset(kinds), kinds, frozenset(r for r, c in (mined or {}).items() if c))
 
@@ -208,11 +228,15 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 # What may stand between a mention and the cue that binds it.
 # Right of the mention: the rest of a list it heads (`A、B主演`) and
 # particles (`A等主演`, `A共同执导`).
-_RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:\s、和与及]{1,15})*(?:等人|等|共同|联合|亲自|担任|的|男|女)?\s?$")
+_RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:、和与及]{1,15})*(?:等[^，。；;：:]{0,6}|共同|联合|亲自|担任|的|男|女)?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
-_LEFT_GAP = re.compile(r"^(?:[由是为于在有：:\s]|担任|人是|者是|者为){0,3}(?:[^，。；;：:\s、和与及]{1,15}[、和与及])*$")
+_LEFT_GAP = re.compile(r"^(?:[由是为于在有：:家人者师]|担任|人是|者是|者为){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
 _COLON = re.compile(r"\s*[：:]")
+
+
+def _squeeze(gap: str) -> str:
+    return "".join(gap.split())
 
 
 def _binds_right(text: str, cue_end: int) -> bool:
@@ -239,9 +263,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     binding: list[tuple] = []
     if left and _binds_right(text, left[-1][1]):
         colon = _COLON.match(text, left[-1][1]).end()
-        if _LEFT_GAP.match(text[colon:s]):
+        if _LEFT_GAP.match(_squeeze(text[colon:s])):
             binding = [left[-1]]
-    if not binding and right and _RIGHT_GAP.match(text[e:right[0][0]]):
+    if not binding and right and _RIGHT_GAP.match(_squeeze(text[e:right[0][0]])):
         group_end = right[0][1]
         binding = [right[0]]
         for c in right[1:]:
@@ -250,7 +274,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
                 group_end = max(group_end, c[1])
             elif c[0] < group_end and c[0] == right[0][0]:
                 binding.append(c)  # two cues at one place (演员 / 演员…)
-    if not binding and left and _LEFT_GAP.match(text[left[-1][1]:s]):
+    if not binding and left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])):
         last = left[-1]
         group_start = last[0]
         binding = [last]
@@ -266,7 +290,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         return RoleEvidence("own", cue, 1.0)
     cued = is_cued(relation) or relation in index.mined
     if own_anywhere and not (binding and cued):
-        return RoleEvidence("own", own_anywhere[0][2], 0.75)
+        return RoleEvidence("own", own_anywhere[0][2], 0.9)
     if not binding or not cued:
         # No cue binds the mention, or the relation has no cues of its own
         # to tell it apart from another role: the mention is neutral.
