@@ -32,7 +32,7 @@ Offsets in the returned Alignment always refer to the ORIGINAL text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
@@ -116,6 +116,8 @@ class AlignContext:
     lexicon: frozenset = frozenset()
     cues: object = None  # roles.CueIndex
     anchors: tuple = ((), ())  # spans of the text's dates, and of its other quantities
+    # normalised value -> the relations the entry gives it for
+    value_relations: dict = field(default_factory=dict)
 
 
 
@@ -439,14 +441,64 @@ _PERSON_RELATION = re.compile(r"^(?:导演|主演|编剧|作词|作曲|填词|�
 _HAS_DIGIT = re.compile(r"[0-9０-９〇一二三四五六七八九十]")
 
 
-def kind_mismatch(value: str, relation: str | None) -> str | None:
-    """Why the value cannot be the relation's, from its form alone, or None."""
+# Dynasties and eras (东晋, 隋末唐初, 唐朝) are never persons.
+_D1 = "夏商周秦汉晋隋唐宋元明清辽金"
+_DYNASTY = re.compile(rf"^(?:[东西南北][{_D1}]|[{_D1}](?:朝|末|初)|[{_D1}]末[{_D1}]初|[{_D1}])$"
+                      r"|^(?:春秋|战国|三国|五代十国|南北朝|民国)(?:时期)?$")
+# Titles that give a person's sex: a 父亲 is never a 皇后, a 母亲 never an emperor.
+_FEMALE_TITLE = re.compile(r"(?:皇后|太后|妃|夫人|公主|娘娘|女士)$")
+_MALE_TITLE = re.compile(r"(?:皇帝|[帝宗祖]|国王|先生)$")
+_MALE_ROLES = frozenset({"父亲", "丈夫", "儿子"})
+_FEMALE_ROLES = frozenset({"母亲", "妻子", "女儿"})
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+_NAME_RELATIONS = frozenset({"中文名", "中文名称", "名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "简称",
+                             "全称", "本名", "原名", "又名", "其它译名", "歌曲名称", "专辑名称"})
+
+
+_KIN = frozenset({"父亲", "母亲", "丈夫", "妻子", "儿子", "女儿"})
+
+
+def _shared_value(value: str, relation: str | None, ctx: AlignContext | None, titled: bool) -> bool:
+    """The entry gives this value for another relation that excludes this one:
+    two kinship roles, or a person and a non-person relation (a name outside
+    《》 reads as the person, inside 《》 as the work). Then only a cue of this
+    relation binding the mention tells which one the text states."""
+    if ctx is None or not relation or relation in _NAME_RELATIONS:
+        return False
+    others = ctx.value_relations.get(normalise(value), set()) - {relation} - _NAME_RELATIONS
+    if not others:
+        return False
+    if relation in _KIN and others & _KIN:
+        return True  # one person is never both the father and the mother, or the husband
+    if _PERSON_RELATION.match(relation):
+        return titled and any(not _PERSON_RELATION.match(r) for r in others)
+    # A person may direct and star, write and sing; but a person is never an
+    # album, a dynasty or a company: the non-person reading needs its cue.
+    return any(_PERSON_RELATION.match(r) for r in others) and not titled
+
+
+def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | None:
+    """Why the value cannot be the relation's, from its form alone, or None.
+
+    The kind a relation wants is read from its name; only clear cases count:
+    a date relation without a digit, a person relation given a date, a
+    number, a title, a dynasty, or a title of the other sex."""
     if not relation:
         return None
-    if _DATE_RELATION.search(relation) and not _HAS_DIGIT.search(value):
+    v = value.strip()
+    if _DATE_RELATION.search(relation) and not _HAS_DIGIT.search(v):
         return "not a date"
-    if _PERSON_RELATION.match(relation) and (_is_dated(value) or "《" in value):
-        return "not a person"
+    if _PERSON_RELATION.match(relation):
+        if parse_date(v) is not None or (parse_quantity(v) is not None and _ASCII_DIGIT.search(v)) or "《" in v:
+            return "not a person"
+        if _DYNASTY.match(v):
+            return "a dynasty, not a person"
+        if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
+            return "a woman's title"
+        if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
+            return "a man's title"
     return None
 
 
@@ -465,7 +517,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
         return None, "empty value or text"
     lexicon = ctx.lexicon if ctx is not None else frozenset()
     if cfg.roles and ctx is not None:
-        wrong = kind_mismatch(value, relation)
+        wrong = kind_mismatch(value, relation, ctx.entity)
         if wrong:
             return None, f"value of another kind: {wrong} for {relation}"
     dated = _is_dated(value)
@@ -501,6 +553,12 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)
         if best is not None:
+            if (best.support_score is not None and best.support_score < 1.0
+                    and _shared_value(value, relation, ctx, _titled(text, best.start, best.end))):
+                # The entry gives this value for another relation too (导演 A /
+                # 主演 A, 歌手 张德兰 / 所属专辑 张德兰): only a cue of this
+                # relation binding the mention tells which one the text states.
+                return None, f"value also given for {'/'.join(sorted(ctx.value_relations[normalise(value)] - {relation}))}; no cue of {relation} binds it"
             if (other_role and best.support_score is not None and best.support_score < 0.9
                     and _roles.is_cued(relation or "")):
                 # The relation has cues, its cue-bound mentions are all in
@@ -536,7 +594,10 @@ def align_context(raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfi
                                  else "date") for t in triples if _is_dated(t["tail"])}
         cues = _roles.CueIndex.build(text, relations, dated, mined_cues)
         anchors = text_anchors(text)
-    return AlignContext(raw.get("title") or "", lexicon, cues, anchors)
+    value_relations: dict[str, set] = {}
+    for t in triples:
+        value_relations.setdefault(normalise(t["tail"]), set()).add(t["relation"])
+    return AlignContext(raw.get("title") or "", lexicon, cues, anchors, value_relations)
 
 
 __all__ = ["AlignConfig", "AlignContext", "Alignment", "align_value", "align_triple", "align_context",
