@@ -106,18 +106,44 @@ class Alignment:
     support_score: float | None = None
 
 
-@dataclass
 class AlignContext:
-    """What an entry tells about its own text, built once per entry: the names
-    a mention must not cut (transforms/mentions.py) and where the cues of its
-    relations are (transforms/roles.py)."""
+    """What an entry tells about its own text: the names a mention must not
+    cut (transforms/mentions.py), where the cues of its relations are
+    (transforms/roles.py), the dates and quantities of the text, and which
+    relations give each value. Built once per entry; each part is computed
+    on first use, since most values are never found at all."""
 
-    entity: str = ""
-    lexicon: frozenset = frozenset()
-    cues: object = None  # roles.CueIndex
-    anchors: tuple = ((), ())  # spans of the text's dates, and of its other quantities
-    # normalised value -> the relations the entry gives it for
-    value_relations: dict = field(default_factory=dict)
+    def __init__(self, raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfig,
+                 mined_cues: dict | None = None):
+        self.entity = raw.get("title") or ""
+        self._raw, self._text, self._triples, self._mined = raw, text, triples, mined_cues
+        self._lexicon = self._cues = self._anchors = None
+        self.roles = cfg.roles
+        self.value_relations: dict[str, set] = {}
+        for t in triples:
+            self.value_relations.setdefault(normalise(t["tail"]), set()).add(t["relation"])
+
+    @property
+    def lexicon(self) -> frozenset:
+        if self._lexicon is None:
+            self._lexicon = entry_lexicon(self._raw, [t["tail"] for t in self._triples])
+        return self._lexicon
+
+    @property
+    def cues(self):
+        if self._cues is None and self.roles:
+            relations = [t["relation"] for t in self._triples]
+            dated = {t["relation"]: ("quantity" if parse_date(t["tail"]) is None and not _MONTH_DAY.match(t["tail"])
+                                     else "date") for t in self._triples if _is_dated(t["tail"])}
+            self._cues = _roles.CueIndex.build(self._text, relations, dated, self._mined)
+        return self._cues
+
+    @property
+    def anchors(self) -> tuple:
+        """(spans of the text's dates, spans of its other quantities)."""
+        if self._anchors is None:
+            self._anchors = text_anchors(self._text)
+        return self._anchors
 
 
 
@@ -375,6 +401,7 @@ def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
 _MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")
 
 
+@lru_cache(maxsize=16384)
 def _is_dated(value: str) -> bool:
     """A date (also a yearless one: 校庆日 5月27日) or a quantity: its cues
     bind to the nearest date or number of their sentence."""
@@ -515,7 +542,6 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
     cfg = cfg or AlignConfig()
     if not value or not text or not value.strip():
         return None, "empty value or text"
-    lexicon = ctx.lexicon if ctx is not None else frozenset()
     if cfg.roles and ctx is not None:
         wrong = kind_mismatch(value, relation, ctx.entity)
         if wrong:
@@ -529,7 +555,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             continue
         best = None
         for s, e in spans:
-            if cfg.word_boundaries and name_like and not at_word_boundaries(text, s, e, lexicon):
+            if (cfg.word_boundaries and name_like
+                    and not at_word_boundaries(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset())):
                 cut.append(text[s:e])
                 continue
             if cfg.roles and name_like and _titled(text, s, e) and not _work_value(value, relation):
@@ -585,19 +612,8 @@ def align_value(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignCo
 
 def align_context(raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfig,
                   mined_cues: dict | None = None) -> AlignContext:
-    """The context of one entry: lexicon of its names, cue index of its relations."""
-    lexicon = entry_lexicon(raw, [t["tail"] for t in triples]) if cfg.word_boundaries else frozenset()
-    cues, anchors = None, ((), ())
-    if cfg.roles:
-        relations = [t["relation"] for t in triples]
-        dated = {t["relation"]: ("quantity" if parse_date(t["tail"]) is None and not _MONTH_DAY.match(t["tail"])
-                                 else "date") for t in triples if _is_dated(t["tail"])}
-        cues = _roles.CueIndex.build(text, relations, dated, mined_cues)
-        anchors = text_anchors(text)
-    value_relations: dict[str, set] = {}
-    for t in triples:
-        value_relations.setdefault(normalise(t["tail"]), set()).add(t["relation"])
-    return AlignContext(raw.get("title") or "", lexicon, cues, anchors, value_relations)
+    """The context of one entry (lexicon of its names, cue index of its relations)."""
+    return AlignContext(raw, text, triples, cfg, mined_cues)
 
 
 __all__ = ["AlignConfig", "AlignContext", "Alignment", "align_value", "align_triple", "align_context",

@@ -11,24 +11,20 @@ reported as a histogram in stats.json, and `--min-coverage` can filter on it
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
-CLAUSE_STOPS = frozenset("，,。；;！!？?\n")
 # Histogram bins of stats.json: [0, 0.1), [0.1, 0.2), ..., [0.9, 1.0), and exactly 1.
 COVERAGE_BINS = tuple(f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10)) + ("1.0",)
 
 
+_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+")
+_WORDISH = re.compile(r"[^\W_]")
+
+
 def clause_spans(text: str) -> list[tuple[int, int]]:
     """[start, end) of every clause of the text that holds a word character."""
-    out, start = [], 0
-    for i, ch in enumerate(text):
-        if ch in CLAUSE_STOPS:
-            if any(c.isalnum() for c in text[start:i]):
-                out.append((start, i))
-            start = i + 1
-    if any(c.isalnum() for c in text[start:]):
-        out.append((start, len(text)))
-    return out
+    return [m.span() for m in _CLAUSE.finditer(text) if _WORDISH.search(m.group())]
 
 
 def coverage(text: str, triples: Iterable[dict]) -> float | None:

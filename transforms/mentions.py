@@ -62,6 +62,12 @@ def _best_cuts(run: str, lexicon: frozenset[str], max_len: int) -> set[int]:
     algorithm), with the lexicon's names as extra words."""
     freq, logtotal = jieba_dictionary()
     n = len(run)
+    named: dict[int, list[int]] = {}
+    for w in lexicon:
+        k = run.find(w)
+        while k != -1:
+            named.setdefault(k, []).append(k + len(w) - 1)
+            k = run.find(w, k + 1)
     dag: list[list[tuple[int, float]]] = []
     for i in range(n):
         ends: dict[int, float] = {}
@@ -73,9 +79,8 @@ def _best_cuts(run: str, lexicon: frozenset[str], max_len: int) -> set[int]:
                 ends[k] = math.log(f) - logtotal
             k += 1
             frag = run[i:k + 1]
-        for L in range(2, min(max_len, n - i) + 1):
-            if run[i:i + L] in lexicon:
-                ends[i + L - 1] = max(ends.get(i + L - 1, -1e9), _LEXICON_LOGP)
+        for end in named.get(i, ()):
+            ends[end] = max(ends.get(end, -1e9), _LEXICON_LOGP)
         if i not in ends:
             ends[i] = math.log(freq.get(run[i]) or 1) - logtotal
         dag.append(list(ends.items()))
@@ -94,12 +99,39 @@ def _cuts_cached(run: str, lexicon: frozenset[str], max_len: int) -> frozenset[i
     return frozenset(_best_cuts(run, lexicon, max_len))
 
 
-def at_word_boundaries(text: str, start: int, end: int, lexicon: frozenset[str] = frozenset()) -> bool:
+def needs_segmentation(text: str, start: int, end: int) -> bool:
+    """A CJK character on either side of a CJK edge: only then can a longer
+    word cross the edge."""
+    return ((start > 0 and _cjk(text[start - 1]) and _cjk(text[start]))
+            or (end < len(text) and _cjk(text[end]) and _cjk(text[end - 1])))
+
+
+def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: frozenset[str]) -> bool:
+    """Some dictionary word or name of the run crosses an edge of the mention."""
+    freq, _ = jieba_dictionary()
+    edges = [x for x in (start, end) if lo < x < hi]
+    for edge in edges:
+        # jieba's words that matter here are short: a name of 3-6 characters
+        # crossing the edge by 1-3 of them (中国|科学院, 加入|中国共产党).
+        for i in range(max(lo, edge - 3), edge):
+            for j in range(edge + 1, min(hi, i + 6) + 1):
+                if freq.get(text[i:j]):
+                    return True
+    run = text[lo:hi]
+    for w in lexicon:
+        k = run.find(w)
+        while k != -1:
+            if any(lo + k < x < lo + k + len(w) for x in edges):
+                return True
+            k = run.find(w, k + 1)
+    return False
+
+
+def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset()) -> bool:
     """True when text[start:end] is a whole word or name of the text: both
-    edges are cut points of the segmentation of the CJK run around it."""
-    left_cjk = start > 0 and _cjk(text[start - 1]) and _cjk(text[start])
-    right_cjk = end < len(text) and _cjk(text[end]) and _cjk(text[end - 1])
-    if not (left_cjk or right_cjk):
+    edges are cut points of the segmentation of the CJK run around it.
+    `lexicon` may be a callable that builds the entry's names on first need."""
+    if not needs_segmentation(text, start, end):
         return True
     lo = start
     while lo > 0 and start - lo < WINDOW and _cjk(text[lo - 1]):
@@ -107,6 +139,10 @@ def at_word_boundaries(text: str, start: int, end: int, lexicon: frozenset[str] 
     hi = end
     while hi < len(text) and hi - end < WINDOW and _cjk(text[hi]):
         hi += 1
+    if callable(lexicon):
+        lexicon = lexicon()
+    if not _crossing_word(text, lo, hi, start, end, lexicon):
+        return True  # no word at all crosses an edge: nothing could cut the mention
     run = text[lo:hi]
     words = frozenset(w for w in lexicon if w in run) | {text[start:end]}
     max_len = max(len(w) for w in words)

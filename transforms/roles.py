@@ -28,6 +28,7 @@ a dated relation of the entry at all, as `neutral`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -187,22 +188,31 @@ class CueIndex:
         return cls(text, occ, frozenset(kinds), kinds, frozenset(r for r, c in (mined or {}).items() if c))
 
 
-def _span(text: str, pos: int, stops: frozenset[str]) -> tuple[int, int]:
-    lo = pos
-    while lo > 0 and text[lo - 1] not in stops:
-        lo -= 1
-    hi = pos
-    while hi < len(text) and text[hi] not in stops:
-        hi += 1
+_CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
+_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS))) + "]")
+
+
+@lru_cache(maxsize=256)
+def _stops(text: str, sentence: bool) -> tuple[int, ...]:
+    rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
+    return tuple(m.start() for m in rx.finditer(text))
+
+
+def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
+    stops = _stops(text, sentence)
+    k = bisect_left(stops, pos)
+    lo = stops[k - 1] + 1 if k > 0 else 0
+    hi = stops[k] if k < len(stops) else len(text)
     return lo, hi
 
 
 def clause_span(text: str, pos: int) -> tuple[int, int]:
-    return _span(text, pos, _CLAUSE_STOPS)
+    """The clause (between `，；。` and line breaks) holding text[pos]."""
+    return _span(text, pos, False)
 
 
 def sentence_span(text: str, pos: int) -> tuple[int, int]:
-    return _span(text, pos, _SENTENCE_STOPS)
+    return _span(text, pos, True)
 
 
 @dataclass(frozen=True)
