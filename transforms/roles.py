@@ -267,6 +267,10 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     lo, hi = clause_span(text, s)
     hi = max(hi, clause_span(text, max(e - 1, s))[1])
     cues = _cues_in(index, lo, hi, s, e)
+    if not text[lo:s].strip(" 《“\"'"):
+        # The subject of a clause is not what a dated relation's cue binds:
+        # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
+        cues = [c for c in cues if c[3] == relation or c[3] not in index.dated]
     own_anywhere = [c for c in cues if c[3] == relation]
     right = [c for c in cues if c[0] >= e and not _binds_right(text, c[1])]
     left = [c for c in cues if c[1] <= s]
