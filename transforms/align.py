@@ -161,6 +161,7 @@ _LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
 # note of a number is part of what it counts, never dropped.
 _BARE_COUNT = re.compile(r"^[0-9０-９.,]+\s*[\u4e00-\u9fff]?$")
 _YEAR_PREFIX = re.compile(r"^\d{4}年\s+(?=\S)")
+_CJK_THEN_LATIN = re.compile(r"^([\u4e00-\u9fff·：:]{2,})\s*([A-Za-z][A-Za-z0-9 .,'&:!?\-()]{1,})$")
 
 
 def value_variants(value: str) -> list[str]:
@@ -172,6 +173,9 @@ def value_variants(value: str) -> list[str]:
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]
+    m = _CJK_THEN_LATIN.match(value)
+    if m:  # `完整无缺 Intacto`, `战争之王Lord of War`: the Chinese title and its original
+        return [m.group(1), m.group(2).strip()]
     if _OPENERS.isdisjoint(value):
         return []
     out = []

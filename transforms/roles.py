@@ -182,6 +182,14 @@ class CueIndex:
         if "：" in text or ":" in text:
             foreign = [(m.start(), m.end(), m.group()) for m in _foreign_regex().finditer(text)
                        if m.group() not in own_words and _COLON.match(text, m.end())]
+        for cue in STRONG_FOREIGN:
+            if any(cue.startswith(w) or w.startswith(cue[:2]) for w in own_words):
+                continue
+            j = text.find(cue)
+            while j != -1:
+                foreign.append((j, j + len(cue), cue))
+                j = text.find(cue, j + 1)
+        foreign.sort()
         if foreign:
             occ[FOREIGN] = foreign
         kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
@@ -245,6 +253,15 @@ _LEFT_GAP = re.compile(r"^(?:[由是为于在有：:家人者师]|担任|人是|
 _COLON = re.compile(r"\s*[：:]")
 
 
+# Nouns a nationality or an origin qualifies, with up to four characters of
+# modifiers between (`美国单口相声演员`, `英国著名导演`).
+_NOUN_CUES = frozenset(CUE_TABLE["国籍"]) - {"国籍", "籍"}
+_MODIFIERS = re.compile(r"^[\u4e00-\u9fff]{0,4}$")
+# Cues of a place or a date that mark a role even for a relation the entry
+# lacks (`出生于韩国` is a birthplace, not a nationality).
+STRONG_FOREIGN = ("出生于", "生于", "毕业于", "就读于", "位于", "成立于", "收录于", "发行于", "上映于", "创办于")
+
+
 def _squeeze(gap: str) -> str:
     return "".join(gap.split())
 
@@ -279,7 +296,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         colon = _COLON.match(text, left[-1][1]).end()
         if _LEFT_GAP.match(_squeeze(text[colon:s])):
             binding = [left[-1]]
-    if not binding and right and _RIGHT_GAP.match(_squeeze(text[e:right[0][0]])):
+    if not binding and right and (_RIGHT_GAP.match(_squeeze(text[e:right[0][0]]))
+                                  or (right[0][2] in _NOUN_CUES and _MODIFIERS.match(text[e:right[0][0]]))):
         group_end = right[0][1]
         binding = [right[0]]
         for c in right[1:]:
@@ -288,7 +306,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
                 group_end = max(group_end, c[1])
             elif c[0] < group_end and c[0] == right[0][0]:
                 binding.append(c)  # two cues at one place (演员 / 演员…)
-    if not binding and left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])):
+    right_binding = binding
+    binding = []
+    if left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])) and not _binds_right(text, left[-1][1]):
         last = left[-1]
         group_start = last[0]
         binding = [last]
@@ -298,6 +318,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
                 group_start = c[0]
             elif c[1] == last[1]:
                 binding.append(c)
+    if binding and right_binding and relation not in {c[3] for c in binding}:
+        binding = []  # a cue on the right wins unless the one on the left is the relation's own
+    binding = right_binding + binding
     rels = {c[3] for c in binding}
     if relation in rels:
         cue = next(c[2] for c in binding if c[3] == relation)
