@@ -119,9 +119,16 @@ class AlignContext:
         self._raw, self._text, self._triples, self._mined = raw, text, triples, mined_cues
         self._lexicon = self._cues = self._anchors = None
         self.roles = cfg.roles
-        self.value_relations: dict[str, set] = {}
-        for t in triples:
-            self.value_relations.setdefault(normalise(t["tail"]), set()).add(t["relation"])
+        self._value_relations: dict[str, set] | None = None
+
+    @property
+    def value_relations(self) -> dict[str, set]:
+        """normalised value -> the relations the entry gives it for."""
+        if self._value_relations is None:
+            self._value_relations = {}
+            for t in self._triples:
+                self._value_relations.setdefault(normalise(t["tail"]), set()).add(t["relation"])
+        return self._value_relations
 
     @property
     def lexicon(self) -> frozenset:
@@ -510,6 +517,11 @@ def _shared_value(value: str, relation: str | None, ctx: AlignContext | None, ti
     return any(_PERSON_RELATION.match(r) for r in others) and not titled
 
 
+@lru_cache(maxsize=4096)
+def _relation_kind(relation: str) -> tuple[bool, bool]:
+    return bool(_DATE_RELATION.search(relation)), bool(_PERSON_RELATION.match(relation))
+
+
 def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | None:
     """Why the value cannot be the relation's, from its form alone, or None.
 
@@ -518,10 +530,13 @@ def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | Non
     number, a title, a dynasty, or a title of the other sex."""
     if not relation:
         return None
+    date_rel, person_rel = _relation_kind(relation)
+    if not (date_rel or person_rel):
+        return None
     v = value.strip()
-    if _DATE_RELATION.search(relation) and not _HAS_DIGIT.search(v):
+    if date_rel and not _HAS_DIGIT.search(v):
         return "not a date"
-    if _PERSON_RELATION.match(relation):
+    if person_rel:
         if parse_date(v) is not None or (parse_quantity(v) is not None and _ASCII_DIGIT.search(v)) or "《" in v:
             return "not a person"
         if _DYNASTY.match(v):

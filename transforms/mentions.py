@@ -22,10 +22,12 @@ the result does not depend on what other entries a worker saw.
 from __future__ import annotations
 
 import math
+import re
 import threading
 from functools import lru_cache
 
 WINDOW = 12
+_HAS_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
 _LOCK = threading.Lock()
 _DICT: tuple[dict, float] | None = None
 
@@ -111,12 +113,21 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
     freq, _ = jieba_dictionary()
     edges = [x for x in (start, end) if lo < x < hi]
     for edge in edges:
-        # jieba's words that matter here are short: a name of 3-6 characters
-        # crossing the edge by 1-3 of them (中国|科学院, 加入|中国共产党).
+        # A word starting 1-3 characters before the edge and running past it
+        # (中国|科学院, 加入|中国共产党). jieba's dictionary holds every prefix
+        # of its words (frequency 0), so the walk stops at the first fragment
+        # that begins no word.
         for i in range(max(lo, edge - 3), edge):
-            for j in range(edge + 1, min(hi, i + 6) + 1):
-                if freq.get(text[i:j]):
+            if text[i:edge] not in freq:
+                continue
+            j = edge + 1
+            while j <= hi:
+                f = freq.get(text[i:j])
+                if f is None:
+                    break
+                if f:
                     return True
+                j += 1
     run = text[lo:hi]
     for w in lexicon:
         k = run.find(w)
@@ -160,4 +171,4 @@ def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozen
             names.append(link.get("title") or "")
     for link in raw.get("links") or []:
         names.append(link.get("title") or "")
-    return frozenset(n.strip() for n in names if len(n.strip()) >= 2 and any(_cjk(c) for c in n))
+    return frozenset(n.strip() for n in names if len(n.strip()) >= 2 and _HAS_CJK.search(n))

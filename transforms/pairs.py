@@ -21,6 +21,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
+from transforms.quantities import _UNITS
 from transforms.text import normalise
 
 # Every key of the output schemas, so pairs built here always carry all
@@ -317,8 +318,6 @@ _BRACKET_NOTE = re.compile(r"^[（(【\[][^）)】\]]*[）)】\]]$")
 def _is_fragment(piece: str) -> bool:
     """A unit (`个`, `人`) or a bracket note (`（一级学科）`) cut off by a line
     break: it qualifies the piece before it and is never a value of its own."""
-    from transforms.quantities import _UNITS
-
     return piece in _UNITS or bool(_BRACKET_NOTE.match(piece))
 
 

@@ -151,49 +151,55 @@ def _foreign_regex() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
-@dataclass
 class CueIndex:
-    """Where the cues of an entry's relations occur in its text."""
+    """Where the cues of an entry's relations occur in its text.
 
-    text: str
-    # relation -> sorted (start, end, cue) occurrences
-    occurrences: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
-    dated: frozenset[str] = frozenset()  # relations whose values are dates/quantities
-    kinds: dict = field(default_factory=dict)  # relation -> "date" | "quantity"
-    mined: frozenset[str] = frozenset()  # relations with mined cues (cued like table relations)
+    Looked up per span (a mention's clause or sentence) and cached: most
+    values are never found, and the few mentions that are need only their
+    own clause scanned, not the whole text for every relation."""
+
+    def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
+        self.text = text
+        self.cue_lists = [(rel, relation_cues(rel, tuple((mined or {}).get(rel, ()))))
+                          for rel in dict.fromkeys(relations)]
+        self.own_words = {c for _, cues in self.cue_lists for c in cues}
+        self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
+        self.dated = frozenset(self.kinds)
+        self.mined = frozenset(r for r, c in (mined or {}).items() if c)
+        self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
 
     @classmethod
-    def build(cls, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None) -> "CueIndex":
-        occ: dict[str, list[tuple[int, int, str]]] = {}
-        for rel in dict.fromkeys(relations):
-            found = []
-            for cue in relation_cues(rel, (mined or {}).get(rel, ())):
-                j = text.find(cue)
+    def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
+        return cls(text, relations, dated, mined)
+
+    def in_span(self, lo: int, hi: int) -> list[tuple[int, int, str, str]]:
+        """(start, end, cue, relation) of every cue inside text[lo:hi], sorted."""
+        got = self._spans.get((lo, hi))
+        if got is not None:
+            return got
+        seg = self.text[lo:hi]
+        out = []
+        for rel, cues in self.cue_lists:
+            for cue in cues:
+                j = seg.find(cue)
                 while j != -1:
-                    found.append((j, j + len(cue), cue))
-                    j = text.find(cue, j + 1)
-            found.sort()
-            occ[rel] = found
-        # A `key：value` cue of a relation the entry does not have still marks
-        # a role: the mention after `作词：` is a lyricist even without a 作词
-        # triple. (Without the colon such words are too common to count.)
-        own_words = {c for found in occ.values() for _, _, c in found}
-        foreign = []
-        if "：" in text or ":" in text:
-            foreign = [(m.start(), m.end(), m.group()) for m in _foreign_regex().finditer(text)
-                       if m.group() not in own_words and _COLON.match(text, m.end())]
-        for cue in STRONG_FOREIGN:
-            if any(cue.startswith(w) or w.startswith(cue[:2]) for w in own_words):
-                continue
-            j = text.find(cue)
-            while j != -1:
-                foreign.append((j, j + len(cue), cue))
-                j = text.find(cue, j + 1)
-        foreign.sort()
-        if foreign:
-            occ[FOREIGN] = foreign
-        kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
-        return cls(text, occ, frozenset(kinds), kinds, frozenset(r for r, c in (mined or {}).items() if c))
+                    out.append((lo + j, lo + j + len(cue), cue, rel))
+                    j = seg.find(cue, j + 1)
+        # Strong place/date cues (`出生于`) and `key：value` cues of relations the
+        # entry does not have still mark a role: the mention after `作词：` is a
+        # lyricist even without a 作词 triple. (Without the colon such words
+        # are too common to count.)
+        for m in _STRONG_FOREIGN_RE.finditer(seg):
+            w = m.group()
+            if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
+                out.append((lo + m.start(), lo + m.end(), w, FOREIGN))
+        if "：" in seg or ":" in seg:
+            for m in _foreign_regex().finditer(seg):
+                if m.group() not in self.own_words and _COLON.match(self.text, lo + m.end()):
+                    out.append((lo + m.start(), lo + m.end(), m.group(), FOREIGN))
+        out.sort()
+        self._spans[(lo, hi)] = out
+        return out
 
 
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
@@ -232,15 +238,7 @@ class RoleEvidence:
 
 def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
     """(start, end, cue, relation) of every cue in [lo, hi) outside [s, e)."""
-    out = []
-    for rel, occ in index.occurrences.items():
-        for a, b, c in occ:
-            if a >= hi:
-                break
-            if a >= lo and b <= hi and (b <= s or a >= e):
-                out.append((a, b, c, rel))
-    out.sort()
-    return out
+    return [c for c in index.in_span(lo, hi) if c[1] <= s or c[0] >= e]
 
 
 # What may stand between a mention and the cue that binds it.
@@ -260,6 +258,7 @@ _MODIFIERS = re.compile(r"^[\u4e00-\u9fff]{0,4}$")
 # Cues of a place or a date that mark a role even for a relation the entry
 # lacks (`出生于韩国` is a birthplace, not a nationality).
 STRONG_FOREIGN = ("出生于", "生于", "毕业于", "就读于", "位于", "成立于", "收录于", "发行于", "上映于", "创办于")
+_STRONG_FOREIGN_RE = re.compile("|".join(STRONG_FOREIGN))
 
 
 def _squeeze(gap: str) -> str:
