@@ -167,6 +167,11 @@ class CueIndex:
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
+        # first character -> (cue, relation): a clause is scanned once, not once per cue
+        self._by_first: dict[str, list[tuple[str, str]]] = {}
+        for rel, cues in self.cue_lists:
+            for cue in cues:
+                self._by_first.setdefault(cue[0], []).append((cue, rel))
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -179,12 +184,11 @@ class CueIndex:
             return got
         seg = self.text[lo:hi]
         out = []
-        for rel, cues in self.cue_lists:
-            for cue in cues:
-                j = seg.find(cue)
-                while j != -1:
+        by_first = self._by_first
+        for j, ch in enumerate(seg):
+            for cue, rel in by_first.get(ch, ()):
+                if seg.startswith(cue, j):
                     out.append((lo + j, lo + j + len(cue), cue, rel))
-                    j = seg.find(cue, j + 1)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
