@@ -202,3 +202,21 @@ def test_align_triple_without_context_keeps_the_old_contract():
     ctx = align_context(raw, raw["summary"], [{"relation": "导演", "tail": "甲"}], AlignConfig())
     hit, _ = align_triple("甲", raw["summary"], (), AlignConfig(), "导演", ctx)
     assert hit.cue == "执导" and hit.support_score == 1.0
+
+
+def test_cues_mined_from_the_input_give_a_relation_its_role():
+    from transforms.cue_mining import mine_cues
+
+    people = ["陈一", "林二", "黄三", "周四", "吴五", "郑六"]
+    entries = [_entry(f"片{i}", f"《片{i}》由{p}监制，{q}主演。", [("监制人", p), ("主演", q)])
+               for i, (p, q) in enumerate(zip(people, people[1:] + people[:1]))]
+    mined = mine_cues(entries, min_count=3)
+    assert mined == {"监制人": ("监制",)}  # 主演 has table cues; 由 is no word of its own
+    # With the mined cue, 监制人 can tell its role from 导演's: a name bound by
+    # 执导 is no longer taken for the producer, and the producer's span has its cue.
+    raw = _entry("片x", "《片x》由林二执导，陈一监制。", [("监制人", "陈一"), ("监制人", "林二"), ("导演", "周四")])
+    without = _kept(raw)
+    with_cues = _kept(raw, CleaningConfig(mined_cues=mined))
+    assert ("监制人", "林二") in without and ("监制人", "林二") not in with_cues
+    assert without[("监制人", "陈一")]["cue"] is None
+    assert with_cues[("监制人", "陈一")]["cue"] == "监制" and with_cues[("监制人", "陈一")]["support_score"] == 1.0

@@ -72,6 +72,9 @@ class CleaningConfig:
     relation_synonyms: dict[str, str] | None = None
     # Drop repeated (relation, tail) triples of one pair (keeps the first).
     drop_duplicate_triples: bool = True
+    # Issue 10: cue words per relation mined from the input (transforms/cue_mining.py),
+    # used by the role check like the bundled cue table; None = the table only.
+    mined_cues: dict[str, tuple[str, ...]] | None = None
     # Beyond the paper, off by default (0): drop a pair whose coverage (share
     # of its text's clauses holding a kept triple's support; transforms/coverage.py)
     # is below this, with reason coverage_below_threshold.
@@ -166,7 +169,7 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
     levels = ",".join(_levels(cfg.align))
-    ctx = align_context(raw, text, triples, cfg.align, mined_cues)
+    ctx = align_context(raw, text, triples, cfg.align, mined_cues if mined_cues is not None else cfg.mined_cues)
     for t, al in zip(triples, aliases):
         tail = t["tail"]
         if not tail.strip():
