@@ -41,6 +41,8 @@ from transforms.quantities import (
 )
 from transforms import align_forms as _forms
 from transforms import roles as _roles
+from transforms.align_fuzzy import fuzzy_score, fuzzy_span
+from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
 from transforms.mentions import at_word_boundaries, entry_lexicon
 from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 
@@ -318,108 +320,6 @@ def _alias(aliases: Sequence[str], text: str) -> Alignment | None:
     return Alignment(*hits[0], "alias") if hits else None
 
 
-def fuzzy_score(value: str, text: str) -> tuple[float, int, int] | None:
-    """Best partial_ratio of the normalised value in the normalised text, with
-    its original span."""
-    from rapidfuzz import fuzz
-
-    nv = normalise(value)
-    nt = normalise_with_map(text)
-    if not nv or not nt.text:
-        return None
-    res = fuzz.partial_ratio_alignment(nv, nt.text)
-    if res is None or res.dest_end <= res.dest_start:
-        return None
-    s, e = nt.span(res.dest_start, res.dest_end)
-    return res.score, s, e
-
-
-def _gapped_span(nv: str, window: str, cfg: AlignConfig) -> tuple[int, int] | None:
-    """Verify a fuzzy candidate window and return the matched [start, end)
-    inside it, or None.
-
-    The value may differ from the text by inserted or omitted characters
-    (`美国纽约曼哈顿` / `美国纽约市曼哈顿`, `奥斯卡奖最佳男配角` / `奥斯卡最佳男配角`),
-    at most (100 - threshold)% of its length. Replaced characters are not
-    tolerated in values shorter than `fuzzy_substitution_min_length`: in a
-    Chinese name one replaced character names another thing (山东/山西
-    电影制片厂).
-    """
-    from rapidfuzz.distance import Levenshtein
-
-    ops = [o for o in Levenshtein.opcodes(nv, window)]
-    while ops and ops[0].tag == "insert":  # text before the match
-        ops.pop(0)
-    while ops and ops[-1].tag == "insert":  # text after the match
-        ops.pop()
-    if not ops:
-        return None
-    replaced = sum(o.src_end - o.src_start for o in ops if o.tag == "replace")
-    edits = sum(max(o.src_end - o.src_start, o.dest_end - o.dest_start) for o in ops if o.tag != "equal")
-    if replaced and len(nv) < cfg.fuzzy_substitution_min_length:
-        return None
-    if edits == 0 or edits * 100 > (100 - cfg.fuzzy_threshold) * len(nv):
-        return None
-    return ops[0].dest_start, ops[-1].dest_end
-
-
-def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
-    nv = normalise(value)
-    n = len(nv)
-    if n < cfg.fuzzy_min_length:
-        return None
-    k = int((100 - cfg.fuzzy_threshold) * n // 100)
-    if k == 0:
-        return None  # no edit allowed: the exact level already decided
-    from rapidfuzz import fuzz
-
-    nt = normalise_with_map(text)
-    if len(nt.text) < n - k:
-        return None
-    # partial_ratio compares the value with text windows of its own length,
-    # scoring 100 * LCS / len(value); the LCS cannot exceed the number of the
-    # value's characters that occur in the text at all. Most misses stop here.
-    chars = nt.chars
-    if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
-        return None
-    # At most k edits are allowed; they cut the value into at most k + 1 runs
-    # that appear contiguously in the text, so some run of length
-    # ceil((n - k) / (k + 1)) must occur verbatim. One str.find per n-gram
-    # rules out most remaining candidates before any edit distance is run.
-    run = -(-(n - k) // (k + 1))
-    if run >= 2 and not any(nv[i:i + run] in nt.text for i in range(n - run + 1)):
-        return None
-    # partial_ratio (C++) locates the best candidate window; a slightly lower
-    # cutoff lets a window shifted by an insertion through to verification.
-    res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=max(0.0, cfg.fuzzy_threshold - 10))
-    if res is None or res.dest_end <= res.dest_start:
-        return None
-    pad = max(2, len(nv) // 5)
-    w0 = max(0, res.dest_start - pad)
-    window = nt.text[w0:res.dest_end + pad]
-    sub = _gapped_span(nv, window, cfg)
-    if sub is None:
-        return None
-    ns, ne = w0 + sub[0], w0 + sub[1]
-    # A different number is a different fact (10.7亿 is not 10.5亿, 9220 is
-    # not 9320): a fuzzy match must keep every digit run of the value.
-    if _DIGITS.findall(nv) != _DIGITS.findall(nt.text[ns:ne]):
-        return None
-    s, e = nt.span(ns, ne)
-    return Alignment(s, e, "fuzzy")
-
-
-_MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")
-
-
-@lru_cache(maxsize=16384)
-def _is_dated(value: str) -> bool:
-    """A date (also a yearless one: 校庆日 5月27日) or a quantity: its cues
-    bind to the nearest date or number of their sentence."""
-    return (parse_date(value) is not None or parse_quantity(value) is not None
-            or _MONTH_DAY.match(value) is not None)
-
-
 def text_anchors(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """(spans of every date, spans of every quantity that is not a date part)
     of the text: what a date cue or a number cue binds to."""
@@ -454,98 +354,8 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.paraphrases:
         yield "paraphrase", _forms.paraphrase_spans(value, text), False
     if cfg.fuzzy:
-        hit = _fuzzy(value, text, cfg)
-        yield "fuzzy", [(hit.start, hit.end)] if hit else [], True
-
-
-_WORK_RELATIONS = re.compile(r"作品|专辑|代表作|中文名|名称|简称|别名|译名|曲目|歌曲|单曲|主题曲|系列|前作|续作|改编|原著|书|剧")
-
-
-def _titled(text: str, s: int, e: int) -> bool:
-    """The mention is the whole of a 《title》."""
-    return s > 0 and e < len(text) and text[s - 1] == "《" and text[e] == "》"
-
-
-def _work_value(value: str, relation: str | None) -> bool:
-    return "《" in value or bool(relation and _WORK_RELATIONS.search(relation))
-
-
-# What a value of a relation must be, read from the relation's name: a date
-# never fills a person's role, a person never a date's. A value of the wrong kind is in another role wherever the
-# text names it.
-_DATE_RELATION = re.compile(r"(?:日期|时间|年份|年代|日)$")
-_PERSON_RELATION = re.compile(r"^(?:导演|主演|编剧|作词|作曲|填词|谱曲|编曲|歌手|演唱者|歌曲原唱|父亲|母亲|丈夫|妻子|"
-                              r"作者|制片人|主持人|嘉宾|董事长|创始人|校长|现任校长|总经理|配音|主角|儿子|女儿)$")
-_HAS_DIGIT = re.compile(r"[0-9０-９〇一二三四五六七八九十]")
-
-
-# Dynasties and eras (东晋, 隋末唐初, 唐朝) are never persons.
-_D1 = "夏商周秦汉晋隋唐宋元明清辽金"
-_DYNASTY = re.compile(rf"^(?:[东西南北][{_D1}]|[{_D1}](?:朝|末|初)|[{_D1}]末[{_D1}]初|[{_D1}])$"
-                      r"|^(?:春秋|战国|三国|五代十国|南北朝|民国)(?:时期)?$")
-# Titles that give a person's sex: a 父亲 is never a 皇后, a 母亲 never an emperor.
-_FEMALE_TITLE = re.compile(r"(?:皇后|太后|妃|夫人|公主|娘娘|女士)$")
-_MALE_TITLE = re.compile(r"(?:皇帝|[帝宗祖]|国王|先生)$")
-_MALE_ROLES = frozenset({"父亲", "丈夫", "儿子"})
-_FEMALE_ROLES = frozenset({"母亲", "妻子", "女儿"})
-_ASCII_DIGIT = re.compile(r"[0-9]")
-
-
-_NAME_RELATIONS = frozenset({"中文名", "中文名称", "名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "简称",
-                             "全称", "本名", "原名", "又名", "其它译名", "歌曲名称", "专辑名称"})
-
-
-_KIN = frozenset({"父亲", "母亲", "丈夫", "妻子", "儿子", "女儿"})
-
-
-def _shared_value(value: str, relation: str | None, ctx: AlignContext | None, titled: bool) -> bool:
-    """The entry gives this value for another relation that excludes this one:
-    two kinship roles, or a person and a non-person relation (a name outside
-    《》 reads as the person, inside 《》 as the work). Then only a cue of this
-    relation binding the mention tells which one the text states."""
-    if ctx is None or not relation or relation in _NAME_RELATIONS:
-        return False
-    others = ctx.value_relations.get(normalise(value), set()) - {relation} - _NAME_RELATIONS
-    if not others:
-        return False
-    if relation in _KIN and others & _KIN:
-        return True  # one person is never both the father and the mother, or the husband
-    if _PERSON_RELATION.match(relation):
-        return titled and any(not _PERSON_RELATION.match(r) for r in others)
-    # A person may direct and star, write and sing; but a person is never an
-    # album, a dynasty or a company: the non-person reading needs its cue.
-    return any(_PERSON_RELATION.match(r) for r in others) and not titled
-
-
-@lru_cache(maxsize=4096)
-def _relation_kind(relation: str) -> tuple[bool, bool]:
-    return bool(_DATE_RELATION.search(relation)), bool(_PERSON_RELATION.match(relation))
-
-
-def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | None:
-    """Why the value cannot be the relation's, from its form alone, or None.
-
-    The kind a relation wants is read from its name; only clear cases count:
-    a date relation without a digit, a person relation given a date, a
-    number, a title, a dynasty, or a title of the other sex."""
-    if not relation:
-        return None
-    date_rel, person_rel = _relation_kind(relation)
-    if not (date_rel or person_rel):
-        return None
-    v = value.strip()
-    if date_rel and not _HAS_DIGIT.search(v):
-        return "not a date"
-    if person_rel:
-        if parse_date(v) is not None or (parse_quantity(v) is not None and _ASCII_DIGIT.search(v)) or "《" in v:
-            return "not a person"
-        if _DYNASTY.match(v):
-            return "a dynasty, not a person"
-        if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
-            return "a woman's title"
-        if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
-            return "a man's title"
-    return None
+        hit = fuzzy_span(value, text, cfg)
+        yield "fuzzy", [hit] if hit else [], True
 
 
 def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
@@ -578,7 +388,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                     and not at_word_boundaries(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset())):
                 cut.append(text[s:e])
                 continue
-            if cfg.roles and name_like and _titled(text, s, e) and not _work_value(value, relation):
+            if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place
                 other_role.append(f"{text[s:e]}@{s} (《》)")
                 continue
@@ -600,7 +410,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 best = Alignment(s, e, level, ev.cue, ev.score)
         if best is not None:
             if (best.support_score is not None and best.support_score < 1.0
-                    and _shared_value(value, relation, ctx, _titled(text, best.start, best.end))):
+                    and shared_value(value, relation, ctx, titled(text, best.start, best.end))):
                 # The entry gives this value for another relation too (导演 A /
                 # 主演 A, 歌手 张德兰 / 所属专辑 张德兰): only a cue of this
                 # relation binding the mention tells which one the text states.
