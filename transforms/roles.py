@@ -185,10 +185,12 @@ class CueIndex:
         seg = self.text[lo:hi]
         out = []
         by_first = self._by_first
-        for j, ch in enumerate(seg):
-            for cue, rel in by_first.get(ch, ()):
-                if seg.startswith(cue, j):
+        for ch in by_first.keys() & set(seg):
+            for cue, rel in by_first[ch]:
+                j = seg.find(cue)
+                while j != -1:
                     out.append((lo + j, lo + j + len(cue), cue, rel))
+                    j = seg.find(cue, j + 1)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
