@@ -408,6 +408,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 continue
             if best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)
+                if ev.score >= 1.0:
+                    break  # bound by its own cue: no later mention can do better
         if best is not None:
             if (best.support_score is not None and best.support_score < 1.0
                     and shared_value(value, relation, ctx, titled(text, best.start, best.end))):

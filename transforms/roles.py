@@ -160,18 +160,13 @@ class CueIndex:
 
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
-        self.cue_lists = [(rel, relation_cues(rel, tuple((mined or {}).get(rel, ()))))
-                          for rel in dict.fromkeys(relations)]
-        self.own_words = {c for _, cues in self.cue_lists for c in cues}
+        rels = tuple(dict.fromkeys(relations))
+        mined_items = tuple((r, tuple(mined[r])) for r in rels if r in mined) if mined else ()
+        self.cue_lists, self.own_words, self._by_first = _cue_plan(rels, mined_items)
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
-        # first character -> (cue, relation): a clause is scanned once, not once per cue
-        self._by_first: dict[str, list[tuple[str, str]]] = {}
-        for rel, cues in self.cue_lists:
-            for cue in cues:
-                self._by_first.setdefault(cue[0], []).append((cue, rel))
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -216,6 +211,20 @@ _SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS)))
 def _stops(text: str, sentence: bool) -> tuple[int, ...]:
     rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
     return tuple(m.start() for m in rx.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _cue_plan(relations: tuple[str, ...], mined_items: tuple):
+    """(relation, cues) pairs, every cue word, and cue initial -> (cue, relation):
+    the same for every entry with these relations."""
+    mined = dict(mined_items)
+    cue_lists = tuple((rel, relation_cues(rel, mined.get(rel, ()))) for rel in relations)
+    own_words = frozenset(c for _, cues in cue_lists for c in cues)
+    by_first: dict[str, list[tuple[str, str]]] = {}
+    for rel, cues in cue_lists:
+        for cue in cues:
+            by_first.setdefault(cue[0], []).append((cue, rel))
+    return cue_lists, own_words, by_first
 
 
 def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
