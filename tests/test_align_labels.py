@@ -77,3 +77,34 @@ def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):
     _report(off)
     assert off["false_keeps"] > on["false_keeps"] + 0.03
     assert off["span_precision"] < on["span_precision"] - 0.03
+
+
+def test_the_cases_the_issue_lists_on_the_real_pages(labelled):
+    """Issue 10's findings on the 2019 pages, one by one (texts parsed at run time)."""
+    from transforms.redundancy import clean_entry
+
+    _labels, entries = labelled
+    page = {key[1].split("_")[0]: raw for key, raw in entries.items() if key[0] == "baike2019"}
+
+    def fate(title):
+        res = clean_entry(page[title])
+        kept = {(t["relation"], t["tail"]): t for t in (res.pair or {}).get("triples", [])}
+        dropped = {(t["relation"], t["tail"]): d for t, _r, d in res.dropped_triples}
+        return page[title]["summary"], kept, dropped
+
+    text, kept, dropped = fate("吴明红")
+    assert ("国籍", "中国") in dropped  # only inside 中国科学院…, 中国共产党
+    text, kept, dropped = fate("中国科学院大学")
+    assert ("主管部门", "中国科学院") in dropped  # the start of the entity's own name
+    assert ("硕士点", "个") not in kept and ("硕士点", "个") not in dropped  # never split off
+    assert ("博士点", "40（一级学科）个") in dropped  # not 京内40个
+    assert kept[("属性", "环太平洋大学联盟成员")]["match"] == "list_item"
+    text, kept, dropped = fate("上海大学")
+    assert ("校庆日", "5月27日") in dropped  # the merger date
+    assert kept[("属性", "省部共建大学")]["match"] == "paraphrase"
+    text, kept, dropped = fate("上海大学学报")
+    assert ("创刊时间", "1978年") in dropped  # the predecessor's years
+    t = kept[("主办单位", "上海大学")]
+    assert text[t["start"] - 1] != "《"  # not inside the journal's own title
+    text, kept, dropped = fate("李三立")
+    assert kept[("出生地", "上海市")]["match"] == "demonym"
