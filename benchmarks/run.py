@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 BENCHMARKS = (
     ("parse", "benchmarks.bench_parse", [], ["--rounds", "3"]),
     ("clean", "benchmarks.bench_clean", [], ["--n", "2000"]),
+    ("align", "benchmarks.bench_align", [], ["--n", "1000"]),
     ("build", "benchmarks.bench_build", [], ["--n", "5000", "--small", "500", "--repeats", "1"]),
     ("search", "benchmarks.bench_search", [], ["--pairs", "100"]),
     ("split", "benchmarks.bench_split", [], ["--n", "20000", "--subset", "2000"]),

@@ -47,7 +47,7 @@ from pipeline.cleaning import (
 )
 from pipeline.cleaning_steps import STAGE_DESCRIPTION, STAGE_FINALISE, STAGE_FREQUENCY, STAGE_READ, STAGE_TRIPLE
 from pipeline.config import BuildConfig
-from pipeline.funnel import count_audit, count_flow, count_histogram
+from pipeline.funnel import count_audit, count_coverage, count_flow, count_histogram
 from pipeline.read import InputFiles, ReadRawRecords
 from pipeline.write import WriteParquetShards
 from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
@@ -192,7 +192,8 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
     final = stage(pairs, "Finalise", STAGE_FINALISE, Finalise())
     pairs = (final["pairs"]
              | "CountFinalised" >> count_flow((STAGE_FINALISE, "out"))
-             | "TriplesPerPair" >> count_histogram(triples_bin))
+             | "TriplesPerPair" >> count_histogram(triples_bin)
+             | "CoveragePerPair" >> count_coverage())
 
     # 7b. items (issue 8): QA/KGC/T2T/T2KG benchmark items from the final pairs; their
     #     audit rows (kind="item": eval items dropped for fact leakage) join the audit

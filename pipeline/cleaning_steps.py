@@ -19,6 +19,7 @@ from typing import Any
 from pipeline import audit
 from pipeline.batch import items_of
 from transforms import safejson
+from transforms.coverage import coverage
 from transforms.dedup import copies, fetched_seconds, hash64
 from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
@@ -288,5 +289,8 @@ def finalise_batch(pairs) -> StepResult:
     out = StepResult()
     for pair in items_of(pairs):
         out.audit.extend(audit.kept_rows(pair, STAGE_FINALISE))
-        out.pairs.append({k: v for k, v in pair.items() if k not in PRIVATE_KEYS})
+        final = {k: v for k, v in pair.items() if k not in PRIVATE_KEYS}
+        # coverage of the triples that survived every stage (issue 10)
+        final["coverage"] = coverage(final.get("text") or "", final.get("triples") or ())
+        out.pairs.append(final)
     return out

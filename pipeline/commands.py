@@ -47,6 +47,9 @@ def register(subparsers) -> None:
     b.add_argument("--min-relation-count", type=int, help="relation-frequency filter: minimum count")
     b.add_argument("--top-k-relations", type=int, help="relation-frequency filter: keep the top K")
     b.add_argument("--position-index", type=float, help="redundant-description threshold (paper: 0.75)")
+    b.add_argument("--min-coverage", type=float, metavar="C",
+                   help="beyond the paper, off by default: drop pairs whose coverage (share of the text's "
+                        "clauses holding a kept triple's support) is below C")
     b.add_argument("--trim", action="store_true", default=None,
                    help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
     b.add_argument("--relation-review", metavar="DECISIONS.json",
@@ -102,6 +105,8 @@ def _overrides(args) -> dict:
         o["cleaning"]["position_index_threshold"] = args.position_index
     if args.trim:
         o["cleaning"]["trim_mode"] = True
+    if getattr(args, "min_coverage", None) is not None:
+        o["cleaning"]["min_coverage"] = args.min_coverage
     if getattr(args, "relation_review", None):
         o["relation_review"] = {"decisions": args.relation_review}
     if getattr(args, "seed", None) is not None:

@@ -13,6 +13,7 @@ Counter names (namespace `cdtp`):
   flow|<stage>|<in|out>|<entries|triples>
   audit|<stage>|<kind>|<fate>|<reason>
   hist|<bin>        triples-per-pair of the final pairs (paper Figure 7)
+  cov|<bin>         coverage decile of the final pairs (issue 10)
 """
 from __future__ import annotations
 
@@ -119,6 +120,17 @@ def count_histogram(bin_fn) -> beam.ParDo:
     return beam.ParDo(_CountByNameFn(functools.partial(_histogram_name, bin_fn=bin_fn)))
 
 
+def _coverage_name(pair: dict) -> str:
+    from transforms.coverage import coverage_bin
+
+    return f"cov|{coverage_bin(pair.get('coverage'))}"
+
+
+def count_coverage() -> beam.ParDo:
+    """Count pairs by coverage decile (issue 10; stats.json `coverage`)."""
+    return beam.ParDo(_CountByNameFn(_coverage_name))
+
+
 def read_counters(result) -> dict[str, int]:
     """All cdtp counters of a finished run (committed values when the runner has them)."""
     from apache_beam.metrics.metric import MetricsFilter
@@ -137,6 +149,7 @@ def funnel_from_counters(counters: dict[str, int], stage_order: list[str]) -> di
                  "dropped": {"entry": {}, "triple": {}}, "kept": {"entry": 0, "triple": 0}}
     )
     hist: dict[str, int] = {}
+    cov: dict[str, int] = {}
     for name, value in counters.items():
         parts = name.split("|")
         if parts[0] == "flow" and len(parts) == 4:
@@ -152,6 +165,8 @@ def funnel_from_counters(counters: dict[str, int], stage_order: list[str]) -> di
                 stages[stage]["kept"][kind] = stages[stage]["kept"].get(kind, 0) + value
         elif parts[0] == "hist" and len(parts) == 2:
             hist[parts[1]] = value
+        elif parts[0] == "cov" and len(parts) == 2:
+            cov[parts[1]] = value
     ordered = [s for s in stage_order if s in stages] + sorted(s for s in stages if s not in stage_order)
     funnel = []
     for s in ordered:
@@ -163,4 +178,4 @@ def funnel_from_counters(counters: dict[str, int], stage_order: list[str]) -> di
         for kind in ("entry", "triple"):
             totals[kind]["kept"] += s["kept"].get(kind, 0)
             totals[kind]["dropped"] += sum(s["dropped"].get(kind, {}).values())
-    return {"funnel": funnel, "totals": totals, "histogram": hist}
+    return {"funnel": funnel, "totals": totals, "histogram": hist, "coverage": cov}

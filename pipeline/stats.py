@@ -21,6 +21,14 @@ def _read_json(path: str) -> Any:
         return json.loads(fh.read().decode("utf-8"))
 
 
+def _coverage_histogram(counts: dict[str, int]) -> dict[str, Any]:
+    from transforms.coverage import COVERAGE_BINS
+
+    bins = {b: counts.get(b, 0) for b in (*COVERAGE_BINS, "none")}
+    n = sum(bins.values())
+    return {"counts": bins, "shares": {b: (round(c / n, 4) if n else 0.0) for b, c in bins.items()}}
+
+
 def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     out_dir = cfg.output.out_dir
     f = funnel_from_counters(counters, STAGE_ORDER)
@@ -41,6 +49,8 @@ def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, 
             "counts": hist,
             "shares": {b: (round(n / total_pairs, 4) if total_pairs else 0.0) for b, n in hist.items()},
         },
+        # Issue 10: share of each pair's clauses holding a kept triple's support, by decile.
+        "coverage": _coverage_histogram(f.get("coverage") or {}),
         "blank_lines": counters.get("read|blank_lines", 0),
         "config": cfg.to_dict(),
     }

@@ -3,12 +3,15 @@
 Version history:
   1 - first release (issue 3 cleaning; issue 4 quality/organisation columns are
       nullable so a build with those stages switched off writes the same schema).
+  2 - issue 10 alignment: triples[].cue, triples[].support_score, triples[].trivial
+      and pairs.coverage, all nullable (null when the build predates them or the
+      role check is off).
 """
 from __future__ import annotations
 
 import pyarrow as pa
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 
 def _meta(name: str) -> dict[str, str]:
@@ -30,6 +33,14 @@ TRIPLE_STRUCT = pa.struct(
         ("search_status", pa.string()),  # verified | unverified | null when search is off
         ("search_evidence", pa.string()),  # verified: evidence URL; unverified: failure reason (timeout, http_429...)
         ("triple_id", pa.string()),  # stable id, the same as in the audit (join key)
+        # Issue 10: the role evidence of the span (transforms/roles.py): the cue word that
+        # bound the mention to the relation, and 1 / 0.75 / 0.5 (own cue in the clause /
+        # in the sentence / no cue near); null with the role check off.
+        ("cue", pa.string()),
+        ("support_score", pa.float32()),
+        # The tail restates the entity's own name (transforms/trivial.py): kept, but
+        # later stages leave it out of questions.
+        ("trivial", pa.bool_()),
     ]
 )
 
@@ -42,6 +53,8 @@ PAIR_SCHEMA = pa.schema(
         ("triples", pa.list_(TRIPLE_STRUCT)),
         ("source_url", pa.string()),
         ("position_index", pa.float64()),
+        # Issue 10: share of the text's clauses holding the support of a kept triple.
+        ("coverage", pa.float64()),
         ("num_triples", pa.int32()),
         ("text_length", pa.int32()),
         ("tags", pa.list_(pa.string())),

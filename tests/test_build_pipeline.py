@@ -235,7 +235,17 @@ def test_stats_funnel_is_consistent_with_the_audit(built, inputs):
     top = stats["relations"]["top"]
     assert top[0]["relation"] == "中文名" and len(top) <= 20
     assert stats["config"]["relation_frequency"]["min_count"] == 4
-    assert stats["schema_version"] == "1"
+    assert stats["schema_version"] == "2"
+    # Issue 10: the coverage histogram counts the written pairs by their coverage decile.
+    from transforms.coverage import coverage, coverage_bin
+
+    cov = stats["coverage"]["counts"]
+    assert sum(cov.values()) == len(pairs)
+    for b in cov:
+        assert cov[b] == sum(1 for p in pairs if coverage_bin(p["coverage"]) == b), b
+    for p in pairs:  # the written value is the coverage of the written triples
+        assert p["coverage"] == coverage(p["text"], p["triples"])
+        assert all(t["trivial"] in (True, False) and t["support_score"] is not None for t in p["triples"])
 
 
 def test_query_views_and_the_why_was_it_dropped_query(built):

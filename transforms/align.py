@@ -32,10 +32,18 @@ Offsets in the returned Alignment always refer to the ORIGINAL text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
+from transforms.quantities import (
+    _close, dates_compatible, find_dates, find_quantities, parse_date, parse_quantity,
+)
+from transforms import align_forms as _forms
+from transforms import roles as _roles
+from transforms.align_fuzzy import fuzzy_score, fuzzy_span
+from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
+from transforms.mentions import at_word_boundaries, entry_lexicon
 from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 
 
@@ -65,6 +73,18 @@ class AlignConfig:
     number_allow_unitless_text: bool = True
     # Relative tolerance when comparing quantities after unit conversion.
     number_rel_tol: float = 1e-9
+    # Issue 10. A CJK value matches only as a whole word or name of the text
+    # (jieba segmentation + the entry's names; transforms/mentions.py).
+    word_boundaries: bool = True
+    # Choose the span by the cues of the relation near each mention, and
+    # reject a value whose only mentions are in another role (transforms/roles.py).
+    roles: bool = True
+    # Other forms (transforms/align_forms.py), each named in `match`.
+    demonyms: bool = True      # 上海人 = 上海市
+    places: bool = True        # 出生于孟买 = 印度马哈拉施特拉邦孟买市
+    list_items: bool = True    # A、B、C成员 = B成员
+    paraphrases: bool = True   # 教育部与上海市人民政府共建 = 省部共建
+    lifespans: bool = True     # 曹渊（1902—1926） = 出生日期 1902年
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
@@ -75,228 +95,65 @@ class AlignConfig:
 
 @dataclass(frozen=True)
 class Alignment:
-    """Support of a value in the text: original [start, end) and the level."""
+    """Support of a value in the text: original [start, end), the level, and
+    the role evidence: the cue word that bound the mention to the relation
+    (None when no cue was near) and a score (1 an own cue binds the mention,
+    0.9 an own cue in its clause, 0.75 in its sentence, 0.5 no cue at all;
+    None when roles are off)."""
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | fuzzy
+    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | fuzzy
+    cue: str | None = None
+    support_score: float | None = None
 
 
-# --------------------------------------------------------------------------- dates
+class AlignContext:
+    """What an entry tells about its own text: the names a mention must not
+    cut (transforms/mentions.py), where the cues of its relations are
+    (transforms/roles.py), the dates and quantities of the text, and which
+    relations give each value. Built once per entry; each part is computed
+    on first use, since most values are never found at all."""
 
-_CN_DIGIT = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
-             "六": 6, "七": 7, "八": 8, "九": 9}
-_CN_UNIT = {"十": 10, "百": 100, "千": 1000}
-_CN_BIG = {"万": 10_000, "亿": 100_000_000}
+    def __init__(self, raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfig,
+                 mined_cues: dict | None = None):
+        self.entity = raw.get("title") or ""
+        self._raw, self._text, self._triples, self._mined = raw, text, triples, mined_cues
+        self._lexicon = self._cues = self._anchors = None
+        self.roles = cfg.roles
+        self._value_relations: dict[str, set] | None = None
 
-_D = r"(?<!\d)(?<!\d\.)"
-_CN = "零〇○一二三四五六七八九"
-_CN_SMALL = "一二三四五六七八九十"
-_DATE_RES = (
-    # 1994年5月27日, 1994年5月, 1994年
-    re.compile(_D + r"(\d{4})\s*年\s*(?:(\d{1,2})\s*月\s*(?:(\d{1,2})\s*[日号])?)?"),
-    # 1994-05-27, 1994/5/27, 1994.05.27, 1994-05
-    re.compile(_D + r"(\d{4})\s*[-/.]\s*(\d{1,2})(?:\s*[-/.]\s*(\d{1,2}))?(?![0-9])"),
-    # 一九九四年五月二十七日
-    re.compile(rf"([{_CN}]{{4}})年(?:([{_CN_SMALL}]{{1,3}})月(?:([{_CN_SMALL}]{{1,3}})[日号])?)?"),
-)
-# A bare 4-digit year value ("1994") is a date only when the whole value is it.
-_BARE_YEAR = re.compile(r"^(\d{4})$")
+    @property
+    def value_relations(self) -> dict[str, set]:
+        """normalised value -> the relations the entry gives it for."""
+        if self._value_relations is None:
+            self._value_relations = {}
+            for t in self._triples:
+                self._value_relations.setdefault(normalise(t["tail"]), set()).add(t["relation"])
+        return self._value_relations
 
+    @property
+    def lexicon(self) -> frozenset:
+        if self._lexicon is None:
+            self._lexicon = entry_lexicon(self._raw, [t["tail"] for t in self._triples])
+        return self._lexicon
 
-def _cn_int(s: str) -> int | None:
-    """Parse a Chinese numeral: positional (一九九四) or with units (二十七, 三千五百万)."""
-    if not s:
-        return None
-    if all(c in _CN_DIGIT for c in s) and len(s) > 1:
-        return int("".join(str(_CN_DIGIT[c]) for c in s))
-    total, section, digit = 0, 0, None
-    for c in s:
-        if c in _CN_DIGIT:
-            digit = _CN_DIGIT[c]
-        elif c in _CN_UNIT:
-            section += (1 if digit is None else digit) * _CN_UNIT[c]
-            digit = None
-        elif c in _CN_BIG:
-            section += digit or 0
-            total += (section or 1) * _CN_BIG[c]
-            section, digit = 0, None
-        else:
-            return None
-    return total + section + (digit or 0)
+    @property
+    def cues(self):
+        if self._cues is None and self.roles:
+            relations = [t["relation"] for t in self._triples]
+            dated = {t["relation"]: ("quantity" if parse_date(t["tail"]) is None and not _MONTH_DAY.match(t["tail"])
+                                     else "date") for t in self._triples if _is_dated(t["tail"])}
+            self._cues = _roles.CueIndex.build(self._text, relations, dated, self._mined)
+        return self._cues
 
+    @property
+    def anchors(self) -> tuple:
+        """(spans of the text's dates, spans of its other quantities)."""
+        if self._anchors is None:
+            self._anchors = text_anchors(self._text)
+        return self._anchors
 
-def _num(s: str | None) -> int | None:
-    if s is None:
-        return None
-    return int(s) if s.isdigit() else _cn_int(s)
-
-
-def _date_from_match(m: re.Match) -> tuple[int, int | None, int | None] | None:
-    y, mo, d = _num(m.group(1)), _num(m.group(2)), _num(m.group(3))
-    if y is None or (mo is not None and not 1 <= mo <= 12) or (d is not None and not 1 <= d <= 31):
-        return None
-    return y, mo, d
-
-
-_DATE_CHARS = re.compile(r"[0-9年]")
-_NUMBER_CHARS = re.compile("[0-9" + "零〇一二两三四五六七八九十百千万亿" + "]")
-
-
-@lru_cache(maxsize=16384)
-def parse_date(value: str) -> tuple[int, int | None, int | None] | None:
-    """(year, month, day) when the whole value is a date, else None.
-    Memoised: infobox values repeat across entries."""
-    if _DATE_CHARS.search(value) is None:
-        return None
-    v = value.strip()
-    m = _BARE_YEAR.match(v)
-    if m:
-        return int(m.group(1)), None, None
-    for rx in _DATE_RES:
-        m = rx.match(v)
-        if m and not v[m.end():].strip(" 　,，.。"):
-            return _date_from_match(m)
-    return None
-
-
-# A cheap substring that any match of the corresponding _DATE_RES pattern
-# must contain: scanning CJK text with `re` costs ~10 us per pattern, `in`
-# almost nothing.
-_DATE_GUARDS = (("年",), ("-", "/", "."), ("年",))
-
-
-@lru_cache(maxsize=64)
-def find_dates(text: str) -> tuple[tuple[int, int, tuple[int, int | None, int | None]], ...]:
-    """All dates in `text` as (start, end, (y, m, d)), in text order.
-
-    Cached per text: an entry's date values are all checked against the same
-    summary."""
-    found = []
-    for rx, guards in zip(_DATE_RES, _DATE_GUARDS):
-        if not any(g in text for g in guards):
-            continue
-        for m in rx.finditer(text):
-            dt = _date_from_match(m)
-            if dt is not None:
-                found.append((m.start(), m.end(), dt))
-    found.sort()
-    return tuple(found)
-
-
-def dates_compatible(value, text_date, allow_partial: bool) -> bool:
-    """The text date states the value date (same year; month/day agree)."""
-    for v, t in zip(value, text_date):
-        if v is None:
-            continue  # the value says nothing more; a more precise text is fine
-        if t is None:
-            return allow_partial
-        if v != t:
-            return False
-    return True
-
-
-# ------------------------------------------------------------------------- numbers
-
-# unit -> (dimension, factor to the dimension's base unit). Counting words are
-# their own dimension with factor 1, so 12首 never matches 12张.
-_UNITS: dict[str, tuple[str, float]] = {}
-
-
-def _add_units(dim: str, table: dict[str, float]) -> None:
-    for u, f in table.items():
-        _UNITS[u] = (dim, f)
-
-
-_add_units("length", {"mm": 1e-3, "毫米": 1e-3, "cm": 1e-2, "厘米": 1e-2, "公分": 1e-2, "m": 1.0,
-                      "米": 1.0, "km": 1e3, "公里": 1e3, "千米": 1e3, "英寸": 0.0254, "寸": 0.0254,
-                      "英尺": 0.3048, "英里": 1609.344})
-_add_units("mass", {"g": 1e-3, "克": 1e-3, "kg": 1.0, "公斤": 1.0, "千克": 1.0, "斤": 0.5,
-                    "吨": 1e3, "t": 1e3})
-_add_units("area", {"平方米": 1.0, "m²": 1.0, "m2": 1.0, "平方公里": 1e6, "平方千米": 1e6,
-                    "km²": 1e6, "km2": 1e6, "公顷": 1e4, "亩": 10000 / 15})
-_add_units("cny", {"元": 1.0, "人民币": 1.0, "元人民币": 1.0, "块": 1.0})
-_add_units("usd", {"美元": 1.0, "美金": 1.0})
-_add_units("hkd", {"港元": 1.0, "港币": 1.0})
-_add_units("eur", {"欧元": 1.0})
-_add_units("jpy", {"日元": 1.0})
-_add_units("time", {"年": 1.0, "月": 1.0, "日": 1.0, "号": 1.0, "天": 1.0, "小时": 1.0,
-                    "分钟": 1.0, "秒": 1.0, "周": 1.0, "岁": 1.0})
-_add_units("percent", {"%": 1.0, "％": 1.0})
-# Counters of people are interchangeable: 300人 / 300名 / 300位.
-for _w in ("人", "名", "位", "万人"):
-    _UNITS[_w] = ("count:person", 1.0)
-_UNITS["万人"] = ("count:person", 1e4)
-for _w in ("首", "个", "部", "集", "张", "件", "座", "家", "所", "项", "种", "次",
-           "场", "本", "篇", "章", "层", "条", "只", "头", "册", "卷", "季", "期", "届", "支", "辆",
-           "架", "艘", "台", "户", "栋", "间", "款", "门", "颗", "枚"):
-    _UNITS.setdefault(_w, ("count:" + _w, 1.0))
-
-_MULT = {"十": 10, "百": 100, "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8,
-         "十亿": 1e9, "百亿": 1e10, "千亿": 1e11, "万亿": 1e12}
-_UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))
-_MULT_ALT = "|".join(sorted(_MULT, key=len, reverse=True))
-_CN_NUM = "零〇一二两三四五六七八九十百千万亿"
-_NUMBER_RE = re.compile(
-    r"(?<!\d)(?<!\d[.,])(\d+(?:,\d{3})*(?:\.\d+)?|[" + _CN_NUM + r"]+)\s*"
-    r"(" + _MULT_ALT + r")?\s*(" + _UNIT_ALT + r")?",
-    re.IGNORECASE,
-)
-_VALUE_PREFIX = re.compile(r"^(?:约|近|超过|逾|大约|共|总计|合计|累计)")
-_VALUE_SUFFIX = re.compile(r"(?:多|余|左右|以上|\+)$")
-
-
-def _to_float(num: str) -> float | None:
-    if num[0].isdigit():
-        return float(num.replace(",", ""))
-    n = _cn_int(num)
-    return None if n is None else float(n)
-
-
-def _quantity(m: re.Match) -> tuple[float, str | None, float] | None:
-    base = _to_float(m.group(1))
-    if base is None:
-        return None
-    raw = base * _MULT.get(m.group(2) or "", 1)
-    unit = (m.group(3) or "").lower()
-    dim, factor = _UNITS.get(unit, (None, 1.0)) if unit else (None, 1.0)
-    return raw * factor, dim, raw
-
-
-@lru_cache(maxsize=16384)
-def parse_quantity(value: str) -> tuple[float, str | None, float] | None:
-    """(amount in the dimension's base unit, dimension or None, number with its
-    multiplier) when the whole value is a quantity like `2900万美元`, `1.75米`,
-    `12首`, `12`; else None. Memoised."""
-    if _NUMBER_CHARS.search(value) is None:
-        return None
-    v = _VALUE_SUFFIX.sub("", _VALUE_PREFIX.sub("", value.strip().replace(" ", "")))
-    if not v:
-        return None
-    m = _NUMBER_RE.fullmatch(v)
-    if not m:
-        return None
-    return _quantity(m)
-
-
-@lru_cache(maxsize=64)
-def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float], ...]:
-    """All quantities in the text as (start, end, amount, dimension, number);
-    cached per text like find_dates."""
-    out = []
-    for m in _NUMBER_RE.finditer(text):
-        q = _quantity(m)
-        if q is None:
-            continue
-        end = m.end()
-        while end > m.start() and text[end - 1].isspace():
-            end -= 1
-        out.append((m.start(), end, *q))
-    return tuple(out)
-
-
-def _close(a: float, b: float, tol: float) -> bool:
-    return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
 
 
 # --------------------------------------------------------------------------- levels
@@ -309,17 +166,30 @@ _OPENERS = frozenset("（([【《〈<「『")
 _LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
 
 
+# `40（一级学科）个` without its note is `40个`, another quantity: a bracket
+# note of a number is part of what it counts, never dropped.
+_BARE_COUNT = re.compile(r"^[0-9０-９.,]+\s*[\u4e00-\u9fff]?$")
+_YEAR_PREFIX = re.compile(r"^\d{4}年\s+(?=\S)")
+_CJK_THEN_LATIN = re.compile(r"^([\u4e00-\u9fff·：:]{2,})\s*([A-Za-z][A-Za-z0-9 .,'&:!?\-()]{1,})$")
+
+
 def value_variants(value: str) -> list[str]:
     """Other spellings of a value derivable from the value alone: the part
     outside brackets, and a Latin-script part inside them, which names the
     same thing (`瑞恩·高斯林（Ryan Gosling）`, `上大（SHU）`). A Chinese part
     inside brackets is a qualifier (`1995年10月27日（美国）`, `美国（俄裔）`,
     `（自然科学版）`), never another name of the value."""
+    m = _YEAR_PREFIX.match(value)
+    if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
+        return [value[m.end():]]
+    m = _CJK_THEN_LATIN.match(value)
+    if m:  # `完整无缺 Intacto`, `战争之王Lord of War`: the Chinese title and its original
+        return [m.group(1), m.group(2).strip()]
     if _OPENERS.isdisjoint(value):
         return []
     out = []
     outside = _BRACKETS.sub("", value).strip()
-    if outside and outside != value:
+    if outside and outside != value and not _BARE_COUNT.match(outside):
         out.append(outside)
     for m in _BRACKETS.finditer(value):
         inner = m.group(0)[1:-1].strip()
@@ -351,13 +221,19 @@ def _original_boundary_ok(text: str, s: int, e: int, nv: str) -> bool:
     return True
 
 
-def _exact(value: str, text: str) -> Alignment | None:
+def _exact_all(value: str, text: str) -> list[tuple[int, int]]:
+    """Every occurrence of the value: raw first, then normalised (offsets in
+    the original text), each with Latin/digit word boundaries."""
+    out = []
     i = find_bounded(text, value)
-    if i != -1:
-        return Alignment(i, i + len(value), "exact")
+    while i != -1:
+        out.append((i, i + len(value)))
+        i = find_bounded(text, value, i + 1)
+    if out:
+        return out
     nv = normalise(value)
     if not nv:
-        return None
+        return out
     nt = normalise_with_map(text)
     j = nt.text.find(nv)
     while j != -1:
@@ -365,38 +241,40 @@ def _exact(value: str, text: str) -> Alignment | None:
         # Judge word boundaries on the ORIGINAL neighbours: normalisation drops
         # the bracket or space that separated `ATL（Amperex`.
         if _original_boundary_ok(text, s, e, nv):
-            return Alignment(s, e, "exact")
+            out.append((s, e))
         j = nt.text.find(nv, j + 1)
-    return None
+    return out
 
 
-def _date(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
+def _exact(value: str, text: str) -> Alignment | None:
+    hits = _exact_all(value, text)
+    return Alignment(*hits[0], "exact") if hits else None
+
+
+def _date_all(value: str, text: str, cfg: AlignConfig) -> list[tuple[int, int]]:
     vd = parse_date(value)
     if vd is None:
-        return None
+        return []
     found = find_dates(text)
-    # Prefer a text date at least as precise as the value; a partial one
-    # (year only) is the fallback.
-    for s, e, td in found:
-        if dates_compatible(vd, td, False):
-            return Alignment(s, e, "date")
-    if cfg.date_allow_partial:
-        for s, e, td in found:
-            if dates_compatible(vd, td, True):
-                return Alignment(s, e, "date")
-    return None
+    # A text date at least as precise as the value; a partial one (year
+    # only) only when nothing better is there and the config allows it.
+    out = [(s, e) for s, e, td in found if dates_compatible(vd, td, False)]
+    if not out and cfg.date_allow_partial:
+        out = [(s, e) for s, e, td in found if dates_compatible(vd, td, True)]
+    return out
 
 
 _COUNT_RELATION = re.compile(r"数|量|次|届|个")
 
 
-def _number(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> Alignment | None:
+def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> list[tuple[int, int]]:
     q = parse_quantity(value)
     if q is None:
-        return None
+        return []
     amount, dim, raw = q
     tol = cfg.number_rel_tol
     counting = bool(relation and _COUNT_RELATION.search(relation))
+    out = []
     for s, e, t_amount, t_dim, t_raw in find_quantities(text):
         # One Chinese numeral character (一, 两, 十) is part of countless words
         # (一部, 两次, 十分): it supports a value only with the value's own unit
@@ -414,143 +292,161 @@ def _number(value: str, text: str, cfg: AlignConfig, relation: str | None = None
         else:
             ok = False  # another dimension: 5月 is not 5首
         if ok:
-            return Alignment(s, e, "number")
-    return None
+            out.append((s, e))
+    return out
 
 
-def _alias(aliases: Sequence[str], text: str) -> Alignment | None:
+def _date(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
+    hits = _date_all(value, text, cfg)
+    return Alignment(*hits[0], "date") if hits else None
+
+
+def _number(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> Alignment | None:
+    hits = _number_all(value, text, cfg, relation)
+    return Alignment(*hits[0], "number") if hits else None
+
+
+def _alias_all(aliases: Sequence[str], text: str) -> list[tuple[int, int]]:
+    out = []
     for a in aliases:
         if not a or len(normalise(a)) < 2:
             continue
-        hit = _exact(a, text)
-        if hit is not None:
-            return Alignment(hit.start, hit.end, "alias")
-    return None
+        out.extend(h for h in _exact_all(a, text) if h not in out)
+    return out
 
 
-def fuzzy_score(value: str, text: str) -> tuple[float, int, int] | None:
-    """Best partial_ratio of the normalised value in the normalised text, with
-    its original span."""
-    from rapidfuzz import fuzz
-
-    nv = normalise(value)
-    nt = normalise_with_map(text)
-    if not nv or not nt.text:
-        return None
-    res = fuzz.partial_ratio_alignment(nv, nt.text)
-    if res is None or res.dest_end <= res.dest_start:
-        return None
-    s, e = nt.span(res.dest_start, res.dest_end)
-    return res.score, s, e
+def _alias(aliases: Sequence[str], text: str) -> Alignment | None:
+    hits = _alias_all(aliases, text)
+    return Alignment(*hits[0], "alias") if hits else None
 
 
-def _gapped_span(nv: str, window: str, cfg: AlignConfig) -> tuple[int, int] | None:
-    """Verify a fuzzy candidate window and return the matched [start, end)
-    inside it, or None.
-
-    The value may differ from the text by inserted or omitted characters
-    (`美国纽约曼哈顿` / `美国纽约市曼哈顿`, `奥斯卡奖最佳男配角` / `奥斯卡最佳男配角`),
-    at most (100 - threshold)% of its length. Replaced characters are not
-    tolerated in values shorter than `fuzzy_substitution_min_length`: in a
-    Chinese name one replaced character names another thing (山东/山西
-    电影制片厂).
-    """
-    from rapidfuzz.distance import Levenshtein
-
-    ops = [o for o in Levenshtein.opcodes(nv, window)]
-    while ops and ops[0].tag == "insert":  # text before the match
-        ops.pop(0)
-    while ops and ops[-1].tag == "insert":  # text after the match
-        ops.pop()
-    if not ops:
-        return None
-    replaced = sum(o.src_end - o.src_start for o in ops if o.tag == "replace")
-    edits = sum(max(o.src_end - o.src_start, o.dest_end - o.dest_start) for o in ops if o.tag != "equal")
-    if replaced and len(nv) < cfg.fuzzy_substitution_min_length:
-        return None
-    if edits == 0 or edits * 100 > (100 - cfg.fuzzy_threshold) * len(nv):
-        return None
-    return ops[0].dest_start, ops[-1].dest_end
+def text_anchors(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """(spans of every date, spans of every quantity that is not a date part)
+    of the text: what a date cue or a number cue binds to."""
+    dates = tuple(sorted({(s, e) for s, e, _ in find_dates(text)}))
+    qty = tuple(sorted({(s, e) for s, e, _a, dim, _r in find_quantities(text) if dim != "time"}))
+    return dates, qty
 
 
-def _fuzzy(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
-    nv = normalise(value)
-    n = len(nv)
-    if n < cfg.fuzzy_min_length:
-        return None
-    k = int((100 - cfg.fuzzy_threshold) * n // 100)
-    if k == 0:
-        return None  # no edit allowed: the exact level already decided
-    from rapidfuzz import fuzz
+def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, relation: str | None,
+            ctx: AlignContext | None):
+    """(level, candidate spans, judged as a name?) cheapest first; lazily."""
+    # The lifespan after the name is the most specific statement of a birth
+    # or death date (`1926年3月` later in the text is another event).
+    if cfg.lifespans and ctx is not None and relation:
+        yield "lifespan", _forms.lifespan_spans(value, relation, text, ctx.entity), False
+    if cfg.exact:
+        yield "exact", _exact_all(value, text), True
+    if cfg.dates:
+        # `2012年07月03日（美国）`: the date without its bracket note
+        outside = _BRACKETS.sub("", value).strip() if not _OPENERS.isdisjoint(value) else value
+        yield "date", _date_all(value, text, cfg) or (_date_all(outside, text, cfg) if outside != value else []), False
+    if cfg.numbers:
+        yield "number", _number_all(value, text, cfg, relation), False
+    if cfg.aliases:
+        yield "alias", _alias_all([*aliases, *value_variants(value)], text), True
+    if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
+        yield "demonym", _forms.demonym_spans(value, text), True
+    if cfg.places and relation in _forms.PLACE_RELATIONS:
+        yield "place", _forms.place_spans(value, text), True
+    if cfg.list_items:
+        yield "list_item", _forms.list_item_spans(value, text), True
+    if cfg.paraphrases:
+        yield "paraphrase", _forms.paraphrase_spans(value, text), False
+    if cfg.fuzzy:
+        hit = fuzzy_span(value, text, cfg)
+        yield "fuzzy", [hit] if hit else [], True
 
-    nt = normalise_with_map(text)
-    if len(nt.text) < n - k:
-        return None
-    # partial_ratio compares the value with text windows of its own length,
-    # scoring 100 * LCS / len(value); the LCS cannot exceed the number of the
-    # value's characters that occur in the text at all. Most misses stop here.
-    chars = nt.chars
-    if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
-        return None
-    # At most k edits are allowed; they cut the value into at most k + 1 runs
-    # that appear contiguously in the text, so some run of length
-    # ceil((n - k) / (k + 1)) must occur verbatim. One str.find per n-gram
-    # rules out most remaining candidates before any edit distance is run.
-    run = -(-(n - k) // (k + 1))
-    if run >= 2 and not any(nv[i:i + run] in nt.text for i in range(n - run + 1)):
-        return None
-    # partial_ratio (C++) locates the best candidate window; a slightly lower
-    # cutoff lets a window shifted by an insertion through to verification.
-    res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=max(0.0, cfg.fuzzy_threshold - 10))
-    if res is None or res.dest_end <= res.dest_start:
-        return None
-    pad = max(2, len(nv) // 5)
-    w0 = max(0, res.dest_start - pad)
-    window = nt.text[w0:res.dest_end + pad]
-    sub = _gapped_span(nv, window, cfg)
-    if sub is None:
-        return None
-    ns, ne = w0 + sub[0], w0 + sub[1]
-    # A different number is a different fact (10.7亿 is not 10.5亿, 9220 is
-    # not 9320): a fuzzy match must keep every digit run of the value.
-    if _DIGITS.findall(nv) != _DIGITS.findall(nt.text[ns:ne]):
-        return None
-    s, e = nt.span(ns, ne)
-    return Alignment(s, e, "fuzzy")
+
+def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
+                 relation: str | None = None, ctx: AlignContext | None = None) -> tuple[Alignment | None, str]:
+    """(support of the value, "") or (None, why not).
+
+    Levels run cheapest first. Within a level, every candidate mention is
+    checked for word boundaries (a CJK name never cut out of a longer one)
+    and, with a context, for its role: the candidate with the best role
+    evidence wins, the earliest on ties. A level whose candidates are all in
+    another role passes on to the next; if no level has a candidate in the
+    right role, the detail names the cue of the role it had instead."""
+    cfg = cfg or AlignConfig()
+    if not value or not text or not value.strip():
+        return None, "empty value or text"
+    if cfg.roles and ctx is not None:
+        wrong = kind_mismatch(value, relation, ctx.entity)
+        if wrong:
+            return None, f"value of another kind: {wrong} for {relation}"
+    dated = _is_dated(value)
+    date_like = dated and (parse_date(value) is not None or _MONTH_DAY.match(value) is not None)
+    other_role: list[str] = []
+    cut: list[str] = []
+    for level, spans, name_like in _levels(value, text, aliases, cfg, relation, ctx):
+        if not spans:
+            continue
+        best = None
+        for s, e in spans:
+            if (cfg.word_boundaries and name_like
+                    and not at_word_boundaries(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset())):
+                cut.append(text[s:e])
+                continue
+            if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
+                # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place
+                other_role.append(f"{text[s:e]}@{s} (《》)")
+                continue
+            if not cfg.roles or ctx is None or ctx.cues is None or not relation:
+                best = Alignment(s, e, level)
+                break
+            if dated or level in ("date", "number", "lifespan"):
+                anchors = ctx.anchors[0] if date_like else ctx.anchors[1]
+                ev = _roles.dated_role(ctx.cues, relation, s, e, list(anchors),
+                                       "date" if date_like else "quantity")
+            else:
+                ev = _roles.name_role(ctx.cues, relation, s, e)
+            if level == "lifespan":
+                ev = _roles.RoleEvidence("own", "lifespan", 1.0)
+            if ev.verdict == "other":
+                other_role.append(f"{text[s:e]}@{s} ({ev.cue})")
+                continue
+            if best is None or ev.score > (best.support_score or 0):
+                best = Alignment(s, e, level, ev.cue, ev.score)
+                if ev.score >= 1.0:
+                    break  # bound by its own cue: no later mention can do better
+        if best is not None:
+            if (best.support_score is not None and best.support_score < 1.0
+                    and shared_value(value, relation, ctx, titled(text, best.start, best.end))):
+                # The entry gives this value for another relation too (导演 A /
+                # 主演 A, 歌手 张德兰 / 所属专辑 张德兰): only a cue of this
+                # relation binding the mention tells which one the text states.
+                return None, f"value also given for {'/'.join(sorted(ctx.value_relations[normalise(value)] - {relation}))}; no cue of {relation} binds it"
+            if (other_role and best.support_score is not None and best.support_score < 0.9
+                    and _roles.is_cued(relation or "")):
+                # The relation has cues, its cue-bound mentions are all in
+                # another role, and what is left has no cue of its own: the
+                # text names the value, but not in this role.
+                return None, "only mentions in another role: " + "; ".join(other_role[:3])
+            return best, ""
+    if other_role:
+        return None, "only mentions in another role: " + "; ".join(other_role[:3])
+    if cut:
+        return None, "only inside longer names: " + "; ".join(dict.fromkeys(cut[:3]))
+    return None, ""
 
 
 def align_value(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
-                relation: str | None = None) -> Alignment | None:
-    """Support of `value` in `text`, trying the levels cheapest first; None if
-    no level finds it. `aliases` are other names of the value (anchor titles,
-    linked page titles); variants from brackets in the value are added here.
-    `relation` (optional) lets the number level accept a counting unit for a
-    bare count (曲目数量 10 / 收录十首歌曲)."""
-    cfg = cfg or AlignConfig()
-    if not value or not text or not value.strip():
-        return None
-    if cfg.exact:
-        hit = _exact(value, text)
-        if hit:
-            return hit
-    if cfg.dates:
-        hit = _date(value, text, cfg)
-        if hit:
-            return hit
-    if cfg.numbers:
-        hit = _number(value, text, cfg, relation)
-        if hit:
-            return hit
-    if cfg.aliases:
-        hit = _alias([*aliases, *value_variants(value)], text)
-        if hit:
-            return hit
-    if cfg.fuzzy:
-        hit = _fuzzy(value, text, cfg)
-        if hit:
-            return hit
-    return None
+                relation: str | None = None, ctx: AlignContext | None = None) -> Alignment | None:
+    """Support of `value` in `text`, or None (see `align_triple`). `aliases`
+    are other names of the value (anchor titles, linked page titles);
+    variants from brackets in the value are added here. `relation` (optional)
+    lets the number level accept a counting unit for a bare count (曲目数量 10 /
+    收录十首歌曲), and the forms of align_forms.py apply by relation."""
+    return align_triple(value, text, aliases, cfg, relation, ctx)[0]
 
 
-__all__ = ["AlignConfig", "Alignment", "align_value", "parse_date", "find_dates", "parse_quantity",
-           "find_quantities", "value_variants", "fuzzy_score", "boundary_ok"]
+def align_context(raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfig,
+                  mined_cues: dict | None = None) -> AlignContext:
+    """The context of one entry (lexicon of its names, cue index of its relations)."""
+    return AlignContext(raw, text, triples, cfg, mined_cues)
+
+
+__all__ = ["AlignConfig", "AlignContext", "Alignment", "align_value", "align_triple", "align_context",
+           "parse_date", "find_dates", "parse_quantity", "find_quantities", "value_variants", "fuzzy_score",
+           "boundary_ok", "text_anchors"]

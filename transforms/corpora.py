@@ -177,3 +177,39 @@ def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:
         "by_level": {k: {"true": v[0], "false": v[1]} for k, v in sorted(by_level.items())},
         "false_positives": false_pos, "false_negatives": false_neg,
     }
+
+
+def duie_swapped_entries(path: str | Path, limit: int | None = None) -> LabelledEntries:
+    """DuIE sentences with several triples of one subject, their tails swapped
+    between relations (issue 10 §DuIE): `导演 A`, `主演 B` give the negatives
+    `导演 B` and `主演 A`. A swapped triple that DuIE labels for the sentence
+    (any subject) is left out, so every negative is false by the annotation;
+    the text names every negative's tail, so string matching alone keeps all
+    of them. The entry's infobox holds the true triples and the swapped ones.
+    """
+    rows = list(_read_jsonl(Path(path)))
+    if limit is not None:
+        rows = rows[:limit]
+    entries: list[dict] = []
+    pos_out: list[set] = []
+    neg_out: list[set] = []
+    for i, r in enumerate(rows):
+        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+        for spo in r.get("spo_list") or []:
+            groups[spo["subject"]].append((spo["predicate"], spo["object"]["@value"]))
+        own = {(p, o) for ss in groups.values() for p, o in ss}
+        for subject, spos in sorted(groups.items()):
+            positives = set(spos)
+            negatives = {(p1, o2) for p1, o1 in positives for p2, o2 in positives
+                         if p1 != p2 and o1 != o2 and (p1, o2) not in own}
+            if not negatives:
+                continue
+            infobox = [{"name": p, "value": o, "value_links": []} for p, o in sorted(positives | negatives)]
+            entries.append({
+                "url": f"duie://train/{i}#{subject}", "source": "duie", "lemma_id": f"{i}:{subject}",
+                "title": subject, "subtitle": None, "summary": r["text"], "infobox": infobox,
+                "links": [], "tags": [], "depth": 0, "seed": None, "fetched_at": None,
+            })
+            pos_out.append(positives)
+            neg_out.append(negatives)
+    return LabelledEntries(entries, pos_out, neg_out)

@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 
 from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
 from transforms.dedup import parse_fetched_at
+from transforms.quantities import _UNITS
 from transforms.text import normalise
 
 # Every key of the output schemas, so pairs built here always carry all
@@ -255,6 +256,8 @@ def clean_relation_name(name: str) -> str:
 
 
 _CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
+# 《A》《B》 and 《A》（粤）《B》（国）: a title, with its bracket note, ends a value.
+_TITLE_END = re.compile(r"》\s*(?:[（(][^（）()]{1,8}[）)])?\s*$")
 _OPEN = "《（(【[「『〈<“‘\""
 _CLOSE = "》）)】]」』〉>”’\""
 
@@ -276,7 +279,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     pieces, buf, depth = [], [], 0
     n = len(value)
     for i, ch in enumerate(value):
-        if depth == 0 and ch == "《" and buf and "".join(buf).rstrip().endswith("》"):
+        if depth == 0 and ch == "《" and buf and _TITLE_END.search("".join(buf)):
             # 《A》《B》: adjacent titles are a list even without a separator.
             pieces.append("".join(buf))
             buf = [ch]
@@ -312,9 +315,39 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
             out.append(p)
     if not out:
         return [value]
+    out = _merge_fragments(out)
     if len(out) > cfg.max_values:
         return [value]
     return out
+
+
+_BRACKET_NOTE = re.compile(r"^[（(【\[][^）)】\]]*[）)】\]]$")
+
+
+def _is_fragment(piece: str) -> bool:
+    """A unit (`个`, `人`) or a bracket note (`（一级学科）`) cut off by a line
+    break: it qualifies the piece before it and is never a value of its own."""
+    return piece in _UNITS or bool(_BRACKET_NOTE.match(piece))
+
+
+def _merge_fragments(pieces: list[str]) -> list[str]:
+    """`53（一级学科）个、专业学位10\n个` -> [`53（一级学科）个`, `专业学位10个`]:
+    fragments go back onto the piece they qualify (the previous one, or the
+    next one for a leading fragment)."""
+    if len(pieces) < 2 or not any(_is_fragment(p) for p in pieces):
+        return pieces
+    out: list[str] = []
+    pending = ""
+    for p in pieces:
+        if _is_fragment(p):
+            if out:
+                out[-1] += p
+            else:
+                pending += p
+        else:
+            out.append(pending + p if pending and _BRACKET_NOTE.match(pending) is None else p)
+            pending = ""
+    return out or ["".join(pieces)]
 
 
 def _link_title(link: dict) -> list[str]:

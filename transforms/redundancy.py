@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from transforms.align import AlignConfig, align_value, find_quantities
+from transforms.align import AlignConfig, align_context, align_triple, find_quantities
 from transforms.pairs import PairConfig, entity_names, pair_with_aliases
 from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
+from transforms.coverage import coverage
+from transforms.trivial import trivial_reason
 
 STAGE_TRIPLE = "redundant_triple"
 STAGE_DESCRIPTION = "redundant_description"
@@ -70,6 +72,13 @@ class CleaningConfig:
     relation_synonyms: dict[str, str] | None = None
     # Drop repeated (relation, tail) triples of one pair (keeps the first).
     drop_duplicate_triples: bool = True
+    # Issue 10: cue words per relation mined from the input (transforms/cue_mining.py),
+    # used by the role check like the bundled cue table; None = the table only.
+    mined_cues: dict[str, tuple[str, ...]] | None = None
+    # Beyond the paper, off by default (0): drop a pair whose coverage (share
+    # of its text's clauses holding a kept triple's support; transforms/coverage.py)
+    # is below this, with reason coverage_below_threshold.
+    min_coverage: float = 0.0
     # A "summary" longer than this is a whole article, not a CDTP text; it is
     # dropped (reason text_too_long) instead of being scanned. 0 = no limit.
     max_text_length: int = 10_000
@@ -79,6 +88,8 @@ class CleaningConfig:
             raise ValueError(f"position_index_threshold must be in [0, 1], not {self.position_index_threshold}")
         if self.enumeration_scope not in ("grounded", "all"):
             raise ValueError(f"enumeration_scope must be 'grounded' or 'all', not {self.enumeration_scope!r}")
+        if not 0.0 <= self.min_coverage <= 1.0:
+            raise ValueError(f"min_coverage must be in [0, 1], not {self.min_coverage}")
         if not 1 <= self.min_mention_length <= self.max_mention_length:
             raise ValueError("need 1 <= min_mention_length <= max_mention_length")
         if self.min_short_items < 2:
@@ -127,7 +138,8 @@ def position_index(pair: dict) -> float:
     return max(ends) / n
 
 
-def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
+def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
+                mined_cues: dict[str, tuple[str, ...]] | None = None) -> CleanResult:
     """Redundant-triple stage for one validated raw entry.
 
     Builds the pair, aligns every triple with the text (transforms/align.py)
@@ -157,6 +169,7 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
     levels = ",".join(_levels(cfg.align))
+    ctx = align_context(raw, text, triples, cfg.align, mined_cues if mined_cues is not None else cfg.mined_cues)
     for t, al in zip(triples, aliases):
         tail = t["tail"]
         if not tail.strip():
@@ -170,26 +183,31 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None) -> CleanResult:
         seen.add(key)
         if ntitle and ntail == ntitle:
             al = (*al, *[n for n in names if n != tail])
-        hit = align_value(tail, text, al, cfg.align, t["relation"])
+        hit, why = align_triple(tail, text, al, cfg.align, t["relation"], ctx)
         if hit is None:
-            detail = f"value not found in text at levels {levels}"
+            detail = why or f"value not found in text at levels {levels}"
             if al:
                 detail += f"; aliases tried: {'|'.join(al[:5])}"
             dropped.append((t, "unsupported_by_text", detail))
             continue
-        kept.append({**t, "start": hit.start, "end": hit.end, "match": hit.match})
+        kept.append({**t, "start": hit.start, "end": hit.end, "match": hit.match, "cue": hit.cue,
+                     "support_score": hit.support_score,
+                     "trivial": trivial_reason(t["head"], t["relation"], tail) is not None})
     if not kept:
         reason = "no_supported_triple"
         return CleanResult(None, dropped, reason,
                            f"none of {len(triples)} triples is supported by the text", pid)
     out = {**pair, "triples": kept, "num_triples": len(kept)}
     out["position_index"] = position_index(out)
+    out["coverage"] = coverage(text, kept)
     return CleanResult(out, dropped, None, "", pid)
 
 
 def _levels(a: AlignConfig) -> list[str]:
-    return [n for n, on in (("exact", a.exact), ("date", a.dates), ("number", a.numbers),
-                            ("alias", a.aliases), ("fuzzy", a.fuzzy)) if on]
+    return [n for n, on in (("exact", a.exact), ("lifespan", a.lifespans), ("date", a.dates),
+                            ("number", a.numbers), ("alias", a.aliases), ("demonym", a.demonyms),
+                            ("place", a.places), ("list_item", a.list_items), ("paraphrase", a.paraphrases),
+                            ("fuzzy", a.fuzzy)) if on]
 
 
 # ------------------------------------------------------------ redundant description
@@ -299,11 +317,19 @@ def _grounded(item: tuple[int, int], text: str, spans: list[tuple[int, int]], nt
     return any(nt and (nt in nitem or (len(nitem) >= 2 and nitem in nt)) for nt in ntails)
 
 
+def _uncovered_clauses(text: str, triples: list[dict]) -> list[str]:
+    from transforms.coverage import clause_spans
+
+    spans = [(t["start"], t["end"]) for t in triples if t.get("end") is not None]
+    return [text[s:e][:30] for s, e in clause_spans(text) if not _covered(spans, s, e)]
+
+
 def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                                 cfg: CleaningConfig | None = None) -> Decision:
     """Redundant-description stage for one aligned pair (output of clean_entry).
 
     1. position index above the threshold (paper), after trimming in trim mode;
+       then, beyond the paper and only when `min_coverage` > 0, coverage;
     2. the text after the last matched triple names no relation of the global
        vocabulary (`relation_vocab`, all Baike infobox names) that no triple
        of the pair covers;
@@ -327,12 +353,17 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
             text = text[:cut]
             pair = {**pair, "text": text, "text_length": len(text)}
     pi = last_end / len(text)
-    pair = {**pair, "position_index": pi}
+    cov = coverage(text, triples)
+    pair = {**pair, "position_index": pi, "coverage": cov}
     if not pi > cfg.position_index_threshold:
         return Decision(False, "position_index_below_threshold",
                         _j({**detail_prefix, "position_index": round(pi, 4),
                             "threshold": cfg.position_index_threshold,
                             "untouched_text": text[last_end:last_end + 60]}), pair)
+    if cfg.min_coverage > 0 and (cov or 0.0) < cfg.min_coverage:
+        return Decision(False, "coverage_below_threshold",
+                        _j({**detail_prefix, "coverage": round(cov or 0.0, 4), "threshold": cfg.min_coverage,
+                            "uncovered_clauses": _uncovered_clauses(text, triples)[:3]}), pair)
     # A mention is covered by a triple of the same relation under any of its
     # names: raw, normalised, or canonical through the synonym map
     # (出生时间 in the text is covered by an 出生日期 triple).

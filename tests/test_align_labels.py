@@ -1,0 +1,110 @@
+"""Issue 10: the aligner against our labelled alignment set (docs/alignment.md).
+
+The set stores locators and labels only; the texts are read at run time from
+../shared/data (skipped when absent). The held-out part (a third of the
+entities, by hash) was never used to tune the aligner: its figures are the
+measurement; the tune part's are what development reached.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from transforms.align_labels import labelled_entries, load_labels, score_alignment
+from transforms.redundancy import CleaningConfig
+
+LABELS = Path(__file__).parent / "data" / "alignment_labels.jsonl"
+
+
+@pytest.fixture(scope="module")
+def labelled(shared_data):
+    labels = load_labels(LABELS)
+    return labels, labelled_entries(shared_data, labels)
+
+
+def _report(r):
+    print(f"\n{r['part']}: kept={r['kept']} stated={r['stated']} span_precision={r['span_precision']:.4f} "
+          f"recall={r['recall']:.4f} false_keeps={r['false_keeps']:.4f} by_match={r['by_match']}")
+
+
+def test_the_labels_are_locators_into_the_parsed_texts(labelled):
+    labels, entries = labelled
+    assert len(labels) >= 400
+    parts = Counter((r["part"], r["stated"]) for r in labels)
+    assert parts[("heldout", True)] >= 80 and parts[("tune", True)] >= 150
+    for r in labels:
+        text = entries[(r["source"], r["page"])]["summary"]
+        assert r["stated"] == bool(r["spans"]), r
+        for s, e in r["spans"]:
+            assert 0 <= s < e <= len(text), r
+    # no text is stored, only offsets
+    assert all(set(r) == {"source", "page", "entity", "relation", "tail", "stated", "spans", "part"} for r in labels)
+
+
+def test_tune_part_meets_the_targets(labelled):
+    labels, entries = labelled
+    r = score_alignment(labels, entries, part="tune")
+    _report(r)
+    assert r["span_precision"] >= 0.97, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
+    assert r["recall"] >= 0.95, r["errors"]["missed"]
+    assert r["false_keeps"] <= 0.02, r["errors"]["false_keep"]
+
+
+def test_held_out_part(labelled):
+    """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
+    floors below are what the aligner reaches on text it was not tuned on
+    (see the README), so a regression fails here."""
+    labels, entries = labelled
+    r = score_alignment(labels, entries, part="heldout")
+    _report(r)
+    base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
+    assert base["kept"] == r["kept"]  # deterministic
+    assert r["span_precision"] >= 0.92
+    assert r["recall"] >= 0.95
+    assert r["false_keeps"] <= 0.065
+
+
+def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):
+    """Switched off, the aligner falls back to the first substring: the
+    errors the issue lists come back."""
+    labels, entries = labelled
+    cfg = CleaningConfig()
+    cfg.align.roles = cfg.align.word_boundaries = False
+    off = score_alignment(labels, entries, cfg)
+    on = score_alignment(labels, entries)
+    _report(off)
+    assert off["false_keeps"] > on["false_keeps"] + 0.03
+    assert off["span_precision"] < on["span_precision"] - 0.03
+
+
+def test_the_cases_the_issue_lists_on_the_real_pages(labelled):
+    """Issue 10's findings on the 2019 pages, one by one (texts parsed at run time)."""
+    from transforms.redundancy import clean_entry
+
+    _labels, entries = labelled
+    page = {key[1].split("_")[0]: raw for key, raw in entries.items() if key[0] == "baike2019"}
+
+    def fate(title):
+        res = clean_entry(page[title])
+        kept = {(t["relation"], t["tail"]): t for t in (res.pair or {}).get("triples", [])}
+        dropped = {(t["relation"], t["tail"]): d for t, _r, d in res.dropped_triples}
+        return page[title]["summary"], kept, dropped
+
+    text, kept, dropped = fate("吴明红")
+    assert ("国籍", "中国") in dropped  # only inside 中国科学院…, 中国共产党
+    text, kept, dropped = fate("中国科学院大学")
+    assert ("主管部门", "中国科学院") in dropped  # the start of the entity's own name
+    assert ("硕士点", "个") not in kept and ("硕士点", "个") not in dropped  # never split off
+    assert ("博士点", "40（一级学科）个") in dropped  # not 京内40个
+    assert kept[("属性", "环太平洋大学联盟成员")]["match"] == "list_item"
+    text, kept, dropped = fate("上海大学")
+    assert ("校庆日", "5月27日") in dropped  # the merger date
+    assert kept[("属性", "省部共建大学")]["match"] == "paraphrase"
+    text, kept, dropped = fate("上海大学学报")
+    assert ("创刊时间", "1978年") in dropped  # the predecessor's years
+    t = kept[("主办单位", "上海大学")]
+    assert text[t["start"] - 1] != "《"  # not inside the journal's own title
+    text, kept, dropped = fate("李三立")
+    assert kept[("出生地", "上海市")]["match"] == "demonym"

@@ -1,0 +1,222 @@
+"""Issue 10: mentions at name boundaries, role-aware spans, other surface forms,
+coverage, trivial triples and multi-value splitting. Every sentence here is
+written for this test (real facts, our own words)."""
+from __future__ import annotations
+
+import pytest
+
+from transforms.align import AlignConfig, align_context, align_triple, kind_mismatch
+from transforms.coverage import clause_spans, coverage, coverage_bin
+from transforms.mentions import at_word_boundaries
+from transforms.pairs import PairConfig, split_values, validate_raw_entry
+from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
+
+
+def _entry(title: str, summary: str, rows: list[tuple[str, str]], links=()) -> dict:
+    raw, err = validate_raw_entry({"title": title, "summary": summary, "links": list(links),
+                                   "infobox": [{"name": n, "value": v} for n, v in rows]})
+    assert err is None, err
+    return raw
+
+
+def _kept(raw: dict, cfg: CleaningConfig | None = None) -> dict:
+    res = clean_entry(raw, cfg or CleaningConfig())
+    return {(t["relation"], t["tail"]): t for t in (res.pair or {}).get("triples", [])}
+
+
+def _dropped(raw: dict, cfg: CleaningConfig | None = None) -> dict:
+    return {(t["relation"], t["tail"]): detail for t, _r, detail in clean_entry(raw, cfg or CleaningConfig()).dropped_triples}
+
+
+# ------------------------------------------------------------------ boundaries
+
+def test_a_value_inside_a_longer_name_is_not_a_mention():
+    text = "王明1980年考入中国科学院物理研究所，后加入中国共产党。"
+    s = text.find("中国")
+    assert not at_word_boundaries(text, s, s + 2)
+    s2 = text.find("中国", s + 1)
+    assert not at_word_boundaries(text, s2, s2 + 2)
+    raw = _entry("王明", text, [("国籍", "中国"), ("毕业院校", "中国科学院物理研究所")])
+    drops = _dropped(raw)
+    assert drops[("国籍", "中国")].startswith("only inside longer names")
+    assert ("毕业院校", "中国科学院物理研究所") in _kept(raw)
+    # With the boundary and role checks switched off, the old substring match comes back.
+    cfg = CleaningConfig()
+    cfg.align.word_boundaries = cfg.align.roles = False
+    assert ("国籍", "中国") in _kept(raw, cfg)
+
+
+def test_the_entry_title_is_a_name_the_text_must_not_cut():
+    text = "北京大学出版社是北京大学主办的出版机构。"
+    raw = _entry("北京大学出版社", text, [("主办单位", "北京大学")])
+    t = _kept(raw)[("主办单位", "北京大学")]
+    assert text[t["start"]:t["end"]] == "北京大学" and t["start"] == text.find("北京大学主办")
+
+
+# ------------------------------------------------------------------------ roles
+
+def test_the_span_is_the_mention_in_the_relation_role():
+    text = "《晚风》由李雷演唱，韩梅梅、李雷作词，王芳作曲。"
+    raw = _entry("晚风", text, [("歌手", "李雷"), ("作词", "李雷"), ("作曲", "王芳")])
+    kept = _kept(raw)
+    lyr = kept[("作词", "李雷")]
+    assert lyr["start"] == text.find("李雷作词") and lyr["cue"] == "作词" and lyr["support_score"] == 1.0
+    sing = kept[("歌手", "李雷")]
+    assert sing["start"] == text.find("李雷演唱") and sing["cue"] == "演唱"
+
+
+def test_a_value_only_named_in_another_role_is_unsupported():
+    text = "《远山》是一部剧情片，由赵强执导，钱多多、孙丽主演。"
+    raw = _entry("远山", text, [("导演", "赵强"), ("编剧", "赵强"), ("主演", "孙丽"), ("导演", "孙丽")])
+    kept, drops = _kept(raw), _dropped(raw)
+    assert ("导演", "赵强") in kept and ("主演", "孙丽") in kept
+    assert drops[("编剧", "赵强")].startswith("only mentions in another role")
+    assert "执导" in drops[("编剧", "赵强")]
+    assert drops[("导演", "孙丽")].startswith("only mentions in another role")
+    cfg = CleaningConfig()
+    cfg.align.roles = False
+    assert {("编剧", "赵强"), ("导演", "孙丽")} <= set(_kept(raw, cfg))
+
+
+def test_a_colon_cue_names_what_follows_it():
+    text = "歌曲信息 作词：周一 作曲：吴二 演唱：郑三"
+    raw = _entry("某歌", text, [("作曲", "吴二"), ("歌手", "郑三"), ("歌手", "周一")])
+    kept, drops = _kept(raw), _dropped(raw)
+    assert kept[("作曲", "吴二")]["cue"] == "作曲"
+    assert ("歌手", "郑三") in kept
+    assert drops[("歌手", "周一")].startswith("only mentions in another role")
+
+
+def test_a_date_of_another_event_does_not_support_the_relation():
+    text = ("新华学院创办于1952年，前身为华光书院（1930-1951年）。1998年6月1日，"
+            "新华学院与两所专科学校合并组建为新的大学。")
+    raw = _entry("新华学院", text, [("创办时间", "1952年"), ("校庆日", "6月1日"), ("合并时间", "1998年")])
+    kept, drops = _kept(raw), _dropped(raw)
+    assert text[kept[("创办时间", "1952年")]["start"]:].startswith("1952年")
+    assert ("校庆日", "6月1日") in drops  # the merger date, bound by 组建
+    raw2 = _entry("新华学院", text, [("创办时间", "1930年")])
+    assert ("创办时间", "1930年") in _dropped(raw2)  # the predecessor's year: 创办 binds 1952年
+
+
+def test_a_title_in_title_marks_names_a_work_not_a_person():
+    text = "《林小雨》是歌手林小雨的首张专辑，共收录10首歌曲。"
+    raw = _entry("林小雨", text, [("专辑歌手", "林小雨"), ("曲目数量", "10首")])
+    kept = _kept(raw)
+    t = kept[("专辑歌手", "林小雨")]
+    assert t["start"] == text.find("歌手林小雨") + 2
+
+
+def test_value_kinds():
+    assert kind_mismatch("2001年3月", "导演") == "not a person"
+    assert kind_mismatch("李雷", "上映时间") == "not a date"
+    assert kind_mismatch("王皇后", "父亲") == "a woman's title"
+    assert kind_mismatch("东晋", "父亲") == "a dynasty, not a person"
+    assert kind_mismatch("张三", "导演") is None and kind_mismatch("2001年", "上映时间") is None
+
+
+# ----------------------------------------------------------------- other forms
+
+def test_demonym_place_list_item_paraphrase_and_lifespan_levels():
+    text = ("周文（1921—1999），杭州人，出生于西湖边。清风大学是北方大学联盟、东部高校联盟成员高校，"
+            "教育部与浙江省人民政府共建高校。")
+    raw = _entry("周文", text, [("出生地", "杭州市"), ("出生日期", "1921年"), ("逝世日期", "1999年")])
+    kept = _kept(raw)
+    assert kept[("出生地", "杭州市")]["match"] == "demonym"
+    assert kept[("出生日期", "1921年")]["match"] == "lifespan"
+    assert text[kept[("逝世日期", "1999年")]["start"]:kept[("逝世日期", "1999年")]["end"]] == "1999"
+    raw2 = _entry("清风大学", text, [("属性", "北方大学联盟成员"), ("属性", "省部共建高校")])
+    kept2 = _kept(raw2)
+    assert kept2[("属性", "北方大学联盟成员")]["match"] == "list_item"
+    assert kept2[("属性", "省部共建高校")]["match"] == "paraphrase"
+    raw3 = _entry("某人", "某人出生于大阪，日本演员。", [("出生地", "日本大阪府大阪市")])
+    assert _kept(raw3)[("出生地", "日本大阪府大阪市")]["match"] == "place"
+    # each level can be switched off
+    cfg = CleaningConfig()
+    cfg.align.demonyms = cfg.align.lifespans = cfg.align.list_items = cfg.align.paraphrases = False
+    kept_off = _kept(raw, cfg)
+    assert ("出生地", "杭州市") not in kept_off and kept_off.get(("出生日期", "1921年"), {}).get("match") != "lifespan"
+    assert not {("属性", "北方大学联盟成员"), ("属性", "省部共建高校")} & set(_kept(raw2, cfg))
+
+
+def test_a_demonym_is_not_read_into_people_s_government():
+    from transforms.align_forms import demonym_spans
+
+    assert demonym_spans("上海市", "由上海人民政府主管") == []
+    assert demonym_spans("上海市", "他是上海人，") == [(2, 4)]
+
+
+# --------------------------------------------------------------- multi-values
+
+@pytest.mark.parametrize("cell, pieces", [
+    ("53（一级学科）个、专业学位10\n个", ["53（一级学科）个", "专业学位10个"]),
+    ("40（一级学科）\n个", ["40（一级学科）个"]),
+    ("138\n人", ["138人"]),
+    ("《甲》（粤）《乙》（国）", ["《甲》（粤）", "《乙》（国）"]),
+    ("张三、李四", ["张三", "李四"]),
+])
+def test_split_never_leaves_a_unit_or_a_bracket_note_alone(cell, pieces):
+    assert split_values(cell, "硕士点", PairConfig()) == pieces
+
+
+def test_a_count_with_a_note_is_not_another_count():
+    text = "学院有校区四个，其中京内40个、京外15个。"
+    raw = _entry("某学院", text, [("博士点", "40（一级学科）\n个")])
+    assert _kept(raw) == {}
+
+
+# ------------------------------------------------------------ coverage, trivial
+
+def test_coverage_counts_clauses_holding_a_kept_triple():
+    text = "张三，男，1950年生，上海人。他长期研究声学，发表论文多篇。"
+    assert len(clause_spans(text)) == 6
+    raw = _entry("张三", text, [("性别", "男"), ("出生日期", "1950年"), ("出生地", "上海市")])
+    res = clean_entry(raw)
+    assert res.pair["coverage"] == pytest.approx(3 / 6)  # 男, 1950年生, 上海人 of six clauses
+    assert coverage(text, []) == 0.0 and coverage("", []) is None
+    assert coverage_bin(0.5) == "0.5-0.6" and coverage_bin(1.0) == "1.0" and coverage_bin(0.05) == "0.0-0.1"
+    # --min-coverage: off by default, an audit reason when on
+    assert check_redundant_description(res.pair, frozenset(), CleaningConfig(position_index_threshold=0.0,
+                                                                              check_enumerations=False)).keep
+    d = check_redundant_description(res.pair, frozenset(), CleaningConfig(position_index_threshold=0.0,
+                                                                           min_coverage=0.8))
+    assert not d.keep and d.reason == "coverage_below_threshold" and "声学" in d.detail
+    with pytest.raises(ValueError):
+        CleaningConfig(min_coverage=1.5)
+
+
+def test_trivial_triples_are_marked_not_dropped():
+    text = "青城大学（Qingcheng University），简称“青大”，位于成都。"
+    raw = _entry("青城大学", text, [("中文名", "青城大学"), ("外文名", "Qingcheng University"),
+                                    ("简称", "青大"), ("所在城市", "成都")])
+    kept = _kept(raw)
+    assert kept[("中文名", "青城大学")]["trivial"] is True
+    assert kept[("外文名", "Qingcheng University")]["trivial"] is True
+    assert kept[("简称", "青大")]["trivial"] is True
+    assert kept[("所在城市", "成都")]["trivial"] is False
+
+
+def test_align_triple_without_context_keeps_the_old_contract():
+    hit, why = align_triple("1994年5月27日", "该校成立于1994-05-27。", (), AlignConfig(), "成立时间")
+    assert hit is not None and hit.match == "date" and hit.cue is None and why == ""
+    raw = _entry("x", "x由甲执导。", [("导演", "甲")])
+    ctx = align_context(raw, raw["summary"], [{"relation": "导演", "tail": "甲"}], AlignConfig())
+    hit, _ = align_triple("甲", raw["summary"], (), AlignConfig(), "导演", ctx)
+    assert hit.cue == "执导" and hit.support_score == 1.0
+
+
+def test_cues_mined_from_the_input_give_a_relation_its_role():
+    from transforms.cue_mining import mine_cues
+
+    people = ["陈一", "林二", "黄三", "周四", "吴五", "郑六"]
+    entries = [_entry(f"片{i}", f"《片{i}》由{p}监制，{q}主演。", [("监制人", p), ("主演", q)])
+               for i, (p, q) in enumerate(zip(people, people[1:] + people[:1]))]
+    mined = mine_cues(entries, min_count=3)
+    assert mined == {"监制人": ("监制",)}  # 主演 has table cues; 由 is no word of its own
+    # With the mined cue, 监制人 can tell its role from 导演's: a name bound by
+    # 执导 is no longer taken for the producer, and the producer's span has its cue.
+    raw = _entry("片x", "《片x》由林二执导，陈一监制。", [("监制人", "陈一"), ("监制人", "林二"), ("导演", "周四")])
+    without = _kept(raw)
+    with_cues = _kept(raw, CleaningConfig(mined_cues=mined))
+    assert ("监制人", "林二") in without and ("监制人", "林二") not in with_cues
+    assert without[("监制人", "陈一")]["cue"] is None
+    assert with_cues[("监制人", "陈一")]["cue"] == "监制" and with_cues[("监制人", "陈一")]["support_score"] == 1.0

@@ -1,0 +1,165 @@
+"""Other surface forms of a value that Baike texts use (issue 10 §3).
+
+Each form is a matching level of its own, named in a triple's `match` and
+switched on or off in `AlignConfig`:
+
+- `demonym`: `上海人` states `出生地 上海市` (a place, its admin suffix
+  dropped, followed by 人 as the native of it);
+- `place`: `出生于孟买` states `出生地 印度马哈拉施特拉邦孟买市`; the country and
+  the larger units before the last one only locate it;
+- `list_item`: `是环太平洋大学联盟、京港大学联盟、科技大学联盟成员高校` states
+  `属性 环太平洋大学联盟成员`: the suffix closing a list belongs to each item;
+- `paraphrase`: `教育部与上海市人民政府共建高校` states `属性 省部共建大学`;
+- `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
+  `逝世日期 1926年`: the dates in brackets after the entity's name.
+
+Each function returns candidate spans; the caller checks word boundaries and
+roles as for any other level.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from transforms.quantities import dates_compatible, parse_date
+
+PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
+                             "总部地点", "所在地区", "地区", "所在城市"})
+DEMONYM_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡"})
+BIRTH_RELATIONS = frozenset({"出生日期", "出生时间", "出生年月", "生日"})
+DEATH_RELATIONS = frozenset({"逝世日期", "逝世时间", "去世时间", "去世日期", "死亡日期", "死亡时间"})
+
+_ADMIN_SUFFIX = "市省县区州邦郡府镇乡村"
+# Countries a Baike place value often starts with (`日本大阪`, `英国伦敦`).
+COUNTRIES = ("中国", "中华人民共和国", "日本", "美国", "英国", "法国", "德国", "印度", "韩国", "朝鲜", "意大利",
+             "加拿大", "澳大利亚", "俄罗斯", "西班牙", "葡萄牙", "荷兰", "比利时", "瑞士", "瑞典", "挪威",
+             "丹麦", "芬兰", "奥地利", "波兰", "爱尔兰", "新西兰", "巴西", "阿根廷", "墨西哥", "新加坡",
+             "马来西亚", "泰国", "越南", "菲律宾", "印度尼西亚", "以色列", "埃及", "南非", "希腊", "土耳其")
+# 人 starts these words: 上海人民, 上海人才 are not demonyms.
+_NOT_DEMONYM_NEXT = frozenset("民员物才口士类们工大事力生群体性家间格")
+
+
+def _stem(place: str) -> str:
+    if len(place) >= 3 and place[-1] in _ADMIN_SUFFIX:
+        return place[:-1]
+    return place
+
+
+def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """`上海人` for 上海市 / 上海; `江苏南京人` is found by the exact level."""
+    out = []
+    for stem in dict.fromkeys((value, _stem(value))):
+        if len(stem) < 2:
+            continue
+        j = text.find(stem + "人")
+        while j != -1:
+            nxt = j + len(stem) + 1
+            if nxt >= len(text) or text[nxt] not in _NOT_DEMONYM_NEXT:
+                out.append((j, j + len(stem)))
+            j = text.find(stem + "人", j + 1)
+    return out
+
+
+_UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])")
+
+
+@lru_cache(maxsize=8192)
+def place_cores(value: str) -> tuple[str, ...]:
+    """The most specific part of a place value, without its country and the
+    larger units before it: 印度马哈拉施特拉邦孟买市 -> (孟买市, 孟买)."""
+    v = value.strip()
+    for c in sorted(COUNTRIES, key=len, reverse=True):
+        if v.startswith(c) and len(v) - len(c) >= 2:
+            v = v[len(c):].lstrip("·・ ")
+            break
+    parts = [p for p in _UNIT_SPLIT.split(v) if p]
+    last = parts[-1] if parts else v
+    if len(last) < 2 or last == value:
+        return ()
+    cores = [last]
+    if len(_stem(last)) >= 2 and _stem(last) != last:
+        cores.append(_stem(last))
+    return tuple(cores)
+
+
+def place_spans(value: str, text: str) -> list[tuple[int, int]]:
+    out = []
+    for core in place_cores(value):
+        j = text.find(core)
+        while j != -1:
+            out.append((j, j + len(core)))
+            j = text.find(core, j + 1)
+        if out:
+            break
+    return out
+
+
+_LIST_SEP = "、和与及"
+_CLAUSE_STOPS = "，,。；;！？!?\n：:（）()"
+
+
+def list_item_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """The value is a list item plus the suffix that closes the list:
+    `X成员` stated by `X、Y、Z成员`."""
+    out = []
+    for k in range(1, 5):
+        if len(value) - k < 3:
+            break
+        stem, suffix = value[:-k], value[-k:]
+        j = text.find(stem)
+        while j != -1:
+            after = j + len(stem)
+            if after < len(text) and text[after] in _LIST_SEP:
+                stop = after
+                while stop < len(text) and text[stop] not in _CLAUSE_STOPS:
+                    stop += 1
+                if suffix in text[after:stop]:
+                    out.append((j, after))
+            j = text.find(stem, j + 1)
+        if out:
+            return out
+    return out
+
+
+# Paraphrases of frequent values: value pattern -> text pattern.
+PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
+    (re.compile(r"^(?:省部|部省|部市|省市|部委与地方)共建"),
+     re.compile(r"(?:教育部|国家[\u4e00-\u9fff]{1,8}(?:局|部|委员会)|[\u4e00-\u9fff]{1,6}部)"
+                r"(?:[、和与及][\u4e00-\u9fff]{2,12}(?:局|部|委员会))*与[\u4e00-\u9fff]{2,10}"
+                r"(?:省|市|自治区)(?:人民政府)?共建")),
+)
+
+
+def paraphrase_spans(value: str, text: str) -> list[tuple[int, int]]:
+    out = []
+    for vrx, trx in PARAPHRASES:
+        if vrx.search(value):
+            out.extend((m.start(), m.end()) for m in trx.finditer(text))
+    return out
+
+
+_LIFE_DATE = r"(\d{4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?)"
+_LIFESPAN = re.compile(r"[（(](?:[^（）()，,]{1,40}[，,])?\s*" + _LIFE_DATE + r"\s*年?\s*[—–\-~～－至]+\s*" + _LIFE_DATE + r"?\s*年?\s*[）)]")
+
+
+def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tuple[int, int]]:
+    """Birth or death date in the brackets right after the entity's name."""
+    if relation in BIRTH_RELATIONS:
+        group = 1
+    elif relation in DEATH_RELATIONS:
+        group = 2
+    else:
+        return []
+    vd = parse_date(value)
+    if vd is None or not entity:
+        return []
+    i = text.find(entity)
+    if i == -1:
+        return []
+    m = _LIFESPAN.match(text, i + len(entity))
+    if m is None or m.group(group) is None:
+        return []
+    td = parse_date(m.group(group).replace(".", "-") if "." in m.group(group) else m.group(group))
+    if td is not None and dates_compatible(vd, td, False):
+        return [(m.start(group), m.end(group))]
+    return []

@@ -1,0 +1,115 @@
+"""What kind of value a relation takes, and when a value is the entry's for
+several relations (split out of transforms/align.py; issue 10 §2).
+
+A date never fills a person's role, a person never a date's; a title in 《》
+names a work. When the entry itself gives one value for two relations that
+exclude each other (父亲 and 母亲, 歌手 and 所属专辑), only a cue binding the
+mention tells which one the text states.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from transforms.quantities import parse_date, parse_quantity
+from transforms.text import normalise
+
+_MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")
+
+
+@lru_cache(maxsize=16384)
+def _is_dated(value: str) -> bool:
+    """A date (also a yearless one: 校庆日 5月27日) or a quantity: its cues
+    bind to the nearest date or number of their sentence."""
+    return (parse_date(value) is not None or parse_quantity(value) is not None
+            or _MONTH_DAY.match(value) is not None)
+
+
+_WORK_RELATIONS = re.compile(r"作品|专辑|代表作|中文名|名称|简称|别名|译名|曲目|歌曲|单曲|主题曲|系列|前作|续作|改编|原著|书|剧")
+
+
+def titled(text: str, s: int, e: int) -> bool:
+    """The mention is the whole of a 《title》."""
+    return s > 0 and e < len(text) and text[s - 1] == "《" and text[e] == "》"
+
+
+def work_value(value: str, relation: str | None) -> bool:
+    return "《" in value or bool(relation and _WORK_RELATIONS.search(relation))
+
+
+# What a value of a relation must be, read from the relation's name: a date
+# never fills a person's role, a person never a date's. A value of the wrong kind is in another role wherever the
+# text names it.
+_DATE_RELATION = re.compile(r"(?:日期|时间|年份)$")  # not 年代 (奥陶纪) nor 日 (节日 春节)
+_PERSON_RELATION = re.compile(r"^(?:导演|主演|编剧|作词|作曲|填词|谱曲|编曲|歌手|演唱者|歌曲原唱|父亲|母亲|丈夫|妻子|"
+                              r"作者|制片人|主持人|嘉宾|董事长|创始人|校长|现任校长|总经理|配音|主角|儿子|女儿)$")
+_HAS_DIGIT = re.compile(r"[0-9０-９〇一二三四五六七八九十]")
+
+
+# Dynasties and eras (东晋, 隋末唐初, 唐朝) are never persons.
+_D1 = "夏商周秦汉晋隋唐宋元明清辽金"
+_DYNASTY = re.compile(rf"^(?:[东西南北][{_D1}]|[{_D1}](?:朝|末|初)|[{_D1}]末[{_D1}]初|[{_D1}])$"
+                      r"|^(?:春秋|战国|三国|五代十国|南北朝|民国)(?:时期)?$")
+# Titles that give a person's sex: a 父亲 is never a 皇后, a 母亲 never an emperor.
+_FEMALE_TITLE = re.compile(r"(?:皇后|太后|妃|夫人|公主|娘娘|女士)$")
+_MALE_TITLE = re.compile(r"(?:皇帝|[帝宗祖]|国王|先生)$")
+_MALE_ROLES = frozenset({"父亲", "丈夫", "儿子"})
+_FEMALE_ROLES = frozenset({"母亲", "妻子", "女儿"})
+_ASCII_DIGIT = re.compile(r"[0-9]")
+
+
+_NAME_RELATIONS = frozenset({"中文名", "中文名称", "名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "简称",
+                             "全称", "本名", "原名", "又名", "其它译名", "歌曲名称", "专辑名称"})
+
+
+_KIN = frozenset({"父亲", "母亲", "丈夫", "妻子", "儿子", "女儿"})
+
+
+def shared_value(value: str, relation: str | None, ctx, titled: bool) -> bool:
+    """The entry gives this value for another relation that excludes this one:
+    two kinship roles, or a person and a non-person relation (a name outside
+    《》 reads as the person, inside 《》 as the work). Then only a cue of this
+    relation binding the mention tells which one the text states."""
+    if ctx is None or not relation or relation in _NAME_RELATIONS:
+        return False
+    others = ctx.value_relations.get(normalise(value), set()) - {relation} - _NAME_RELATIONS
+    if not others:
+        return False
+    if relation in _KIN and others & _KIN:
+        return True  # one person is never both the father and the mother, or the husband
+    if _PERSON_RELATION.match(relation):
+        return titled and any(not _PERSON_RELATION.match(r) for r in others)
+    # A person may direct and star, write and sing; but a person is never an
+    # album, a dynasty or a company: the non-person reading needs its cue.
+    return any(_PERSON_RELATION.match(r) for r in others) and not titled
+
+
+@lru_cache(maxsize=4096)
+def _relation_kind(relation: str) -> tuple[bool, bool]:
+    return bool(_DATE_RELATION.search(relation)), bool(_PERSON_RELATION.match(relation))
+
+
+def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | None:
+    """Why the value cannot be the relation's, from its form alone, or None.
+
+    The kind a relation wants is read from its name; only clear cases count:
+    a date relation without a digit, a person relation given a date, a
+    number, a title, a dynasty, or a title of the other sex."""
+    if not relation:
+        return None
+    date_rel, person_rel = _relation_kind(relation)
+    if not (date_rel or person_rel):
+        return None
+    v = value.strip()
+    if date_rel and not _HAS_DIGIT.search(v):
+        return "not a date"
+    if person_rel:
+        if parse_date(v) is not None or (parse_quantity(v) is not None and _ASCII_DIGIT.search(v)) or "《" in v:
+            return "not a person"
+        if _DYNASTY.match(v):
+            return "a dynasty, not a person"
+        if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
+            return "a woman's title"
+        if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
+            return "a man's title"
+    return None

@@ -1,0 +1,117 @@
+"""The labelled alignment set: load it, rebuild its entries, score an aligner.
+
+The set (`tests/data/alignment_labels.jsonl`, rules in docs/alignment.md)
+stores locators and labels only. The entries are rebuilt at run time from
+../shared/data: Baike pages parsed by the crawler's own parser, KdConv
+entities by `transforms.corpora.kdconv_to_raw_entries`. The scorer runs the
+redundant-triple stage (`clean_entry`) on each entry and compares what it
+keeps with the labels, joined on (relation, normalised value):
+
+- span precision: kept triples whose span overlaps a labelled span / kept;
+- recall: stated triples kept / stated triples;
+- false keeps: kept triples labelled not stated, or not labelled at all
+  (a stray `个` split off a cell) / kept.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+
+from transforms.text import normalise
+
+
+def load_labels(path: str | Path) -> list[dict]:
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def labelled_entries(shared_data: Path, labels: list[dict]) -> dict[tuple[str, str], dict]:
+    """(source, page) -> validated raw entry, for every page the labels name."""
+    from transforms.pairs import validate_raw_entry
+
+    wanted = {(r["source"], r["page"]) for r in labels}
+    out: dict[tuple[str, str], dict] = {}
+    if any(s == "baike2019" for s, _ in wanted):
+        from crawlers.parsers import parse_entry
+
+        pages = shared_data / "baike-baidu-2019" / "pages"
+        for source, page in sorted(wanted):
+            if source != "baike2019":
+                continue
+            entry = parse_entry((pages / page).read_bytes(), f"http://baike.baidu.com/item/{page}")
+            out[(source, page)] = entry
+    if any(s == "kdconv" for s, _ in wanted):
+        from transforms.corpora import kdconv_to_raw_entries
+
+        for e in kdconv_to_raw_entries(shared_data / "kdconv" / "entities_film_music_from_dev_test.jsonl"):
+            if ("kdconv", e["url"]) in wanted:
+                out[("kdconv", e["url"])] = e
+    missing = wanted - set(out)
+    if missing:
+        raise ValueError(f"labelled pages not found in the shared data: {sorted(missing)[:5]}")
+    validated = {}
+    for key, entry in out.items():
+        raw, err = validate_raw_entry(entry)
+        if raw is None:
+            raise ValueError(f"{key}: {err}")
+        validated[key] = raw
+    return validated
+
+
+def _overlaps(s: int, e: int, spans) -> bool:
+    return any(a < e and s < b for a, b in spans)
+
+
+def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=None,
+                    part: str | None = None) -> dict:
+    """Span precision, recall and false keeps of `clean_entry` on the labels
+    (of one `part`, or all), with the errors listed for reading."""
+    from transforms.redundancy import CleaningConfig, clean_entry
+
+    cfg = cfg or CleaningConfig()
+    by_page: dict[tuple[str, str], dict[tuple[str, str], dict]] = defaultdict(dict)
+    for r in labels:
+        if part is None or r["part"] == part:
+            by_page[(r["source"], r["page"])][(r["relation"], normalise(r["tail"]))] = r
+    kept = right_span = false_keep = stated = stated_kept = 0
+    errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
+    by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for key, rows in sorted(by_page.items()):
+        raw = entries[key]
+        res = clean_entry(raw, cfg)
+        text = raw["summary"]
+        seen = set()
+        for t in (res.pair or {}).get("triples", []):
+            k = (t["relation"], normalise(t["tail"]))
+            row = rows.get(k)
+            kept += 1
+            by_match[t["match"]][0] += 1
+            if row is None or not row["stated"]:
+                false_keep += 1
+                errors["false_keep"].append((key[1], t["relation"], t["tail"], t["match"],
+                                             text[t["start"]:t["end"]]))
+                continue
+            seen.add(k)
+            if _overlaps(t["start"], t["end"], row["spans"]):
+                right_span += 1
+                by_match[t["match"]][1] += 1
+            else:
+                errors["wrong_span"].append((key[1], t["relation"], t["tail"], t["match"],
+                                             text[max(0, t["start"] - 6):t["end"] + 6]))
+        for k, row in rows.items():
+            if row["stated"]:
+                stated += 1
+                if k in seen:
+                    stated_kept += 1
+                else:
+                    errors["missed"].append((key[1], row["relation"], row["tail"],
+                                             [text[a:b] for a, b in row["spans"]]))
+    return {
+        "part": part or "all", "kept": kept, "stated": stated,
+        "span_precision": right_span / kept if kept else 1.0,
+        "recall": stated_kept / stated if stated else 1.0,
+        "false_keeps": false_keep / kept if kept else 0.0,
+        "by_match": {m: {"kept": v[0], "right_span": v[1]} for m, v in sorted(by_match.items())},
+        "errors": errors,
+    }

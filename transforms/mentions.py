@@ -1,0 +1,174 @@
+"""Mentions at word and name boundaries (issue 10 §1).
+
+A value is stated by a mention that is a word or a name of the text, never
+by a piece of a longer name: `国籍 中国` is not stated by
+`中国科学院上海原子核研究所` nor by `加入中国共产党`, `主管部门 中国科学院` not by
+the entity's own name `中国科学院大学`.
+
+The test segments the run of CJK characters around a candidate with jieba's
+own dictionary and algorithm (the DAG of dictionary words, then the route of
+highest probability), plus an *entry lexicon*: the entry's title, its values
+and the anchors of its links, each a name that must not be cut. The value
+itself is in the lexicon, so it wins over a split into smaller words; a
+longer dictionary word or name that crosses the candidate's edge wins over
+it, and then the candidate is not a mention.
+
+Only candidates with a CJK character on an edge are segmented, and only a
+window of `WINDOW` characters on each side: Latin/digit edges are judged by
+transforms/text.py, and punctuation is always a boundary. jieba's dictionary
+is loaded once per process (about 0.6 s, from its cache), never modified, so
+the result does not depend on what other entries a worker saw.
+"""
+from __future__ import annotations
+
+import math
+import re
+import threading
+from functools import lru_cache
+
+WINDOW = 12
+_HAS_CJK = re.compile("[\u3400-\u9fff\uf900-\ufaff]")
+_LOCK = threading.Lock()
+_DICT: tuple[dict, float] | None = None
+
+
+def _cjk(ch: str) -> bool:
+    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+def jieba_dictionary() -> tuple[dict, float]:
+    """(jieba's word -> frequency prefix dictionary, log of its total)."""
+    global _DICT
+    if _DICT is None:
+        with _LOCK:
+            if _DICT is None:
+                import logging
+
+                import jieba
+
+                jieba.setLogLevel(logging.WARNING)
+                tk = jieba.Tokenizer()
+                tk.initialize()
+                _DICT = (tk.FREQ, math.log(tk.total))
+    return _DICT
+
+
+# A name of the entry counts like a frequent word (log-probability about -7,
+# as frequent as 上海 or 德国): it beats its own split, and loses to a longer
+# word or name that swallows it.
+_LEXICON_LOGP = -7.0
+
+
+def _best_cuts(run: str, lexicon: frozenset[str], max_len: int) -> set[int]:
+    """Cut points of the most probable segmentation of `run` (jieba's
+    algorithm), with the lexicon's names as extra words."""
+    freq, logtotal = jieba_dictionary()
+    n = len(run)
+    named: dict[int, list[int]] = {}
+    for w in lexicon:
+        k = run.find(w)
+        while k != -1:
+            named.setdefault(k, []).append(k + len(w) - 1)
+            k = run.find(w, k + 1)
+    dag: list[list[tuple[int, float]]] = []
+    for i in range(n):
+        ends: dict[int, float] = {}
+        k = i
+        frag = run[i]
+        while k < n and frag in freq:
+            f = freq[frag]
+            if f:
+                ends[k] = math.log(f) - logtotal
+            k += 1
+            frag = run[i:k + 1]
+        for end in named.get(i, ()):
+            ends[end] = max(ends.get(end, -1e9), _LEXICON_LOGP)
+        if i not in ends:
+            ends[i] = math.log(freq.get(run[i]) or 1) - logtotal
+        dag.append(list(ends.items()))
+    route: list[tuple[float, int]] = [(0.0, 0)] * (n + 1)
+    for i in range(n - 1, -1, -1):
+        route[i] = max((lp + route[k + 1][0], k) for k, lp in dag[i])
+    cuts, i = {0, n}, 0
+    while i < n:
+        i = route[i][1] + 1
+        cuts.add(i)
+    return cuts
+
+
+@lru_cache(maxsize=65536)
+def _cuts_cached(run: str, lexicon: frozenset[str], max_len: int) -> frozenset[int]:
+    return frozenset(_best_cuts(run, lexicon, max_len))
+
+
+def needs_segmentation(text: str, start: int, end: int) -> bool:
+    """A CJK character on either side of a CJK edge: only then can a longer
+    word cross the edge."""
+    return ((start > 0 and _cjk(text[start - 1]) and _cjk(text[start]))
+            or (end < len(text) and _cjk(text[end]) and _cjk(text[end - 1])))
+
+
+def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: frozenset[str]) -> bool:
+    """Some dictionary word or name of the run crosses an edge of the mention."""
+    freq, _ = jieba_dictionary()
+    edges = [x for x in (start, end) if lo < x < hi]
+    for edge in edges:
+        # A word starting 1-3 characters before the edge and running past it
+        # (中国|科学院, 加入|中国共产党). jieba's dictionary holds every prefix
+        # of its words (frequency 0), so the walk stops at the first fragment
+        # that begins no word.
+        for i in range(max(lo, edge - 3), edge):
+            if text[i:edge] not in freq:
+                continue
+            j = edge + 1
+            while j <= hi:
+                f = freq.get(text[i:j])
+                if f is None:
+                    break
+                if f:
+                    return True
+                j += 1
+    run = text[lo:hi]
+    for w in lexicon:
+        k = run.find(w)
+        while k != -1:
+            if any(lo + k < x < lo + k + len(w) for x in edges):
+                return True
+            k = run.find(w, k + 1)
+    return False
+
+
+def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset()) -> bool:
+    """True when text[start:end] is a whole word or name of the text: both
+    edges are cut points of the segmentation of the CJK run around it.
+    `lexicon` may be a callable that builds the entry's names on first need."""
+    if not needs_segmentation(text, start, end):
+        return True
+    lo = start
+    while lo > 0 and start - lo < WINDOW and _cjk(text[lo - 1]):
+        lo -= 1
+    hi = end
+    while hi < len(text) and hi - end < WINDOW and _cjk(text[hi]):
+        hi += 1
+    if callable(lexicon):
+        lexicon = lexicon()
+    if not _crossing_word(text, lo, hi, start, end, lexicon):
+        return True  # no word at all crosses an edge: nothing could cut the mention
+    run = text[lo:hi]
+    words = frozenset(w for w in lexicon if w in run) | {text[start:end]}
+    max_len = max(len(w) for w in words)
+    cuts = _cuts_cached(run, words, max_len)
+    return (start - lo) in cuts and (end - lo) in cuts
+
+
+def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozenset[str]:
+    """Names of one entry that the text must not cut: title, subtitle, infobox
+    values (as split into triples), and the anchors of its links. Single
+    characters and Latin-only strings are left out (nothing to segment)."""
+    names = [raw.get("title") or "", raw.get("subtitle") or "", *values]
+    for item in raw.get("infobox") or []:
+        for link in item.get("value_links") or []:
+            names.append(link.get("title") or "")
+    for link in raw.get("links") or []:
+        names.append(link.get("title") or "")
+    return frozenset(n.strip() for n in names if len(n.strip()) >= 2 and _HAS_CJK.search(n))

@@ -1,0 +1,389 @@
+"""Role-aware choice of a value's support span (issue 10 §2).
+
+A value may occur several times in a text, or only in another role:
+`夜风 作词 乔任梁` against `由乔任梁演唱`; `校庆日 5月27日` against a merger
+date; `制作人 方大同` against `香港歌手方大同于…发行`. The evidence for a
+mention is the *cue words* of relations near it: the relation's own name and
+stem (`出生日期` → `出生`), its synonyms (`导演` → `执导`), and cues mined
+from the input (transforms/cue_mining.py) passed in per relation.
+
+For each mention, the cues of the entry's relations are looked up in its
+clause (between `，；。` and line breaks). The cue that binds to the mention is
+the nearest one: right after it (`乔任梁演唱`, `A、B主演`, with the cues it
+is listed with: `作词、作曲`), or else right before it (`制作人是方大同`,
+`出生于孟买`, `主要演员有A、B`). Then:
+
+- `own`: the binding cue is one of the relation's own: supported, score 1;
+- `other`: it belongs only to another relation of the entry: this mention is
+  in another role and does not support the triple;
+- `neutral`: no cue of any relation of the entry in the clause; it supports
+  the triple (score 0.5, or 0.75 with an own cue elsewhere in the sentence).
+
+A date or quantity needs more: several of them may sit in one sentence
+(`创刊于1995年，由原《…学报》（1978-1994年）…合并而成`). A cue binds to the
+nearest date (or quantity) of its sentence, and a date or quantity supports
+the relation only through its own cue, or, when its sentence holds no cue of
+a dated relation of the entry at all, as `neutral`.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+# Canonical relation -> cue words. Relations are matched by name, after
+# stripping the suffixes in _STEM_SUFFIXES; the relation name and its stem are
+# always cues of their own.
+CUE_TABLE: dict[str, tuple[str, ...]] = {
+    "导演": ("执导", "导演", "指导"),
+    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰"),
+    "编剧": ("编剧", "剧本", "编写"),
+    "作词": ("作词", "填词", "词作"),
+    "填词": ("作词", "填词", "词作"),
+    "作曲": ("作曲", "谱曲", "曲作"),
+    "谱曲": ("作曲", "谱曲", "曲作"),
+    "编曲": ("编曲",),
+    "歌手": ("演唱", "原唱", "歌手", "演绎"),
+    "歌曲原唱": ("演唱", "原唱", "歌手", "演绎"),
+    "演唱歌手": ("演唱", "原唱", "歌手", "演绎"),
+    "演唱者": ("演唱", "原唱", "歌手"),
+    "专辑歌手": ("演唱", "歌手", "专辑"),
+    "制作人": ("制作人", "监制"),
+    "音乐风格": ("风格", "曲风"),
+    "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
+    "制片人": ("制片", "制作", "监制"),
+    "出品公司": ("出品", "制作", "出品方"),
+    "所属专辑": ("专辑", "收录"),
+    "发行时间": ("发行", "推出", "发布"),
+    "上映时间": ("上映", "公映", "首映"),
+    "出品时间": ("出品",),
+    "创办时间": ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立"),
+    "成立时间": ("成立", "创建", "创办", "组建", "建立", "创立"),
+    "成立日期": ("成立", "创建", "创办", "组建", "建立", "创立"),
+    "创刊时间": ("创刊",),
+    "逝世日期": ("逝世", "去世", "病逝", "牺牲", "辞世", "卒", "遇害"),
+    "出生日期": ("出生", "生于"),
+    "出生地": ("出生", "生于"),
+    "籍贯": ("籍贯", "祖籍"),
+    "毕业院校": ("毕业", "就读", "考入", "学位", "学习", "肄业"),
+    "曲目数量": ("曲目", "歌曲", "收录"),
+    "歌曲数量": ("曲目", "歌曲", "收录"),
+    "代表作品": ("作品", "代表作", "出演", "主演", "执导", "导演", "演唱", "发行", "创作", "提名", "凭借"),
+    "主要作品": ("作品", "代表作", "出演", "主演", "执导", "导演", "演唱", "发行", "创作", "提名", "凭借"),
+    "主要奖项": ("获得", "获", "荣获", "奖"),
+    "获得奖项": ("获得", "获", "荣获", "奖"),
+    "主要成就": ("获得", "获", "荣获", "当选", "成就"),
+    "妻子": ("妻子", "结婚", "夫人", "太太", "嫁"),
+    "丈夫": ("丈夫", "结婚", "嫁", "先生"),
+    "父亲": ("父亲", "之子", "之女", "儿子", "女儿"),
+    "母亲": ("母亲", "之子", "之女", "儿子", "女儿"),
+    "董事长": ("董事长",),
+    "创始人": ("创始人", "创办", "创建", "创立", "创始"),
+    "校长": ("校长",),
+    "现任校长": ("校长",),
+    "作者": ("作者", "著", "创作", "写"),
+    "主持人": ("主持",),
+    "嘉宾": ("嘉宾",),
+    "主管单位": ("主管",),
+    "主管部门": ("主管", "属"),
+    "主办单位": ("主办",),
+    "总部地点": ("总部",),
+    "连载网站": ("连载",),
+    "出版社": ("出版",),
+    "简称": ("简称",),
+    # A nationality is said as an attribute of what the person is: 英国导演, 印度模特.
+    "国籍": ("国籍", "籍", "演员", "导演", "歌手", "作家", "模特", "学家", "编剧", "企业家", "运动员",
+           "政治家", "艺术家", "画家", "诗人", "音乐人", "主持人", "球员", "男星", "女星", "明星", "商人"),
+    "民族": ("族",),
+}
+_STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
+# Relations whose value is a date or a quantity: their cues bind to the
+# nearest date/quantity, not to a name.
+_CLAUSE_STOPS = frozenset("，,。；;！!？?\n")
+_SENTENCE_STOPS = frozenset("。；;！!？?\n")
+# Particles that may stand between a cue and the mention it binds to on the left
+# (`制作人是方大同`, `出生于孟买`, `由陆川执导`).
+_LIST_JOINERS = frozenset("、和与及并")
+
+
+@lru_cache(maxsize=4096)
+def relation_cues(relation: str, mined: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Cue words of a relation: its name, its stem, its table entry, mined cues."""
+    cues = [relation]
+    stem = relation
+    for suf in _STEM_SUFFIXES:
+        if relation.endswith(suf) and len(relation) - len(suf) >= 2:
+            stem = relation[: -len(suf)]
+            break
+    if stem != relation:
+        cues.append(stem)
+    cues.extend(CUE_TABLE.get(relation, ()))
+    if stem in CUE_TABLE:
+        cues.extend(CUE_TABLE[stem])
+    cues.extend(mined)
+    seen: list[str] = []
+    for c in cues:
+        if c and c not in seen:
+            seen.append(c)
+    return tuple(seen)
+
+
+@lru_cache(maxsize=4096)
+def is_cued(relation: str) -> bool:
+    """A relation with cue words beyond its own name: only such a relation can
+    tell that a mention is in another role (`属性`, `中文名` have none)."""
+    if relation in CUE_TABLE:
+        return True
+    for suf in _STEM_SUFFIXES:
+        if relation.endswith(suf) and relation[: -len(suf)] in CUE_TABLE:
+            return True
+    return False
+
+
+# The pseudo relation of cues that belong to no relation of the entry.
+FOREIGN = "~another relation"
+
+
+@lru_cache(maxsize=1)
+def _foreign_regex() -> re.Pattern:
+    words = {c for cues in CUE_TABLE.values() for c in cues if len(c) >= 2}
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
+
+
+class CueIndex:
+    """Where the cues of an entry's relations occur in its text.
+
+    Looked up per span (a mention's clause or sentence) and cached: most
+    values are never found, and the few mentions that are need only their
+    own clause scanned, not the whole text for every relation."""
+
+    def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
+        self.text = text
+        rels = tuple(dict.fromkeys(relations))
+        mined_items = tuple((r, tuple(mined[r])) for r in rels if r in mined) if mined else ()
+        self.cue_lists, self.own_words, self._by_first = _cue_plan(rels, mined_items)
+        self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
+        self.dated = frozenset(self.kinds)
+        self.mined = frozenset(r for r, c in (mined or {}).items() if c)
+        self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
+
+    @classmethod
+    def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
+        return cls(text, relations, dated, mined)
+
+    def in_span(self, lo: int, hi: int) -> list[tuple[int, int, str, str]]:
+        """(start, end, cue, relation) of every cue inside text[lo:hi], sorted."""
+        got = self._spans.get((lo, hi))
+        if got is not None:
+            return got
+        seg = self.text[lo:hi]
+        out = []
+        by_first = self._by_first
+        for ch in by_first.keys() & set(seg):
+            for cue, rel in by_first[ch]:
+                j = seg.find(cue)
+                while j != -1:
+                    out.append((lo + j, lo + j + len(cue), cue, rel))
+                    j = seg.find(cue, j + 1)
+        # Strong place/date cues (`出生于`) and `key：value` cues of relations the
+        # entry does not have still mark a role: the mention after `作词：` is a
+        # lyricist even without a 作词 triple. (Without the colon such words
+        # are too common to count.)
+        for m in _STRONG_FOREIGN_RE.finditer(seg):
+            w = m.group()
+            if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
+                out.append((lo + m.start(), lo + m.end(), w, FOREIGN))
+        if "：" in seg or ":" in seg:
+            for m in _foreign_regex().finditer(seg):
+                if m.group() not in self.own_words and _COLON.match(self.text, lo + m.end()):
+                    out.append((lo + m.start(), lo + m.end(), m.group(), FOREIGN))
+        out.sort()
+        self._spans[(lo, hi)] = out
+        return out
+
+
+_CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
+_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS))) + "]")
+
+
+@lru_cache(maxsize=256)
+def _stops(text: str, sentence: bool) -> tuple[int, ...]:
+    rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
+    return tuple(m.start() for m in rx.finditer(text))
+
+
+@lru_cache(maxsize=4096)
+def _cue_plan(relations: tuple[str, ...], mined_items: tuple):
+    """(relation, cues) pairs, every cue word, and cue initial -> (cue, relation):
+    the same for every entry with these relations."""
+    mined = dict(mined_items)
+    cue_lists = tuple((rel, relation_cues(rel, mined.get(rel, ()))) for rel in relations)
+    own_words = frozenset(c for _, cues in cue_lists for c in cues)
+    by_first: dict[str, list[tuple[str, str]]] = {}
+    for rel, cues in cue_lists:
+        for cue in cues:
+            by_first.setdefault(cue[0], []).append((cue, rel))
+    return cue_lists, own_words, by_first
+
+
+def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
+    stops = _stops(text, sentence)
+    k = bisect_left(stops, pos)
+    lo = stops[k - 1] + 1 if k > 0 else 0
+    hi = stops[k] if k < len(stops) else len(text)
+    return lo, hi
+
+
+def clause_span(text: str, pos: int) -> tuple[int, int]:
+    """The clause (between `，；。` and line breaks) holding text[pos]."""
+    return _span(text, pos, False)
+
+
+def sentence_span(text: str, pos: int) -> tuple[int, int]:
+    return _span(text, pos, True)
+
+
+@dataclass(frozen=True)
+class RoleEvidence:
+    verdict: str  # own | other | neutral
+    cue: str | None
+    score: float
+
+
+def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
+    """(start, end, cue, relation) of every cue in [lo, hi) outside [s, e)."""
+    return [c for c in index.in_span(lo, hi) if c[1] <= s or c[0] >= e]
+
+
+# What may stand between a mention and the cue that binds it.
+# Right of the mention: the rest of a list it heads (`A、B主演`) and
+# particles (`A等主演`, `A共同执导`).
+_RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:、和与及]{1,15})*(?:等[^，。；;：:]{0,6}|共同|联合|亲自|担任|的|男|女)?$")
+# Left of it: particles (`由`, `是`, `于`), then the list items before it
+# (`主要演员有A、B、C`).
+_LEFT_GAP = re.compile(r"^(?:[由是为于在有：:家人者师]|担任|人是|者是|者为){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
+_COLON = re.compile(r"\s*[：:]")
+
+
+# Nouns a nationality or an origin qualifies, with up to four characters of
+# modifiers between (`美国单口相声演员`, `英国著名导演`).
+_NOUN_CUES = frozenset(CUE_TABLE["国籍"]) - {"国籍", "籍"}
+_MODIFIERS = re.compile(r"^[\u4e00-\u9fff]{0,4}$")
+# Cues of a place or a date that mark a role even for a relation the entry
+# lacks (`出生于韩国` is a birthplace, not a nationality).
+STRONG_FOREIGN = ("出生于", "生于", "毕业于", "就读于", "位于", "成立于", "收录于", "发行于", "上映于", "创办于")
+_STRONG_FOREIGN_RE = re.compile("|".join(STRONG_FOREIGN))
+
+
+def _squeeze(gap: str) -> str:
+    return "".join(gap.split())
+
+
+def _binds_right(text: str, cue_end: int) -> bool:
+    """`作词：林夕`: a cue followed by a colon names what comes after it."""
+    return bool(_COLON.match(text, cue_end))
+
+
+def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
+    """Role of the mention text[s:e] of a name-like value.
+
+    The cue that binds the mention is the first cue to its right when only
+    the rest of a list or a particle stands between them (`A、B主演`,
+    `由陆川执导`), with the cues listed with it (`作词、作曲`); else the last
+    cue to its left, across particles and the items listed before the
+    mention (`制作人是方大同`, `主要演员有A、B`); a cue followed by a colon
+    binds only to its right (`作词：林夕 作曲：周传雄`)."""
+    text = index.text
+    lo, hi = clause_span(text, s)
+    hi = max(hi, clause_span(text, max(e - 1, s))[1])
+    cues = _cues_in(index, lo, hi, s, e)
+    if not text[lo:s].strip(" 《“\"'"):
+        # The subject of a clause is not what a dated relation's cue binds:
+        # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
+        cues = [c for c in cues if c[3] == relation or c[3] not in index.dated]
+    own_anywhere = [c for c in cues if c[3] == relation]
+    right = [c for c in cues if c[0] >= e and not _binds_right(text, c[1])]
+    left = [c for c in cues if c[1] <= s]
+    binding: list[tuple] = []
+    if left and _binds_right(text, left[-1][1]):
+        colon = _COLON.match(text, left[-1][1]).end()
+        if _LEFT_GAP.match(_squeeze(text[colon:s])):
+            binding = [left[-1]]
+    if not binding and right and (_RIGHT_GAP.match(_squeeze(text[e:right[0][0]]))
+                                  or (right[0][2] in _NOUN_CUES and _MODIFIERS.match(text[e:right[0][0]]))):
+        group_end = right[0][1]
+        binding = [right[0]]
+        for c in right[1:]:
+            if c[0] >= group_end and all(ch in _LIST_JOINERS for ch in text[group_end:c[0]]):
+                binding.append(c)
+                group_end = max(group_end, c[1])
+            elif c[0] < group_end and c[0] == right[0][0]:
+                binding.append(c)  # two cues at one place (演员 / 演员…)
+    right_binding = binding
+    binding = []
+    if left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])) and not _binds_right(text, left[-1][1]):
+        last = left[-1]
+        group_start = last[0]
+        binding = [last]
+        for c in reversed(left[:-1]):
+            if c[1] <= group_start and all(ch in _LIST_JOINERS for ch in text[c[1]:group_start]):
+                binding.append(c)
+                group_start = c[0]
+            elif c[1] == last[1]:
+                binding.append(c)
+    if binding and right_binding and relation not in {c[3] for c in binding}:
+        binding = []  # a cue on the right wins unless the one on the left is the relation's own
+    binding = right_binding + binding
+    rels = {c[3] for c in binding}
+    if relation in rels:
+        cue = next(c[2] for c in binding if c[3] == relation)
+        return RoleEvidence("own", cue, 1.0)
+    cued = is_cued(relation) or relation in index.mined
+    if own_anywhere and not (binding and cued):
+        return RoleEvidence("own", own_anywhere[0][2], 0.9)
+    if not binding or not cued:
+        # No cue binds the mention, or the relation has no cues of its own
+        # to tell it apart from another role: the mention is neutral.
+        slo, shi = sentence_span(text, s)
+        own = [c for c in _cues_in(index, slo, shi, s, e) if c[3] == relation]
+        return RoleEvidence("neutral", own[0][2] if own else None, 0.75 if own else 0.5)
+    return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
+
+
+def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tuple[int, int]],
+               kind: str = "date") -> RoleEvidence:
+    """Role of a date or quantity mention text[s:e]; `anchors` are the dates
+    (or quantities) of the text: each cue binds to the nearest one of its
+    clause, else of its sentence (the one after it on a tie: `成立于1994年`)."""
+    text = index.text
+    lo, hi = sentence_span(text, s)
+    cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] in index.dated or c[3] == relation]
+    if not cues:
+        return RoleEvidence("neutral", None, 0.5)
+    local = [(a, b) for a, b in anchors if a >= lo and b <= hi]
+    if not any(a < e and s < b for a, b in local):
+        local.append((s, e))
+    own_bound = None
+    other_bound = []
+    for a, b, cue, rel in cues:
+        def dist(span, a=a, b=b):
+            x, y = span
+            return (x - b, 0) if x >= b else ((a - y, 1) if y <= a else (0, 0))
+        clo, chi = clause_span(text, a)
+        in_clause = [sp for sp in local if sp[0] >= clo and sp[1] <= chi]
+        if rel != relation and index.kinds.get(rel) not in (None, kind):
+            continue  # a date cue never binds a quantity, nor a quantity cue a date
+        nearest = min(in_clause or local, key=lambda sp: (dist(sp), sp[0]))
+        if nearest[0] < e and s < nearest[1]:
+            if rel == relation:
+                own_bound = own_bound or cue
+            else:
+                other_bound.append(cue)
+    if own_bound:
+        return RoleEvidence("own", own_bound, 1.0)
+    if other_bound:
+        return RoleEvidence("other", "/".join(sorted(set(other_bound))), 0.0)
+    if any(c[3] == relation for c in cues):
+        return RoleEvidence("other", "bound elsewhere", 0.0)
+    return RoleEvidence("neutral", None, 0.5)
