@@ -54,7 +54,8 @@ def register(subparsers) -> None:
                    help="trim mode (beyond the paper): cut the text after the last matched triple's sentence")
     b.add_argument("--relation-review", metavar="DECISIONS.json",
                    help="drop triples whose relation the annotators rejected (file from `cdtp review import`)")
-    b.add_argument("--seed", type=int, help="split/subset seed (default 0): same seed, same split")
+    b.add_argument("--seed", type=int, help="split/subset seed and the items' option-order seed (default 0): "
+                   "same seed, same split and same items")
     b.add_argument("--subset-size", type=int, help="stratified subset size N (default 10000; paper §4.1)")
     b.add_argument("--no-split", action="store_true", default=None,
                    help="skip the train/eval split and subset (split and in_subset stay null)")
@@ -70,6 +71,10 @@ def register(subparsers) -> None:
     b.add_argument("--unverified-policy", choices=("keep", "drop"),
                    help="triples whose search FAILED: keep them as unverified (default) or drop them")
     b.add_argument("--domain-threshold", type=float, help="domain confidence below which the code is unknown (0.4)")
+    b.add_argument("--no-items", action="store_true", default=None,
+                   help="skip the benchmark items (QA, KGC, T2T, T2KG) after split")
+    b.add_argument("--embed-cache", metavar="DIR", help="persistent embedding cache of the items stage "
+                   "(default: OUT/embed_cache; kept by --overwrite)")
     b.add_argument("--overwrite", action="store_true", help="replace the outputs of an earlier build in DIR")
     # --- release (issue 12): refuse local paths a remote worker cannot share ---
     b.add_argument("--force-local-paths", action="store_true",
@@ -80,7 +85,8 @@ def register(subparsers) -> None:
     q = subparsers.add_parser(
         "query",
         help="SQL over a build's Parquet outputs (DuckDB)",
-        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples. "
+        description="Views: pairs, triples (one row per triple of a kept pair), audit, discarded_triples, "
+                    "and when present items (benchmark items), results (evaluation results), leaderboard. "
                     "Why was a triple dropped? SELECT stage, reason, detail FROM audit "
                     "WHERE kind='triple' AND head='…' AND tail='…'",
     )
@@ -115,6 +121,15 @@ def _overrides(args) -> dict:
         o["split"]["subset_size"] = args.subset_size
     if getattr(args, "no_split", None):
         o["split"]["enabled"] = False
+    items: dict = {}
+    if getattr(args, "seed", None) is not None:
+        items["seed"] = args.seed
+    if getattr(args, "no_items", None):
+        items["enabled"] = False
+    if getattr(args, "embed_cache", None):
+        items["embed_cache"] = args.embed_cache
+    if items:
+        o["items"] = items
     dom: dict = {}
     if getattr(args, "no_domain", None):
         dom["enabled"] = False

@@ -131,7 +131,10 @@ def expected_counts(stats: dict[str, Any]) -> dict[str, int]:
     t = stats.get("totals", {})
     audited = sum(t.get(k, {}).get(f, 0) for k in ("entry", "triple") for f in ("kept", "dropped"))
     entries = sum(t.get("entry", {}).get(f, 0) for f in ("kept", "dropped"))
-    return {"pairs": finalise["out"]["entries"] if finalise else 0, "audit": audited, "audit_entries": entries}
+    # Eval items dropped for fact leakage have an audit row each (kind='item'), outside the entry/triple funnel.
+    items_dropped = int((((stats.get("items") or {}).get("leakage") or {}).get("dropped")) or 0)
+    return {"pairs": finalise["out"]["entries"] if finalise else 0, "audit": audited + items_dropped,
+            "audit_entries": entries}
 
 
 def stats_problems(stats: dict[str, Any], cfg) -> list[str]:
