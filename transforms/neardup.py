@@ -1,0 +1,340 @@
+"""Near-duplicate texts: MinHash LSH, exact verification, one copy kept (issue 8 §8).
+
+The same entry reaches a build more than once under different keys: from
+Baidu and from Sogou (Sogou often copies Baidu's summary), or re-crawled
+under another lemma id. Exact deduplication (transforms/dedup.py) cannot see
+these copies, since their keys differ. If one copy lands in train and the other
+in eval, the benchmark measures memorisation. So near-duplicate texts are
+found and reduced to one copy.
+
+Everything here is pure numpy, so the Beam stage (pipeline/neardup_stage.py)
+only moves data. Reruns, runners and worker counts give the same result:
+
+* **Shingles.** The text is normalised (width, case, spaces, punctuation:
+  transforms/text.py, so Baidu's and Sogou's punctuation do not matter), cut
+  into character k-shingles (k = ``shingle_size``), each hashed to 64 bits
+  with a fixed polynomial and a bit mixer (never Python's salted ``hash``).
+* **MinHash.** ``num_perm`` hash functions ``a·x + b mod 2⁶⁴`` with seeded
+  odd ``a``. The minimum of each over the shingles is the signature. Two
+  signatures agree in each position with probability ≈ Jaccard(A, B).
+  This is datasketch's scheme with a multiply-add family that needs no modulo,
+  vectorised over a whole batch of pairs.
+* **LSH bands.** The signature is cut into ``bands`` bands of ``rows`` rows
+  and each band is hashed to one 64-bit *band key*. Pairs that share a band
+  key are candidates: with rows = 4 and 16 bands, a Jaccard of 0.8 gives
+  P(candidate) > 0.999, 0.5 gives 0.64, 0.2 gives 0.025. The Beam stage groups
+  24-byte (band key, pair hash) records by band-key bucket, so no worker holds
+  every signature.
+* **Verification.** A candidate edge is kept only when the *exact* Jaccard of
+  the two shingle sets is ≥ ``threshold``. This is computed only for the few
+  pairs that share a band, so MinHash false positives cost nothing downstream.
+* **One copy kept.** Pairs are visited in priority order: most triples
+  first, then the smallest pair_id. A pair is kept unless a near-duplicate of it
+  is already kept. In that case it is dropped, naming that kept copy (the
+  first one in priority order). This is a greedy maximal independent set, so
+  chains A~B, B~C with A !~ C keep A and C and drop B. The copy a dropped pair
+  names is always kept, and no two kept texts are near-duplicates.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from transforms.text import _TABLE, _STRAY_DOT
+
+BAND = np.dtype([("band", "<u8"), ("pair", "<u8")])
+
+_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
+_POLY = np.uint64(0x100000001B3)          # FNV-1a 64 prime: shingle polynomial
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)     # splitmix64 finaliser constants
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_BAND_MUL = np.uint64(0x9E3779B97F4A7C15)  # golden ratio: band index and row combining
+
+
+@dataclass(frozen=True)
+class NearDuplicateConfig:
+    """Configuration of the ``near_duplicate`` stage (``--no-near-duplicate`` switches it off).
+
+    threshold: exact Jaccard of the shingle sets at or above which two texts
+        are near-duplicates. 0.8 catches a copy with punctuation, a clause or
+        a few words changed, and leaves apart templated texts about different
+        things (see docs/near_duplicates.md for the measurement).
+    num_perm: MinHash functions per signature; must be bands × rows.
+    bands: LSH bands; rows = num_perm / bands. More bands, more candidates.
+    shingle_size: characters per shingle (of the normalised text).
+    seed: seeds the MinHash functions (a different seed, other signatures,
+        the same verified edges up to LSH misses).
+    drop: False finds and reports near-duplicates (and the leakage count)
+        but keeps every copy.
+    min_chars: texts shorter than this (normalised) are not compared: a
+        sentence of a few characters is shared by chance, not copied.
+    max_bucket: pairs sharing one band key beyond this are linked only to
+        the first of them, so a degenerate band cannot give quadratically
+        many candidate edges.
+    """
+
+    enabled: bool = True
+    threshold: float = 0.8
+    num_perm: int = 64
+    bands: int = 16
+    shingle_size: int = 5
+    seed: int = 1
+    drop: bool = True
+    min_chars: int = 10
+    max_bucket: int = 200
+
+    def __post_init__(self) -> None:
+        if not 0.0 < self.threshold <= 1.0:
+            raise ValueError(f"threshold must be in (0, 1], got {self.threshold}")
+        if self.bands <= 0 or self.num_perm <= 0 or self.num_perm % self.bands:
+            raise ValueError(f"num_perm ({self.num_perm}) must be a positive multiple of bands ({self.bands})")
+        if self.shingle_size <= 0:
+            raise ValueError(f"shingle_size must be positive, got {self.shingle_size}")
+        if self.max_bucket < 2:
+            raise ValueError(f"max_bucket must be at least 2, got {self.max_bucket}")
+
+    @property
+    def rows(self) -> int:
+        return self.num_perm // self.bands
+
+
+def candidate_probability(similarity: float, bands: int, rows: int) -> float:
+    """P(two texts of this Jaccard share at least one band): the LSH S-curve."""
+    return 1.0 - (1.0 - similarity ** rows) ** bands
+
+
+# ---------------------------------------------------------------- shingles
+
+def normalise_text(text: str) -> str:
+    """The text as compared: width, case, spaces and punctuation removed (uncached)."""
+    out = (text or "").translate(_TABLE)
+    return _STRAY_DOT.sub("", out) if "." in out else out
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    x = x ^ (x >> np.uint64(30))
+    x = x * _MIX1
+    x = x ^ (x >> np.uint64(27))
+    x = x * _MIX2
+    return x ^ (x >> np.uint64(31))
+
+
+def shingle_hashes(text: str, k: int, min_chars: int = 0) -> np.ndarray:
+    """Sorted unique 64-bit hashes of the normalised text's character k-shingles.
+
+    Empty when the normalised text is shorter than ``min_chars`` (or empty).
+    A text shorter than k is one shingle.
+    """
+    norm = normalise_text(text)
+    if not norm or len(norm) < min_chars:
+        return np.empty(0, dtype=np.uint64)
+    codes = np.frombuffer(norm.encode("utf-32-le"), dtype="<u4").astype(np.uint64)
+    m = max(1, len(codes) - k + 1)
+    width = min(k, len(codes))
+    h = np.zeros(m, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(width):
+            h = h * _POLY + codes[j:j + m]
+        return np.unique(_mix(h + np.uint64(width)))
+
+
+def jaccard(a: np.ndarray, b: np.ndarray) -> float:
+    """Exact Jaccard similarity of two sorted unique hash arrays."""
+    if not len(a) or not len(b):
+        return 0.0
+    inter = len(np.intersect1d(a, b, assume_unique=True))
+    return inter / (len(a) + len(b) - inter)
+
+
+# ----------------------------------------------------------------- MinHash
+
+def _perms(cfg: NearDuplicateConfig) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(cfg.seed)
+    a = rng.integers(1, 2**63, size=cfg.num_perm, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    b = rng.integers(0, 2**63, size=cfg.num_perm, dtype=np.uint64)
+    return a, b
+
+
+_PERM_CACHE: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def signatures(shingles: Sequence[np.ndarray], cfg: NearDuplicateConfig, chunk: int = 1 << 21) -> np.ndarray:
+    """(n, num_perm) MinHash signatures of non-empty shingle arrays, batch-vectorised.
+
+    The shingles of many texts are concatenated and ``np.minimum.reduceat``
+    takes each text's minimum, so numpy's per-call cost is paid per chunk of
+    texts, not per text.
+    """
+    key = (cfg.seed, cfg.num_perm)
+    if key not in _PERM_CACHE:
+        _PERM_CACHE[key] = _perms(cfg)
+    a, b = _PERM_CACHE[key]
+    out = np.empty((len(shingles), cfg.num_perm), dtype=np.uint64)
+    start = 0
+    while start < len(shingles):
+        # As many texts as fit in `chunk` matrix cells (at least one).
+        end, cells = start, 0
+        while end < len(shingles) and (end == start or cells + len(shingles[end]) * cfg.num_perm <= chunk):
+            cells += len(shingles[end]) * cfg.num_perm
+            end += 1
+        part = shingles[start:end]
+        x = np.concatenate(part)
+        offsets = np.zeros(len(part), dtype=np.int64)
+        np.cumsum([len(s) for s in part[:-1]], out=offsets[1:])
+        with np.errstate(over="ignore"):
+            m = a[:, None] * x[None, :] + b[:, None]
+        out[start:end] = np.minimum.reduceat(m, offsets, axis=1).T
+        start = end
+    return out
+
+
+def band_keys(sigs: np.ndarray, cfg: NearDuplicateConfig) -> np.ndarray:
+    """(n, bands) 64-bit keys, one per band of each signature; the band index is mixed in."""
+    n = sigs.shape[0]
+    rows = sigs.reshape(n, cfg.bands, cfg.rows)
+    with np.errstate(over="ignore"):
+        h = (np.arange(cfg.bands, dtype=np.uint64) + np.uint64(1)) * _BAND_MUL
+        h = np.broadcast_to(h, (n, cfg.bands)).copy()
+        for r in range(cfg.rows):
+            h = _mix(h ^ rows[:, :, r])
+    return h
+
+
+def band_records(pair_hashes: Sequence[int], keys: np.ndarray) -> np.ndarray:
+    """BAND records (band key, pair hash): one per band of each pair."""
+    n, bands = keys.shape
+    out = np.empty(n * bands, dtype=BAND)
+    out["band"] = keys.reshape(-1)
+    out["pair"] = np.repeat(np.asarray(pair_hashes, dtype=np.uint64), bands)
+    return out
+
+
+# ---------------------------------------------------------- candidate edges
+
+def candidate_edges(table: np.ndarray, max_bucket: int) -> tuple[np.ndarray, int]:
+    """Pairs that share a band key, as a sorted unique (E, 2) uint64 array (a < b).
+
+    Also returns how many band keys held more than ``max_bucket`` pairs
+    (their members beyond the first max_bucket are linked to the first only).
+    """
+    empty = np.empty((0, 2), dtype=np.uint64)
+    if len(table) < 2:
+        return empty, 0
+    t = np.unique(table)  # sorts by band, then pair; drops a pair's repeated band keys
+    same = t["band"][1:] == t["band"][:-1]
+    if not same.any():
+        return empty, 0
+    starts = np.flatnonzero(np.concatenate(([True], ~same)))
+    ends = np.append(starts[1:], len(t))
+    edges: list[tuple[int, int]] = []
+    oversized = 0
+    for s, e in zip(starts, ends):
+        if e - s < 2:
+            continue
+        members = [int(p) for p in t["pair"][s:e]]
+        if len(members) > max_bucket:
+            oversized += 1
+            first = members[0]
+            edges.extend((first, p) for p in members[max_bucket:])
+            members = members[:max_bucket]
+        edges.extend(itertools.combinations(members, 2))
+    arr = np.array(edges, dtype=np.uint64).reshape(-1, 2)
+    arr.sort(axis=1)
+    return unique_edges(arr), oversized
+
+
+def unique_edges(edges: np.ndarray) -> np.ndarray:
+    if not len(edges):
+        return np.empty((0, 2), dtype=np.uint64)
+    return np.unique(edges, axis=0)
+
+
+# -------------------------------------------------------------- decisions
+
+@dataclass(frozen=True)
+class Candidate:
+    """What the decision needs of a pair that shares a band with another."""
+
+    pair_hash: int
+    pair_id: str
+    entity: str
+    num_triples: int
+    split: str | None
+    shingles: np.ndarray
+
+    def priority(self) -> tuple[int, str]:
+        """Smaller first: most triples, then the smallest pair_id."""
+        return (-self.num_triples, self.pair_id)
+
+
+def verify(edges: np.ndarray, candidates: Iterable[Candidate], threshold: float) -> list[tuple[str, str, float]]:
+    """Candidate edges whose exact shingle Jaccard is ≥ threshold: (pair_id, pair_id, similarity), sorted."""
+    by_hash = {c.pair_hash: c for c in candidates}
+    out = []
+    for a, b in edges.tolist():
+        ca, cb = by_hash.get(a), by_hash.get(b)
+        if ca is None or cb is None:  # pragma: no cover - every edge endpoint is a candidate
+            continue
+        sim = jaccard(ca.shingles, cb.shingles)
+        if sim >= threshold:
+            x, y = sorted((ca.pair_id, cb.pair_id))
+            out.append((x, y, round(sim, 4)))
+    return sorted(out)
+
+
+def choose_kept(candidates: Iterable[Candidate], verified: Sequence[tuple[str, str, float]]
+                ) -> dict[str, dict[str, Any]]:
+    """{dropped pair_id: {"kept", "kept_entity", "similarity"}} by greedy priority (see module docstring)."""
+    info = {c.pair_id: c for c in candidates}
+    neighbours: dict[str, dict[str, float]] = {}
+    for a, b, sim in verified:
+        neighbours.setdefault(a, {})[b] = sim
+        neighbours.setdefault(b, {})[a] = sim
+    kept: set[str] = set()
+    dropped: dict[str, dict[str, Any]] = {}
+    for pid in sorted(neighbours, key=lambda p: info[p].priority()):
+        kept_near = [n for n in neighbours[pid] if n in kept]
+        if not kept_near:
+            kept.add(pid)
+            continue
+        best = min(kept_near, key=lambda n: info[n].priority())
+        dropped[pid] = {"kept": best, "kept_entity": info[best].entity, "similarity": neighbours[pid][best]}
+    return dropped
+
+
+def leaked_eval_texts(candidates: Iterable[Candidate], verified: Sequence[tuple[str, str, float]],
+                      dropped: Mapping[str, Any]) -> int:
+    """Eval pairs (of those that stay) whose text near-duplicates a train pair's text that stays."""
+    split = {c.pair_id: c.split for c in candidates}
+    leaked: set[str] = set()
+    for a, b, _ in verified:
+        if a in dropped or b in dropped:
+            continue
+        sides = {split.get(a), split.get(b)}
+        if sides == {"train", "eval"}:
+            leaked.add(a if split.get(a) == "eval" else b)
+    return len(leaked)
+
+
+def decide(edges: np.ndarray, candidates: Sequence[Candidate], cfg: NearDuplicateConfig,
+           oversized: int = 0) -> dict[str, Any]:
+    """The stage's global decision: what to drop, and the numbers for stats.json."""
+    verified = verify(edges, candidates, cfg.threshold)
+    dropped = choose_kept(candidates, verified) if cfg.drop else {}
+    splits_known = all(c.split is not None for c in candidates)
+    entity = {c.pair_id: c.entity for c in candidates}
+    return {
+        "dropped": dropped,
+        "stats": {
+            "candidate_edges": int(len(edges)),
+            "candidate_pairs": len(candidates),
+            "oversized_band_buckets": int(oversized),
+            "verified_edges": len(verified),
+            "dropped": len(dropped),
+            "dropped_other_entity": sum(1 for d, v in dropped.items() if entity[d] != v["kept_entity"]),
+            "near_duplicate_texts": leaked_eval_texts(candidates, verified, dropped) if splits_known else None,
+        },
+    }
