@@ -22,7 +22,7 @@ only moves data. Reruns, runners and worker counts give the same result:
 * **LSH bands.** The signature is cut into ``bands`` bands of ``rows`` rows
   and each band is hashed to one 64-bit *band key*. Pairs that share a band
   key are candidates: with rows = 4 and 16 bands, a Jaccard of 0.8 gives
-  P(candidate) > 0.999, 0.5 gives 0.64, 0.2 gives 0.025. The Beam stage groups
+  P(candidate) > 0.999, 0.7 gives 0.988, 0.5 gives 0.64, 0.2 gives 0.025. The Beam stage groups
   24-byte (band key, pair hash) records by band-key bucket, so no worker holds
   every signature.
 * **Verification.** A candidate edge is kept only when the *exact* Jaccard of
@@ -59,9 +59,11 @@ class NearDuplicateConfig:
     """Configuration of the ``near_duplicate`` stage (``--no-near-duplicate`` switches it off).
 
     threshold: exact Jaccard of the shingle sets at or above which two texts
-        are near-duplicates. 0.8 catches a copy with punctuation, a clause or
-        a few words changed, and leaves apart templated texts about different
-        things (see docs/near_duplicates.md for the measurement).
+        are near-duplicates. With 5-character shingles one edited character
+        changes up to 5 shingles, so a 70-character Sogou copy of a Baidu
+        summary with a conjunction dropped and a comma moved is at 0.75: 0.7
+        catches such copies (benchmarks/bench_neardup.py measures recall by
+        edit rate).
     num_perm: MinHash functions per signature; must be bands × rows.
     bands: LSH bands; rows = num_perm / bands. More bands, more candidates.
     shingle_size: characters per shingle (of the normalised text).
@@ -77,7 +79,7 @@ class NearDuplicateConfig:
     """
 
     enabled: bool = True
-    threshold: float = 0.8
+    threshold: float = 0.7
     num_perm: int = 64
     bands: int = 16
     shingle_size: int = 5
