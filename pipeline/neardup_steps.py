@@ -26,6 +26,7 @@ from transforms.neardup import (
     NearDuplicateConfig,
     band_keys,
     band_records,
+    batch_shingles,
     shingle_hashes,
     signatures,
 )
@@ -44,14 +45,10 @@ def pair_hash(pair: Mapping[str, Any]) -> int:
 
 def sketch_batch(pairs: list[dict], cfg: NearDuplicateConfig) -> list[tuple[int, np.ndarray]]:
     """[(bucket, BAND array)] for the pairs whose normalised text has at least cfg.min_chars."""
-    hashes, shingles = [], []
-    for pair in pairs:
-        sh = shingle_hashes(pair.get("text") or "", cfg.shingle_size, cfg.min_chars)
-        if len(sh):
-            hashes.append(pair_hash(pair))
-            shingles.append(sh)
+    idx, shingles = batch_shingles([p.get("text") or "" for p in pairs], cfg.shingle_size, cfg.min_chars)
     if not shingles:
         return []
+    hashes = [pair_hash(pairs[i]) for i in idx]
     records = band_records(hashes, band_keys(signatures(shingles, cfg), cfg))
     bucket = (records["band"] % np.uint64(BAND_BUCKETS)).astype(np.int64)
     order = np.argsort(bucket, kind="stable")

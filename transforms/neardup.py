@@ -143,6 +143,46 @@ def shingle_hashes(text: str, k: int, min_chars: int = 0) -> np.ndarray:
         return np.unique(_mix(h + np.uint64(width)))
 
 
+def batch_shingles(texts: Sequence[str], k: int, min_chars: int) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The shingle hashes of many texts at once, for MinHash: (indices of the texts
+    sketched, one hash array per such text, repeats included).
+
+    The same hashes as ``shingle_hashes`` (but not deduplicated: a minimum does
+    not care), computed over the concatenation of the texts so numpy's per-call
+    cost is paid per batch: about 4x faster than text by text on Baike summaries.
+    """
+    norms = [normalise_text(t) for t in texts]
+    lengths = np.array([len(n) for n in norms], dtype=np.int64)
+    ok = (lengths > 0) & (lengths >= min_chars)
+    idx = np.flatnonzero(ok)
+    if not len(idx):
+        return idx, []
+    short = idx[lengths[idx] < k]
+    if len(short):  # a text shorter than a shingle is one shingle: rare, done one by one
+        out = {int(i): shingle_hashes(texts[i], k, min_chars) for i in short}
+        long_idx = idx[lengths[idx] >= k]
+    else:
+        out, long_idx = {}, idx
+    if len(long_idx):
+        joined = "".join(norms[i] for i in long_idx)
+        codes = np.frombuffer(joined.encode("utf-32-le"), dtype="<u4").astype(np.uint64)
+        lens = lengths[long_idx]
+        n = len(codes) - k + 1
+        h = np.zeros(n, dtype=np.uint64)
+        with np.errstate(over="ignore"):
+            for j in range(k):
+                h = h * _POLY + codes[j:j + n]
+            starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
+            counts = lens - k + 1
+            # Shingle starts inside each text: start + 0 .. start + count - 1.
+            first = np.repeat(starts, counts)
+            within = np.arange(counts.sum()) - np.repeat(np.concatenate(([0], np.cumsum(counts)[:-1])), counts)
+            hashed = _mix(h[first + within] + np.uint64(k))
+        for i, part in zip(long_idx, np.split(hashed, np.cumsum(counts)[:-1])):
+            out[int(i)] = part
+    return idx, [out[int(i)] for i in idx]
+
+
 def jaccard(a: np.ndarray, b: np.ndarray) -> float:
     """Exact Jaccard similarity of two sorted unique hash arrays."""
     if not len(a) or not len(b):
