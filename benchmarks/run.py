@@ -20,6 +20,7 @@ BENCHMARKS = (
     ("build", "benchmarks.bench_build", [], ["--n", "5000", "--small", "500", "--repeats", "1"]),
     ("search", "benchmarks.bench_search", [], ["--pairs", "100"]),
     ("split", "benchmarks.bench_split", [], ["--n", "20000", "--subset", "2000"]),
+    ("neardup", "benchmarks.bench_neardup", [], ["--n", "5000", "--repeats", "1", "--texts", "500"]),
     ("embed_domain", "benchmarks.embed_domain", [], ["500"]),
 )
 

@@ -11,13 +11,15 @@ needs every signature:
    (usually a few per cent of the pairs). ``AllEdges`` unions them into one
    small side input.
 3. The pairs wait for the edges on disk (pipeline/spill.py). ``Partition``
-   then passes every pair that shares no band straight on. The few candidates
-   go aside.
+   then passes every pair that shares no band straight on. The candidates
+   go aside, one list per batch.
 4. ``Decide``: the candidates' shingle sets (not every pair's) are collected.
-   Each candidate edge is verified by exact Jaccard, and the greedy priority
+   Exact copies are settled by a digest of their shingle sets. The other
+   candidate edges are verified by exact Jaccard, and the greedy priority
    order picks the copies to keep (transforms/neardup.py ``decide``).
-5. ``DropCopies``: the candidates named as copies are dropped, with audit rows
-   naming the copy kept. The others rejoin the pairs.
+5. ``DropCopies``: the candidates wait on disk for the decision. Those named
+   as copies are dropped, with audit rows naming the copy kept. The others
+   rejoin the pairs.
 
 Every combiner is order-insensitive and every choice is broken by a total
 order (triples, pair_id), so the output is the same across reruns and
@@ -33,7 +35,7 @@ from pipeline.batch import emit, items_of
 from pipeline.cleaning import _route
 from pipeline.neardup_steps import (
     STAGE_NEAR_DUPLICATE,
-    candidate_of,
+    candidates_of,
     is_candidate,
     near_duplicate_batch,
     sketch_batch,
@@ -105,26 +107,25 @@ class _UnionEdges(beam.CombineFn):
 
 
 class _PartitionFn(beam.DoFn):
-    """Pairs that share no band key go on in their batch; candidates go aside one by one."""
+    """Pairs that share no band key go on in their batch; a batch's candidates go aside as one list."""
 
     def process(self, element, edges):
         nodes = edges[1]
-        others = []
+        others, candidates = [], []
         for pair in items_of(element):
-            if is_candidate(pair, nodes):
-                yield beam.pvalue.TaggedOutput("candidates", pair)
-            else:
-                others.append(pair)
+            (candidates if is_candidate(pair, nodes) else others).append(pair)
+        if candidates:
+            yield beam.pvalue.TaggedOutput("candidates", candidates)
         yield from emit(element, others)
 
 
 class _DropFn(beam.DoFn):
-    def process(self, pair, decision):
-        yield from _route(pair, near_duplicate_batch([pair], decision["dropped"]))
+    def process(self, element, decision):
+        yield from _route(element, near_duplicate_batch(items_of(element), decision["dropped"]))
 
 
-def _decide(candidates, edges, cfg: NearDuplicateConfig):
-    ordered = sorted(candidates, key=lambda c: c.pair_id)
+def _decide(batches, edges, cfg: NearDuplicateConfig):
+    ordered = sorted((c for batch in batches for c in batch), key=lambda c: c.pair_id)
     return decide(edges[0], ordered, cfg, oversized=edges[2])
 
 
@@ -158,10 +159,14 @@ class ReduceNearDuplicates(beam.PTransform):
         parted = waiting | "Partition" >> beam.ParDo(
             _PartitionFn(), edges=beam.pvalue.AsSingleton(edges)).with_outputs("candidates", main="others")
         decision = (parted.candidates
-                    | "Candidate" >> beam.Map(candidate_of, cfg, self.split)
+                    | "Candidates" >> beam.Map(lambda batch: candidates_of(items_of(batch), cfg, self.split))
                     | "Collect" >> beam.combiners.ToList()
                     | "Decide" >> beam.Map(_decide, beam.pvalue.AsSingleton(edges), cfg))
-        dropped = parted.candidates | "DropCopies" >> beam.ParDo(
+        waiting = parted.candidates
+        if self.spill_dir:  # candidates wait for the decision on disk too
+            waiting = (waiting | "SpillCandidates" >> SpillToFiles(self.spill_dir, "candidates")
+                       | "ReadCandidates" >> ReadSpilled())
+        dropped = waiting | "DropCopies" >> beam.ParDo(
             _DropFn(), decision=beam.pvalue.AsSingleton(decision)).with_outputs("audit", main="pairs")
         out = (parted.others, dropped.pairs) | "Rejoin" >> beam.Flatten()
         stats = decision | "Stats" >> beam.Map(_stats, cfg)

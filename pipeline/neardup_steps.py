@@ -7,7 +7,7 @@ functions:
 * ``sketch_batch``: MinHash band records of a batch of pairs, as one BAND
   array per band-key bucket (24 bytes per pair and band). This is all that crosses
   the shuffle for every pair.
-* ``candidate_of``: the few pairs that share a band key with another are
+* ``candidates_of``: the few pairs that share a band key with another are
   turned into ``Candidate`` records (shingle set, priority, future split).
 * ``near_duplicate_batch``: drop the copies the decision names, with one
   audit row per dropped entry and triple naming the copy kept.
@@ -27,7 +27,6 @@ from transforms.neardup import (
     band_keys,
     band_records,
     batch_shingles,
-    shingle_hashes,
     signatures,
 )
 from transforms.split import SplitConfig, assign_pair_split
@@ -66,18 +65,29 @@ def is_candidate(pair: Mapping[str, Any], nodes: np.ndarray) -> bool:
     return i < len(nodes) and nodes[i] == h
 
 
+def candidates_of(pairs: list[dict], cfg: NearDuplicateConfig, split: SplitConfig | None) -> list[Candidate]:
+    """The records the global decision needs, for a batch of candidate pairs. The split is
+    the one the split stage will assign (a pure function of the entity), so leakage can be
+    counted here."""
+    idx, shingles = batch_shingles([p.get("text") or "" for p in pairs], cfg.shingle_size, cfg.min_chars)
+    out = []
+    for i, sh in zip(idx.tolist(), shingles):
+        pair = pairs[i]
+        side = assign_pair_split(pair, split.seed, split.eval_fraction) if split is not None and split.enabled else None
+        out.append(Candidate(
+            pair_hash=pair_hash(pair),
+            pair_id=pair["pair_id"],
+            entity=pair.get("entity") or "",
+            num_triples=len(pair.get("triples") or ()),
+            split=side,
+            shingles=np.unique(sh),
+        ))
+    return out
+
+
 def candidate_of(pair: Mapping[str, Any], cfg: NearDuplicateConfig, split: SplitConfig | None) -> Candidate:
-    """The record the global decision needs. The split is the one the split stage will
-    assign (a pure function of the entity), so leakage can be counted here."""
-    side = assign_pair_split(pair, split.seed, split.eval_fraction) if split is not None and split.enabled else None
-    return Candidate(
-        pair_hash=pair_hash(pair),
-        pair_id=pair["pair_id"],
-        entity=pair.get("entity") or "",
-        num_triples=len(pair.get("triples") or ()),
-        split=side,
-        shingles=shingle_hashes(pair.get("text") or "", cfg.shingle_size, cfg.min_chars),
-    )
+    """candidates_of for one pair."""
+    return candidates_of([dict(pair)], cfg, split)[0]
 
 
 def near_duplicate_batch(pairs: list[dict], dropped: Mapping[str, Mapping[str, Any]]) -> StepResult:

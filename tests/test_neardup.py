@@ -95,6 +95,19 @@ def test_a_star_names_the_best_copy_and_ties_go_to_the_smallest_pair_id():
     }
 
 
+def test_exact_copies_name_a_copy_that_is_kept():
+    # Y1 and Y2 are one text given twice; Y1 is their best copy but a near-duplicate of X, which
+    # has more triples. So both Y copies must name X, never the dropped Y1.
+    pairs = [_pair("x", TEXT_A, 5), _pair("y1", TEXT_B, 2), _pair("y2", TEXT_B, 1), _pair("y3", TEXT_B, 2)]
+    edges, _ = candidate_edges(np.concatenate([t for _, t in sketch_batch(pairs, CFG)]), CFG.max_bucket)
+    assert len(edges) == 6  # every pair of the four shares a band
+    decision = decide(edges, [candidate_of(p, CFG, None) for p in pairs], CFG)
+    assert {k: v["kept"] for k, v in decision["dropped"].items()} == {"y1": "x", "y2": "x", "y3": "x"}
+    assert decision["dropped"]["y2"]["similarity"] == decision["dropped"]["y1"]["similarity"] == round(_sim(TEXT_A, TEXT_B), 4)
+    # The three Y copies are settled as one group: one verification (x, y1), not six.
+    assert (decision["stats"]["exact_copy_groups"], decision["stats"]["verified_edges"]) == (2, 1)
+
+
 def test_leakage_counts_eval_texts_near_a_train_text_when_copies_are_kept():
     # Two entities with near-identical texts land on different sides; with drop=False they are counted.
     split = SplitConfig(seed=0)

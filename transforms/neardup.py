@@ -37,6 +37,7 @@ only moves data. Reruns, runners and worker counts give the same result:
 """
 from __future__ import annotations
 
+import hashlib
 import itertools
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
@@ -311,18 +312,50 @@ class Candidate:
         """Smaller first: most triples, then the smallest pair_id."""
         return (-self.num_triples, self.pair_id)
 
+    def digest(self) -> bytes:
+        """Equal for texts with the same shingle set (Jaccard 1)."""
+        return hashlib.blake2b(self.shingles.tobytes(), digest_size=16).digest()
 
-def verify(edges: np.ndarray, candidates: Iterable[Candidate], threshold: float) -> list[tuple[str, str, float]]:
-    """Candidate edges whose exact shingle Jaccard is ≥ threshold: (pair_id, pair_id, similarity), sorted."""
+
+def exact_groups(candidates: Iterable[Candidate]) -> dict[str, str]:
+    """{pair_id: pair_id of the best copy (priority order) with the same shingle set}.
+
+    Copies of one text (a re-crawl, the same summary under several lemma ids)
+    are settled here without comparing them pairwise, so a text given k times
+    costs k, not k(k-1)/2 verifications.
+    """
+    best: dict[bytes, Candidate] = {}
+    digest: dict[str, bytes] = {}
+    for c in candidates:
+        d = digest[c.pair_id] = c.digest()
+        if d not in best or c.priority() < best[d].priority():
+            best[d] = c
+    return {pid: best[d].pair_id for pid, d in digest.items()}
+
+
+def verify(edges: np.ndarray, candidates: Iterable[Candidate], threshold: float,
+           rep: Mapping[str, str] | None = None) -> list[tuple[str, str, float]]:
+    """Candidate edges whose exact shingle Jaccard is ≥ threshold: (pair_id, pair_id, similarity), sorted.
+
+    With ``rep`` (exact_groups), each edge is moved to the groups' best
+    copies and verified once per pair of groups.
+    """
     by_hash = {c.pair_hash: c for c in candidates}
+    by_id = {c.pair_id: c for c in by_hash.values()}
+    seen: set[tuple[str, str]] = set()
     out = []
     for a, b in edges.tolist():
         ca, cb = by_hash.get(a), by_hash.get(b)
-        if ca is None or cb is None:  # pragma: no cover - every edge endpoint is a candidate
+        if ca is None or cb is None:  # an endpoint not among `candidates` (e.g. survivors only)
             continue
+        if rep is not None:
+            ca, cb = by_id[rep[ca.pair_id]], by_id[rep[cb.pair_id]]
+        x, y = sorted((ca.pair_id, cb.pair_id))
+        if x == y or (x, y) in seen:
+            continue
+        seen.add((x, y))
         sim = jaccard(ca.shingles, cb.shingles)
         if sim >= threshold:
-            x, y = sorted((ca.pair_id, cb.pair_id))
             out.append((x, y, round(sim, 4)))
     return sorted(out)
 
@@ -347,9 +380,36 @@ def choose_kept(candidates: Iterable[Candidate], verified: Sequence[tuple[str, s
     return dropped
 
 
+def reduce_copies(candidates: Sequence[Candidate], edges: np.ndarray, threshold: float
+                  ) -> tuple[dict[str, dict[str, Any]], list[tuple[str, str, float]]]:
+    """What to drop: exact copies settle on their group's best copy, then the groups'
+    best copies go through verify + choose_kept. A copy whose best copy is dropped
+    names the copy kept in its place (the same text, so the same similarity).
+
+    Returns (dropped, the verified edges between groups' best copies).
+    """
+    info = {c.pair_id: c for c in candidates}
+    rep = exact_groups(candidates)
+    reps = [info[p] for p in sorted(set(rep.values()))]
+    verified = verify(edges, candidates, threshold, rep)
+    dropped = choose_kept(reps, verified)
+    for pid, r in sorted(rep.items()):
+        if pid == r:
+            continue
+        if r in dropped:
+            dropped[pid] = dict(dropped[r])
+        else:
+            dropped[pid] = {"kept": r, "kept_entity": info[r].entity, "similarity": 1.0}
+    return dropped, verified
+
+
 def leaked_eval_texts(candidates: Iterable[Candidate], verified: Sequence[tuple[str, str, float]],
                       dropped: Mapping[str, Any]) -> int:
-    """Eval pairs (of those that stay) whose text near-duplicates a train pair's text that stays."""
+    """Eval pairs (of those that stay) whose text near-duplicates a train pair's text that stays.
+
+    ``verified`` must hold every near-duplicate edge among the pairs that stay
+    (exact copies included): see decide().
+    """
     split = {c.pair_id: c.split for c in candidates}
     leaked: set[str] = set()
     for a, b, _ in verified:
@@ -364,19 +424,26 @@ def leaked_eval_texts(candidates: Iterable[Candidate], verified: Sequence[tuple[
 def decide(edges: np.ndarray, candidates: Sequence[Candidate], cfg: NearDuplicateConfig,
            oversized: int = 0) -> dict[str, Any]:
     """The stage's global decision: what to drop, and the numbers for stats.json."""
-    verified = verify(edges, candidates, cfg.threshold)
-    dropped = choose_kept(candidates, verified) if cfg.drop else {}
-    splits_known = all(c.split is not None for c in candidates)
     entity = {c.pair_id: c.entity for c in candidates}
+    if cfg.drop:
+        dropped, verified = reduce_copies(candidates, edges, cfg.threshold)
+        # The pairs that stay: by construction no verified edge joins two of them.
+        survivors = [c for c in candidates if c.pair_id not in dropped]
+        remaining = verify(edges, survivors, cfg.threshold)
+    else:
+        dropped, verified = {}, verify(edges, candidates, cfg.threshold)
+        remaining = verified
+    splits_known = all(c.split is not None for c in candidates)
     return {
         "dropped": dropped,
         "stats": {
             "candidate_edges": int(len(edges)),
             "candidate_pairs": len(candidates),
             "oversized_band_buckets": int(oversized),
+            "exact_copy_groups": len({c.digest() for c in candidates}),
             "verified_edges": len(verified),
             "dropped": len(dropped),
             "dropped_other_entity": sum(1 for d, v in dropped.items() if entity[d] != v["kept_entity"]),
-            "near_duplicate_texts": leaked_eval_texts(candidates, verified, dropped) if splits_known else None,
+            "near_duplicate_texts": leaked_eval_texts(candidates, remaining, {}) if splits_known else None,
         },
     }
