@@ -59,7 +59,6 @@ def recall(texts_n: int, seed: int = 11) -> dict:
     from benchmarks.raw_corpus import base_records
     from pipeline.neardup_steps import sketch_batch
     from transforms.neardup import NearDuplicateConfig, candidate_edges, jaccard, shingle_hashes
-    from transforms.split import SplitConfig  # noqa: F401  (config module import path check)
 
     cfg = NearDuplicateConfig()
     rng = random.Random(seed)

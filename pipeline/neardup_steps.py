@@ -27,6 +27,7 @@ from transforms.neardup import (
     band_keys,
     band_records,
     batch_shingles,
+    text_digest,
     signatures,
 )
 from transforms.split import SplitConfig, assign_pair_split
@@ -48,7 +49,8 @@ def sketch_batch(pairs: list[dict], cfg: NearDuplicateConfig) -> list[tuple[int,
     if not shingles:
         return []
     hashes = [pair_hash(pairs[i]) for i in idx]
-    records = band_records(hashes, band_keys(signatures(shingles, cfg), cfg))
+    digests = [text_digest(pairs[i].get("text") or "") for i in idx]
+    records = band_records(hashes, band_keys(signatures(shingles, cfg), cfg), digests)
     bucket = (records["band"] % np.uint64(BAND_BUCKETS)).astype(np.int64)
     order = np.argsort(bucket, kind="stable")
     records, bucket = records[order], bucket[order]

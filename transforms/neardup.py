@@ -46,7 +46,9 @@ import numpy as np
 
 from transforms.text import _TABLE, _STRAY_DOT
 
-BAND = np.dtype([("band", "<u8"), ("pair", "<u8")])
+# One LSH band of one pair: band key, pair hash, and a hash of the normalised text
+# (equal for exact copies, which then need no pairwise comparison).
+BAND = np.dtype([("band", "<u8"), ("pair", "<u8"), ("text", "<u8")])
 
 _MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 _POLY = np.uint64(0x100000001B3)          # FNV-1a 64 prime: shingle polynomial
@@ -246,12 +248,20 @@ def band_keys(sigs: np.ndarray, cfg: NearDuplicateConfig) -> np.ndarray:
     return h
 
 
-def band_records(pair_hashes: Sequence[int], keys: np.ndarray) -> np.ndarray:
-    """BAND records (band key, pair hash): one per band of each pair."""
+def text_digest(text: str) -> int:
+    """64-bit hash of the normalised text: equal for exact copies."""
+    return int.from_bytes(hashlib.blake2b(normalise_text(text).encode("utf-8"), digest_size=8).digest(), "little")
+
+
+def band_records(pair_hashes: Sequence[int], keys: np.ndarray, text_digests: Sequence[int] | None = None
+                 ) -> np.ndarray:
+    """BAND records (band key, pair hash, text digest): one per band of each pair."""
     n, bands = keys.shape
     out = np.empty(n * bands, dtype=BAND)
     out["band"] = keys.reshape(-1)
     out["pair"] = np.repeat(np.asarray(pair_hashes, dtype=np.uint64), bands)
+    digests = pair_hashes if text_digests is None else text_digests  # None: every text its own
+    out["text"] = np.repeat(np.asarray(digests, dtype=np.uint64), bands)
     return out
 
 
@@ -260,39 +270,60 @@ def band_records(pair_hashes: Sequence[int], keys: np.ndarray) -> np.ndarray:
 def candidate_edges(table: np.ndarray, max_bucket: int) -> tuple[np.ndarray, int]:
     """Pairs that share a band key, as a sorted unique (E, 2) uint64 array (a < b).
 
-    Also returns how many band keys held more than ``max_bucket`` pairs
-    (their members beyond the first max_bucket are linked to the first only).
+    Inside one band key, exact copies (same text digest) are linked to the
+    copy with the smallest pair hash only, and those representatives to each
+    other. Every band key that holds one copy of a text holds all of them, so
+    the representative is the same everywhere, and the decision
+    (``reduce_copies``) sees the copies through their exact group. A text
+    given k times costs k edges, not k(k-1)/2.
+
+    Also returns how many band keys held more than ``max_bucket`` distinct
+    texts (the representatives beyond the first max_bucket are linked to the
+    first only).
     """
     empty = np.empty((0, 2), dtype=np.uint64)
     if len(table) < 2:
         return empty, 0
-    t = np.unique(table)  # sorts by band, then pair; drops a pair's repeated band keys
-    same = t["band"][1:] == t["band"][:-1]
+    t = table[np.lexsort((table["pair"], table["text"], table["band"]))]
+    band, text, pair = t["band"], t["text"], t["pair"]
+    fresh = np.ones(len(t), dtype=bool)  # drop a pair's repeated band keys
+    fresh[1:] = (band[1:] != band[:-1]) | (pair[1:] != pair[:-1])
+    band, text, pair = band[fresh], text[fresh], pair[fresh]
+    same = band[1:] == band[:-1]
     if not same.any():
         return empty, 0
     starts = np.flatnonzero(np.concatenate(([True], ~same)))
-    ends = np.append(starts[1:], len(t))
+    ends = np.append(starts[1:], len(band))
+    multi = (ends - starts) >= 2
     edges: list[tuple[int, int]] = []
     oversized = 0
-    for s, e in zip(starts, ends):
-        if e - s < 2:
-            continue
-        members = [int(p) for p in t["pair"][s:e]]
-        if len(members) > max_bucket:
+    for s, e in zip(starts[multi].tolist(), ends[multi].tolist()):
+        texts, pairs = text[s:e], pair[s:e]
+        # Sorted by text then pair: the first row of each text is its representative.
+        first = np.ones(e - s, dtype=bool)
+        first[1:] = texts[1:] != texts[:-1]
+        rep_of = np.maximum.accumulate(np.where(first, np.arange(e - s), 0))
+        copies = np.flatnonzero(~first)
+        edges.extend(zip(pairs[rep_of[copies]].tolist(), pairs[copies].tolist()))
+        reps = pairs[first].tolist()
+        if len(reps) > max_bucket:
             oversized += 1
-            first = members[0]
-            edges.extend((first, p) for p in members[max_bucket:])
-            members = members[:max_bucket]
-        edges.extend(itertools.combinations(members, 2))
+            edges.extend((reps[0], p) for p in reps[max_bucket:])
+            reps = reps[:max_bucket]
+        edges.extend(itertools.combinations(reps, 2))
     arr = np.array(edges, dtype=np.uint64).reshape(-1, 2)
     arr.sort(axis=1)
     return unique_edges(arr), oversized
 
 
 def unique_edges(edges: np.ndarray) -> np.ndarray:
+    """Rows of an (E, 2) array, sorted and without repeats (lexsort: much faster than unique(axis=0))."""
     if not len(edges):
         return np.empty((0, 2), dtype=np.uint64)
-    return np.unique(edges, axis=0)
+    e = edges[np.lexsort((edges[:, 1], edges[:, 0]))]
+    keep = np.ones(len(e), dtype=bool)
+    keep[1:] = (e[1:, 0] != e[:-1, 0]) | (e[1:, 1] != e[:-1, 1])
+    return e[keep]
 
 
 # -------------------------------------------------------------- decisions
@@ -380,18 +411,14 @@ def choose_kept(candidates: Iterable[Candidate], verified: Sequence[tuple[str, s
     return dropped
 
 
-def reduce_copies(candidates: Sequence[Candidate], edges: np.ndarray, threshold: float
-                  ) -> tuple[dict[str, dict[str, Any]], list[tuple[str, str, float]]]:
-    """What to drop: exact copies settle on their group's best copy, then the groups'
-    best copies go through verify + choose_kept. A copy whose best copy is dropped
-    names the copy kept in its place (the same text, so the same similarity).
-
-    Returns (dropped, the verified edges between groups' best copies).
-    """
+def reduce_copies(candidates: Sequence[Candidate], rep: Mapping[str, str],
+                  verified: Sequence[tuple[str, str, float]]) -> dict[str, dict[str, Any]]:
+    """What to drop: exact copies settle on their group's best copy (``rep``), and the
+    groups' best copies go through choose_kept over the ``verified`` edges between them.
+    A copy whose best copy is dropped names the copy kept in its place (the same
+    text, so the same similarity)."""
     info = {c.pair_id: c for c in candidates}
-    rep = exact_groups(candidates)
     reps = [info[p] for p in sorted(set(rep.values()))]
-    verified = verify(edges, candidates, threshold, rep)
     dropped = choose_kept(reps, verified)
     for pid, r in sorted(rep.items()):
         if pid == r:
@@ -400,39 +427,36 @@ def reduce_copies(candidates: Sequence[Candidate], edges: np.ndarray, threshold:
             dropped[pid] = dict(dropped[r])
         else:
             dropped[pid] = {"kept": r, "kept_entity": info[r].entity, "similarity": 1.0}
-    return dropped, verified
+    return dropped
 
 
-def leaked_eval_texts(candidates: Iterable[Candidate], verified: Sequence[tuple[str, str, float]],
-                      dropped: Mapping[str, Any]) -> int:
-    """Eval pairs (of those that stay) whose text near-duplicates a train pair's text that stays.
+def leaked_eval_texts(candidates: Iterable[Candidate], rep: Mapping[str, str],
+                      verified: Sequence[tuple[str, str, float]], dropped: Mapping[str, Any]) -> int:
+    """Eval pairs that stay whose text near-duplicates the text of a train pair that stays.
 
-    ``verified`` must hold every near-duplicate edge among the pairs that stay
-    (exact copies included): see decide().
+    Counted on exact groups: two pairs are near-duplicates when they share a group
+    (``rep``) or their groups' best copies have a ``verified`` edge.
     """
-    split = {c.pair_id: c.split for c in candidates}
-    leaked: set[str] = set()
+    stay = [c for c in candidates if c.pair_id not in dropped]
+    train_groups = {rep[c.pair_id] for c in stay if c.split == "train"}
+    neighbours: dict[str, set[str]] = {}
     for a, b, _ in verified:
-        if a in dropped or b in dropped:
-            continue
-        sides = {split.get(a), split.get(b)}
-        if sides == {"train", "eval"}:
-            leaked.add(a if split.get(a) == "eval" else b)
-    return len(leaked)
+        neighbours.setdefault(a, set()).add(b)
+        neighbours.setdefault(b, set()).add(a)
+    return sum(
+        1 for c in stay
+        if c.split == "eval" and (
+            rep[c.pair_id] in train_groups or neighbours.get(rep[c.pair_id], set()) & train_groups)
+    )
 
 
 def decide(edges: np.ndarray, candidates: Sequence[Candidate], cfg: NearDuplicateConfig,
            oversized: int = 0) -> dict[str, Any]:
     """The stage's global decision: what to drop, and the numbers for stats.json."""
     entity = {c.pair_id: c.entity for c in candidates}
-    if cfg.drop:
-        dropped, verified = reduce_copies(candidates, edges, cfg.threshold)
-        # The pairs that stay: by construction no verified edge joins two of them.
-        survivors = [c for c in candidates if c.pair_id not in dropped]
-        remaining = verify(edges, survivors, cfg.threshold)
-    else:
-        dropped, verified = {}, verify(edges, candidates, cfg.threshold)
-        remaining = verified
+    rep = exact_groups(candidates)
+    verified = verify(edges, candidates, cfg.threshold, rep)
+    dropped = reduce_copies(candidates, rep, verified) if cfg.drop else {}
     splits_known = all(c.split is not None for c in candidates)
     return {
         "dropped": dropped,
@@ -440,10 +464,10 @@ def decide(edges: np.ndarray, candidates: Sequence[Candidate], cfg: NearDuplicat
             "candidate_edges": int(len(edges)),
             "candidate_pairs": len(candidates),
             "oversized_band_buckets": int(oversized),
-            "exact_copy_groups": len({c.digest() for c in candidates}),
+            "exact_copy_groups": len(set(rep.values())),
             "verified_edges": len(verified),
             "dropped": len(dropped),
             "dropped_other_entity": sum(1 for d, v in dropped.items() if entity[d] != v["kept_entity"]),
-            "near_duplicate_texts": leaked_eval_texts(candidates, remaining, {}) if splits_known else None,
+            "near_duplicate_texts": leaked_eval_texts(candidates, rep, verified, dropped) if splits_known else None,
         },
     }
