@@ -10,16 +10,14 @@ needs every signature:
    bucket. Its output is the pairs that share a band key: the candidate edges
    (usually a few per cent of the pairs). ``AllEdges`` unions them into one
    small side input.
-3. The pairs wait for the edges on disk (pipeline/spill.py). ``Partition``
-   then passes every pair that shares no band straight on. The candidates
-   go aside, one list per batch.
+3. The pairs wait on disk (pipeline/spill.py) and are read twice. The first
+   read, with the edges, picks the candidates: the pairs that share a band key.
 4. ``Decide``: the candidates' shingle sets (not every pair's) are collected.
    Exact copies are settled by a digest of their shingle sets. The other
    candidate edges are verified by exact Jaccard, and the greedy priority
    order picks the copies to keep (transforms/neardup.py ``decide``).
-5. ``DropCopies``: the candidates wait on disk for the decision. Those named
-   as copies are dropped, with audit rows naming the copy kept. The others
-   rejoin the pairs.
+5. ``DropCopies``: the second read, with the decision, drops the copies it
+   names, with audit rows naming the copy kept.
 
 Every combiner is order-insensitive and every choice is broken by a total
 order (triples, pair_id), so the output is the same across reruns and
@@ -31,7 +29,7 @@ from __future__ import annotations
 import apache_beam as beam
 import numpy as np
 
-from pipeline.batch import emit, items_of
+from pipeline.batch import items_of
 from pipeline.cleaning import _route
 from pipeline.neardup_steps import (
     STAGE_NEAR_DUPLICATE,
@@ -106,17 +104,18 @@ class _UnionEdges(beam.CombineFn):
         return (edges, np.unique(edges.reshape(-1)), oversized)
 
 
-class _PartitionFn(beam.DoFn):
-    """Pairs that share no band key go on in their batch; a batch's candidates go aside as one list."""
+class _CandidatesFn(beam.DoFn):
+    """A batch's pairs that share a band key with another pair -> one list of Candidate records."""
+
+    def __init__(self, cfg: NearDuplicateConfig, split: SplitConfig | None):
+        self.cfg = cfg
+        self.split = split
 
     def process(self, element, edges):
         nodes = edges[1]
-        others, candidates = [], []
-        for pair in items_of(element):
-            (candidates if is_candidate(pair, nodes) else others).append(pair)
-        if candidates:
-            yield beam.pvalue.TaggedOutput("candidates", candidates)
-        yield from emit(element, others)
+        chosen = [pair for pair in items_of(element) if is_candidate(pair, nodes)]
+        if chosen:
+            yield candidates_of(chosen, self.cfg, self.split)
 
 
 class _DropFn(beam.DoFn):
@@ -153,21 +152,20 @@ class ReduceNearDuplicates(beam.PTransform):
                  | "BandEdges" >> beam.CombinePerKey(_BandEdges(cfg.max_bucket))
                  | "EdgesOnly" >> beam.Values()
                  | "AllEdges" >> beam.CombineGlobally(_UnionEdges()))
-        waiting = sketched.pairs
+        # The pairs wait for the decision on disk, and are read twice: once to collect the
+        # candidates, once to drop the copies. So no pairs are held in the runner, and no
+        # Flatten joins two streams of them.
         if self.spill_dir:
-            waiting = waiting | "SpillPairs" >> SpillToFiles(self.spill_dir, "neardup") | "ReadPairs" >> ReadSpilled()
-        parted = waiting | "Partition" >> beam.ParDo(
-            _PartitionFn(), edges=beam.pvalue.AsSingleton(edges)).with_outputs("candidates", main="others")
-        decision = (parted.candidates
-                    | "Candidates" >> beam.Map(lambda batch: candidates_of(items_of(batch), cfg, self.split))
+            names = sketched.pairs | "SpillPairs" >> SpillToFiles(self.spill_dir, "neardup")
+            first = names | "ReadForCandidates" >> ReadSpilled()
+            second = names | "ReadPairs" >> ReadSpilled()
+        else:
+            first = second = sketched.pairs
+        decision = (first
+                    | "Candidates" >> beam.ParDo(_CandidatesFn(cfg, self.split), edges=beam.pvalue.AsSingleton(edges))
                     | "Collect" >> beam.combiners.ToList()
                     | "Decide" >> beam.Map(_decide, beam.pvalue.AsSingleton(edges), cfg))
-        waiting = parted.candidates
-        if self.spill_dir:  # candidates wait for the decision on disk too
-            waiting = (waiting | "SpillCandidates" >> SpillToFiles(self.spill_dir, "candidates")
-                       | "ReadCandidates" >> ReadSpilled())
-        dropped = waiting | "DropCopies" >> beam.ParDo(
+        out = second | "DropCopies" >> beam.ParDo(
             _DropFn(), decision=beam.pvalue.AsSingleton(decision)).with_outputs("audit", main="pairs")
-        out = (parted.others, dropped.pairs) | "Rejoin" >> beam.Flatten()
         stats = decision | "Stats" >> beam.Map(_stats, cfg)
-        return {"pairs": out, "audit": dropped.audit, "stats": stats}
+        return {"pairs": out.pairs, "audit": out.audit, "stats": stats}

@@ -205,11 +205,6 @@ def test_the_same_entry_from_baidu_and_sogou_keeps_one_pair(tmp_path):
     funnel = {s["stage"]: s for s in stats["funnel"]}
     assert funnel["near_duplicate"]["dropped"]["entry"] == {"near_duplicate_text": 1}
 
-    # Switched off: both copies stay, and no leakage figure is claimed.
-    off = build(tmp_path / "off", "--no-near-duplicate")
-    assert len([p for p in off if p["entity"] == "南京长江大桥"]) == 2
-    assert json.loads((tmp_path / "off" / "stats.json").read_text())["leakage"]["near_duplicate_texts"] is None
-
     # Two processes give the same rows.
     again = build(tmp_path / "mp", "--direct_running_mode=multi_processing", "--direct_num_workers=2")
     key = lambda rows: sorted(json.dumps(r, ensure_ascii=False, sort_keys=True, default=str) for r in rows)  # noqa: E731
