@@ -26,6 +26,8 @@ edges, copies dropped, and the leakage count ``near_duplicate_texts``.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import apache_beam as beam
 import numpy as np
 
@@ -118,13 +120,52 @@ class _CandidatesFn(beam.DoFn):
             yield candidates_of(chosen, self.cfg, self.split)
 
 
+class _CandidatePool:
+    """A _CollectCandidates accumulator: candidates, each distinct shingle set held once.
+
+    A class of its own (not a dict or list), so Beam's coder pickles it whole
+    and a shingle array shared by several copies is written once.
+    """
+
+    def __init__(self):
+        self.texts: dict[bytes, np.ndarray] = {}
+        self.candidates: list = []
+
+    def add(self, candidates) -> "_CandidatePool":
+        for c in candidates:
+            shared = self.texts.setdefault(c.digest(), c.shingles)
+            self.candidates.append(c if shared is c.shingles else dataclasses.replace(c, shingles=shared))
+        return self
+
+
+class _CollectCandidates(beam.CombineFn):
+    """Lists of Candidate records -> one list. Exact copies (a re-crawl, a text given under
+    several lemma ids) share one shingle array, so what crosses the shuffle and waits in
+    memory grows with the distinct texts, not with the copies."""
+
+    def create_accumulator(self):
+        return _CandidatePool()
+
+    def add_input(self, acc, batch):
+        return acc.add(batch)
+
+    def merge_accumulators(self, accs):
+        merged = _CandidatePool()
+        for acc in accs:
+            merged.add(acc.candidates)
+        return merged
+
+    def extract_output(self, acc):
+        return acc.candidates
+
+
 class _DropFn(beam.DoFn):
     def process(self, element, decision):
         yield from _route(element, near_duplicate_batch(items_of(element), decision["dropped"]))
 
 
-def _decide(batches, edges, cfg: NearDuplicateConfig):
-    ordered = sorted((c for batch in batches for c in batch), key=lambda c: c.pair_id)
+def _decide(candidates, edges, cfg: NearDuplicateConfig):
+    ordered = sorted(candidates, key=lambda c: c.pair_id)
     return decide(edges[0], ordered, cfg, oversized=edges[2])
 
 
@@ -155,16 +196,24 @@ class ReduceNearDuplicates(beam.PTransform):
         # The pairs wait for the decision on disk, and are read twice: once to collect the
         # candidates, once to drop the copies. So no pairs are held in the runner, and no
         # Flatten joins two streams of them.
+        names = None
         if self.spill_dir:
             names = sketched.pairs | "SpillPairs" >> SpillToFiles(self.spill_dir, "neardup")
             first = names | "ReadForCandidates" >> ReadSpilled()
-            second = names | "ReadPairs" >> ReadSpilled()
         else:
-            first = second = sketched.pairs
+            first = sketched.pairs
         decision = (first
                     | "Candidates" >> beam.ParDo(_CandidatesFn(cfg, self.split), edges=beam.pvalue.AsSingleton(edges))
-                    | "Collect" >> beam.combiners.ToList()
+                    | "Collect" >> beam.CombineGlobally(_CollectCandidates())
                     | "Decide" >> beam.Map(_decide, beam.pvalue.AsSingleton(edges), cfg))
+        if names is not None:
+            # Only the file names wait for the decision: reading them in the same step as the
+            # first read would make the runner hold every pair of the second read until then.
+            second = (names
+                      | "WaitForDecision" >> beam.Map(lambda name, _: name, beam.pvalue.AsSingleton(decision))
+                      | "ReadPairs" >> ReadSpilled())
+        else:
+            second = sketched.pairs
         out = second | "DropCopies" >> beam.ParDo(
             _DropFn(), decision=beam.pvalue.AsSingleton(decision)).with_outputs("audit", main="pairs")
         stats = decision | "Stats" >> beam.Map(_stats, cfg)
