@@ -22,11 +22,13 @@ only moves data. Reruns, runners and worker counts give the same result:
 * **LSH bands.** The signature is cut into ``bands`` bands of ``rows`` rows
   and each band is hashed to one 64-bit *band key*. Pairs that share a band
   key are candidates: with rows = 4 and 16 bands, a Jaccard of 0.8 gives
-  P(candidate) > 0.999, 0.7 gives 0.988, 0.5 gives 0.64, 0.2 gives 0.025. The Beam stage groups
-  24-byte (band key, pair hash) records by band-key bucket, so no worker holds
-  every signature.
-* **Verification.** A candidate edge is kept only when the *exact* Jaccard of
-  the two shingle sets is ≥ ``threshold``. This is computed only for the few
+  P(candidate) > 0.999, 0.7 gives 0.988, 0.5 gives 0.64, 0.2 gives 0.025.
+  The Beam stage groups 24-byte (band key, pair hash, text digest) records
+  by band-key bucket, so no worker holds every signature. Exact copies
+  (same normalised text) are linked to one representative only.
+* **Verification.** Exact copies form one group without any comparison. A
+  candidate edge between groups is kept only when the *exact* Jaccard of the
+  two shingle sets is ≥ ``threshold``. This is computed only for the few
   pairs that share a band, so MinHash false positives cost nothing downstream.
 * **One copy kept.** Pairs are visited in priority order: most triples
   first, then the smallest pair_id. A pair is kept unless a near-duplicate of it
@@ -50,7 +52,6 @@ from transforms.text import _TABLE, _STRAY_DOT
 # (equal for exact copies, which then need no pairwise comparison).
 BAND = np.dtype([("band", "<u8"), ("pair", "<u8"), ("text", "<u8")])
 
-_MASK = np.uint64(0xFFFFFFFFFFFFFFFF)
 _POLY = np.uint64(0x100000001B3)          # FNV-1a 64 prime: shingle polynomial
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)     # splitmix64 finaliser constants
 _MIX2 = np.uint64(0x94D049BB133111EB)
