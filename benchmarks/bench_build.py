@@ -43,7 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
-STAGES_OFF = ["--no-domain", "--no-split", "--set", "typing.enabled=false"]
+# Stages the plain loop does not run (the near-duplicate stage is measured by bench_neardup).
+STAGES_OFF = ["--no-domain", "--no-split", "--no-near-duplicate", "--set", "typing.enabled=false"]
 
 
 def _batches(paths: list[str], size: int = 256):
@@ -150,7 +151,7 @@ def run_loop_child(pattern: str, out: str) -> dict:
     return json.loads(line[6:])
 
 
-def run_build_child(pattern: str, out: str, extra: list[str]) -> dict:
+def run_build_child(pattern: str, out: str, extra: list[str], stages_off: list[str] | None = None) -> dict:
     """`cdtp build` in a fresh process; its wall time, CPU time and peak RSS."""
     code = (
         "import json, resource, sys, time\n"
@@ -168,7 +169,7 @@ def run_build_child(pattern: str, out: str, extra: list[str]) -> dict:
         " 'maxrss_mb': max(peak, ch.ru_maxrss) / 1024}))\n"
     )
     cmd = [sys.executable, "-c", code, "build", "--input", os.path.abspath(pattern), "--out", out, "--overwrite",
-           "--runner", "DirectRunner", *STAGES_OFF, *extra]
+           "--runner", "DirectRunner", *(STAGES_OFF if stages_off is None else stages_off), *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT)
     line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("BENCH ")), None)
     if line is None:

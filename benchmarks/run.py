@@ -47,6 +47,7 @@ BENCHMARKS = (
     ("typing", "benchmarks.bench_typing", [], ["--n", "2000", "--repeats", "1"]),
     ("domain", "benchmarks.embed_domain", [], ["500"]),
     ("stages", "benchmarks.bench_stages", [], ["--n", "500", "--repeats", "1"]),
+    ("neardup", "benchmarks.bench_neardup", [], ["--n", "5000", "--repeats", "1", "--texts", "500"]),
 )
 
 VERSIONED = ("apache-beam", "pyarrow", "duckdb", "scrapy", "lxml", "numpy", "rapidfuzz", "jieba", "faiss-cpu")

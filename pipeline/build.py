@@ -2,7 +2,7 @@
 
     read -> validate -> deduplicate -> redundant_triple -> redundant_description -> relation_frequency
          -> relation_review -> search_validation -> entity_typing -> domain_classification
-         -> split -> finalise -> write
+         -> near_duplicate -> split -> finalise -> write
 
 Every stage is a composite PTransform with a stable label, wrapped by
 `_Counted` (one flow counter between consecutive stages) so the funnel
@@ -55,7 +55,7 @@ from transforms.relations import triples_bin
 
 # Funnel order in stats.json; issue-4 stages add their stage name where they run.
 STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
-               "relation_review", "search_validation", "entity_typing", "domain_classification", "split",
+               "relation_review", "search_validation", "entity_typing", "domain_classification", "near_duplicate", "split",
                STAGE_FINALISE]
 
 # Sort keys of the audit and discarded rows: unique per row (an entry read twice
@@ -179,6 +179,18 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
         from pipeline.domain_stage import STAGE_DOMAIN, ClassifyDomain
 
         pairs = stage(pairs, "DomainClassification", STAGE_DOMAIN, ClassifyDomain(cfg.domain))["pairs"]
+
+    # near-duplicate texts (issue 8 §8): MinHash LSH keyed by band bucket, one copy kept, before
+    # the split so no copy can sit on the other side of it.
+    if cfg.near_duplicate.enabled:
+        from pipeline.neardup_stage import NEAR_DUPLICATE_STATS_FILE, ReduceNearDuplicates
+
+        near = stage(pairs, "NearDuplicate", "near_duplicate",
+                     ReduceNearDuplicates(cfg.near_duplicate, cfg.split if cfg.split.enabled else None,
+                                          spill_dir=FileSystems.join(spill, "near_duplicate")))
+        pairs = near["pairs"]
+        near["stats"] | "WriteNearDuplicateStats" >> beam.Map(
+            _write_json, FileSystems.join(out_dir, NEAR_DUPLICATE_STATS_FILE))
 
     # split/subset (§4.1) runs last: its strata use the domain and entity type set above.
     if cfg.split.enabled:

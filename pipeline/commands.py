@@ -59,6 +59,8 @@ def register(subparsers) -> None:
     b.add_argument("--subset-size", type=int, help="stratified subset size N (default 10000; paper §4.1)")
     b.add_argument("--no-split", action="store_true", default=None,
                    help="skip the train/eval split and subset (split and in_subset stay null)")
+    b.add_argument("--no-near-duplicate", action="store_true", default=None,
+                   help="skip the near-duplicate text reduction (MinHash LSH; leakage.near_duplicate_texts stays null)")
     b.add_argument("--no-domain", action="store_true", default=None,
                    help="skip domain classification (domain columns stay null)")
     b.add_argument("--embedder", help="embedder of the domain fallback: use-m3 (default, offline), st:<model>, none")
@@ -119,6 +121,8 @@ def _overrides(args) -> dict:
         o["split"]["seed"] = args.seed
     if getattr(args, "subset_size", None) is not None:
         o["split"]["subset_size"] = args.subset_size
+    if getattr(args, "no_near_duplicate", None):
+        o["near_duplicate"] = {"enabled": False}
     if getattr(args, "no_split", None):
         o["split"]["enabled"] = False
     items: dict = {}

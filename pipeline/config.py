@@ -28,6 +28,7 @@ from transforms.relations import RelationFrequencyConfig
 from transforms.search.types import SearchConfig
 from transforms.domain import DomainConfig
 from transforms.entity_type import TypingConfig
+from transforms.neardup import NearDuplicateConfig
 from transforms.review import RelationReviewConfig
 from transforms.split import SplitConfig
 from transforms.items.config import ItemsConfig
@@ -82,6 +83,8 @@ class BuildConfig:
     domain: DomainConfig = field(default_factory=DomainConfig)
     # relation_review stage (annotators' decisions): None = off; --relation-review FILE sets it.
     relation_review: RelationReviewConfig | None = None
+    # near_duplicate stage (issue 8 §8): MinHash LSH over the texts, one copy kept; --no-near-duplicate skips it.
+    near_duplicate: NearDuplicateConfig = field(default_factory=NearDuplicateConfig)
     # split stage (§4.1): train/eval split + stratified subset; on by default, --no-split skips it.
     split: SplitConfig = field(default_factory=SplitConfig)
     # search_validation stage (§3.2): off by default; --search-backend local|searxng switches it on.

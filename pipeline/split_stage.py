@@ -5,7 +5,8 @@ that no step needs a global shuffle or depends on bundling:
 
 1. ``RelationCounts``: global triple count per relation, a combiner turned
    into one dict side input, from which the head/torso/tail bins are derived.
-2. ``SplitAndKey``: split from the seeded hash of ``pair_id``, then the
+2. ``SplitAndKey``: split from the seeded hash of the pair's entity group
+   (transforms/split.py ``split_group``), then the
    stratum key and the rank hash (per element, with the bins side input).
 3. ``StratumCounts``: pairs per joint stratum (combiner), then ``Allocate``
    (largest remainder with marginal repair) on that single small dict.
@@ -31,7 +32,9 @@ from pipeline.spill import ReadSpilled, SpillToFiles
 from transforms.split import (
     SplitConfig,
     allocate,
-    assign_split,
+    assign_pair_split,
+    group_hash,
+    group_stats,
     in_subset,
     pair_relations,
     rank_key,
@@ -55,7 +58,7 @@ def _keyed(pair: dict[str, Any], relinfo: tuple[dict, dict], cfg: SplitConfig):
     """Set the split, then key the pair by stratum and rank (one pass over the pairs)."""
     counts, bins = relinfo
     out = dict(pair)
-    out["split"] = assign_split(out["pair_id"], cfg.seed, cfg.eval_fraction)
+    out["split"] = assign_pair_split(out, cfg.seed, cfg.eval_fraction)
     return (stratum_key(out, counts, bins, cfg.bins), rank_key(out["pair_id"], cfg.seed), out)
 
 
@@ -70,6 +73,39 @@ def _mark(element, thresholds: dict) -> dict[str, Any]:
     out = dict(pair)
     out["in_subset"] = in_subset(rank, thresholds.get(key))
     return out
+
+
+def _flat(side: list):
+    """A side of an EntityGroups accumulator (ints and arrays) as one uint64 array."""
+    import numpy as np
+
+    parts = [np.asarray(x, dtype=np.uint64).reshape(-1) for x in side]
+    return np.concatenate(parts) if parts else np.empty(0, dtype=np.uint64)
+
+
+class EntityGroups(beam.CombineFn):
+    """(stratum, rank, pair) -> group_stats: one 64-bit group hash per pair and side.
+
+    The hashes are kept as numpy arrays (8 bytes a pair), merged by concatenation.
+    """
+
+    def create_accumulator(self):
+        return ([], [])
+
+    def add_input(self, acc, element):
+        pair = element[2]
+        acc[0 if pair["split"] == "train" else 1].append(group_hash(pair))
+        return acc
+
+    def merge_accumulators(self, accs):
+        accs = list(accs)
+        return ([_flat([x for a in accs for x in a[0]])], [_flat([x for a in accs for x in a[1]])])
+
+    def compact(self, acc):
+        return ([_flat(acc[0])], [_flat(acc[1])])
+
+    def extract_output(self, acc):
+        return group_stats(_flat(acc[0]), _flat(acc[1]))
 
 
 def _threshold(kv, alloc: dict):
@@ -120,8 +156,9 @@ class SplitAndSample(beam.PTransform):
             keyed = keyed | "SpillKeyed" >> SpillToFiles(self.spill_dir, "subset") | "ReadKeyed" >> ReadSpilled(_keyed_from_json)
         marked = keyed | "MarkSubset" >> beam.Map(_mark, beam.pvalue.AsSingleton(thresholds))
 
+        groups = keyed | "EntityGroups" >> beam.CombineGlobally(EntityGroups())
         stats = counts | "SplitStats" >> beam.Map(
-            lambda c, a: split_stats(c, a, cfg), beam.pvalue.AsSingleton(alloc)
+            lambda c, a, g: split_stats(c, a, cfg, g), beam.pvalue.AsSingleton(alloc), beam.pvalue.AsSingleton(groups)
         )
         audit = pairs.pipeline | "NoAudit" >> beam.Create([])
         return {"pairs": marked, "audit": audit, "stats": stats}

@@ -10,6 +10,7 @@ from apache_beam.io.filesystems import FileSystems
 from pipeline.build import STAGE_ORDER, TOP_RELATIONS_FILE
 from pipeline.config import BuildConfig
 from pipeline.funnel import funnel_from_counters
+from pipeline.neardup_stage import NEAR_DUPLICATE_STATS_FILE
 from pipeline.split_stage import SPLIT_STATS_FILE
 from schemas.outputs import SCHEMA_VERSION
 
@@ -57,6 +58,13 @@ def assemble_stats(counters: dict[str, int], cfg: BuildConfig, extra: dict[str, 
     split_path = FileSystems.join(out_dir, SPLIT_STATS_FILE)  # split stage: sizes, marginals, subset distance
     if FileSystems.exists(split_path):
         stats["split"] = _read_json(split_path)
+    # Leakage between train and eval (issue 8 §8): one key per check; the item stage adds its own.
+    stats["leakage"] = {"near_duplicate_texts": None}
+    near_path = FileSystems.join(out_dir, NEAR_DUPLICATE_STATS_FILE)  # near_duplicate: edges, copies dropped
+    if FileSystems.exists(near_path):
+        near = _read_json(near_path)
+        stats["leakage"]["near_duplicate_texts"] = near.pop("near_duplicate_texts", None)
+        stats["near_duplicate"] = near
     search = {k.split("|", 1)[1]: v for k, v in counters.items() if k.startswith("search|")}
     if search:  # search_validation: statuses, failure reasons, cache hits/misses
         stats["search"] = dict(sorted(search.items()))
@@ -74,7 +82,7 @@ def write_stats(stats: dict[str, Any], out_dir: str) -> str:
     path = FileSystems.join(out_dir, "stats.json")
     with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
         fh.write(json.dumps(stats, ensure_ascii=False, indent=2, sort_keys=False).encode("utf-8"))
-    for name in (TOP_RELATIONS_FILE, SPLIT_STATS_FILE):
+    for name in (TOP_RELATIONS_FILE, SPLIT_STATS_FILE, NEAR_DUPLICATE_STATS_FILE):
         tmp_path = FileSystems.join(out_dir, name)
         if FileSystems.exists(tmp_path):
             FileSystems.delete([tmp_path])

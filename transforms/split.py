@@ -4,12 +4,17 @@ Everything here is pure Python so the Beam wrapper (pipeline/split_stage.py)
 only moves data around. Three ideas make the result identical across reruns,
 runners and worker counts:
 
-* **Split by hash, not by shuffle.** A pair is in ``eval`` when the seeded
-  64-bit BLAKE2b hash of its stable ``pair_id`` falls below ``eval_fraction``.
-  A pair's split depends on nothing but its own id and the seed, so no worker
-  needs a global view, adding pairs never moves existing ones, and every
-  domain is split 80/20 (in expectation; the realised fraction per domain is
-  reported in the split stats).
+* **Split by hash of the entity, not by shuffle.** A pair is in ``eval`` when
+  the seeded 64-bit BLAKE2b hash of its *split group* falls below
+  ``eval_fraction``. The group is the normalised entity name (NFKC, case,
+  spaces: ``split_group``), so all pairs of one entity fall on one side: the
+  senses of a polysemous title (苹果 the fruit, 苹果 the company) and copies of
+  one entry under other lemma ids. Otherwise eval would test what train has
+  just taught about the same name. A pair's split depends on nothing but its
+  own entity and the seed, so no worker needs a global view, adding pairs
+  never moves existing ones, and every domain is split 80/20 (in expectation;
+  the realised fraction per domain is reported in the split stats, with the
+  number of groups and a check that no group straddles the split).
 * **Allocate over joint strata.** The subset of N pairs is allocated over the
   joint strata (split, domain, entity type, predicate-frequency bin,
   text-length bin) proportionally: each stratum gets the floor or the ceiling
@@ -34,6 +39,7 @@ from the stratum counts and the allocation.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -121,9 +127,24 @@ def stable_hash(seed: int, purpose: str, key: str) -> int:
 _TWO_64 = float(1 << 64)
 
 
-def assign_split(pair_id: str, seed: int, eval_fraction: float) -> str:
-    """``eval`` when the seeded hash of pair_id lies in the first eval_fraction of the range."""
-    return EVAL if stable_hash(seed, "split", pair_id) / _TWO_64 < eval_fraction else TRAIN
+def assign_split(group: str, seed: int, eval_fraction: float) -> str:
+    """``eval`` when the seeded hash of the group key lies in the first eval_fraction of the range."""
+    return EVAL if stable_hash(seed, "split", group) / _TWO_64 < eval_fraction else TRAIN
+
+
+def split_group(pair: Mapping[str, Any]) -> str:
+    """The unit of the split: the entity name, NFKC-normalised, case-folded, without spaces.
+
+    Subtitles (义项) are left out on purpose: two senses of one title must
+    share a side. A pair without an entity is a group of its own (its pair_id).
+    """
+    name = "".join(unicodedata.normalize("NFKC", pair.get("entity") or "").casefold().split())
+    return f"entity\x1f{name}" if name else f"pair\x1f{pair['pair_id']}"
+
+
+def assign_pair_split(pair: Mapping[str, Any], seed: int, eval_fraction: float) -> str:
+    """The split of a pair: that of its group (see split_group)."""
+    return assign_split(split_group(pair), seed, eval_fraction)
 
 
 def rank_key(pair_id: str, seed: int) -> tuple[int, str]:
@@ -301,12 +322,37 @@ def marginals(counts: Mapping[tuple, int], fields: Sequence[str] = STRATUM_FIELD
     return {name: dict(sorted(m.items())) for name, m in out.items()}
 
 
+def group_hash(pair: Mapping[str, Any]) -> int:
+    """64-bit hash of the pair's split group (a compact record for group_stats)."""
+    return stable_hash(0, "group", split_group(pair))
+
+
+def group_stats(train_groups: Sequence[int], eval_groups: Sequence[int]) -> dict[str, int]:
+    """How the pairs fall into entity groups, from one group hash per pair and side.
+
+    ``groups_on_both_sides`` checks the grouping itself: it must be 0.
+    """
+    import numpy as np
+
+    tr = np.asarray(train_groups, dtype=np.uint64)
+    ev = np.asarray(eval_groups, dtype=np.uint64)
+    groups, sizes = np.unique(np.concatenate([tr, ev]), return_counts=True)
+    both = np.intersect1d(np.unique(tr), np.unique(ev), assume_unique=True)
+    return {
+        "groups": int(len(groups)),
+        "multi_pair_groups": int((sizes > 1).sum()),
+        "pairs_in_multi_pair_groups": int(sizes[sizes > 1].sum()),
+        "groups_on_both_sides": int(len(both)),
+    }
+
+
 def split_stats(
     counts: Mapping[tuple, int],
     alloc: Mapping[tuple, int],
     cfg: SplitConfig,
+    groups: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """The stats block the build writes: sizes, per-domain split, marginals and distances."""
+    """The stats block the build writes: sizes, per-domain split, entity groups, marginals and distances."""
     per_domain: dict[str, dict[str, int]] = {}
     for k, c in counts.items():
         d = per_domain.setdefault(k[1], {TRAIN: 0, EVAL: 0})
@@ -319,6 +365,8 @@ def split_stats(
         "pairs": sum(counts.values()),
         "subset_pairs": sum(alloc.values()),
         "strata": sum(1 for c in counts.values() if c > 0),
+        "grouped_by": "entity",
+        "entity_groups": dict(groups or {}),
         "per_domain_split": {
             d: {**v, "eval_share": round(v.get(EVAL, 0) / max(1, sum(v.values())), 4)}
             for d, v in sorted(per_domain.items())
@@ -366,7 +414,7 @@ def split_and_sample(pairs: Sequence[Mapping[str, Any]], cfg: SplitConfig) -> tu
     """
     out = [dict(p) for p in pairs]
     for p in out:
-        p["split"] = assign_split(p["pair_id"], cfg.seed, cfg.eval_fraction)
+        p["split"] = assign_pair_split(p, cfg.seed, cfg.eval_fraction)
     rel_counts = relation_counts(out)
     rel_bins = relation_freq_bins(rel_counts, cfg.bins)
     keys = [stratum_key(p, rel_counts, rel_bins, cfg.bins) for p in out]
@@ -381,5 +429,7 @@ def split_and_sample(pairs: Sequence[Mapping[str, Any]], cfg: SplitConfig) -> tu
     thresholds = stratum_thresholds(by_stratum, alloc)
     for p, k, r in zip(out, keys, ranks):
         p["in_subset"] = in_subset(r, thresholds.get(k))
-    return out, split_stats(counts, alloc, cfg)
+    groups = group_stats([group_hash(p) for p in out if p["split"] == TRAIN],
+                         [group_hash(p) for p in out if p["split"] == EVAL])
+    return out, split_stats(counts, alloc, cfg, groups)
 
