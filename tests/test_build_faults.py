@@ -150,7 +150,7 @@ def test_a_failed_overwrite_keeps_the_previous_outputs(reference, raw_input, tmp
     capsys.readouterr()
     # The new build fails after it started (an unknown runner): nothing of the old one is lost.
     rc = main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, "--overwrite",
-               "--runner", "NoSuchRunner"])
+               "--runner", "NoSuchRunner", "--force-local-paths"])
     assert rc == 2
     err = capsys.readouterr().err
     assert "cannot start the pipeline" in err and "Traceback" not in err
