@@ -102,7 +102,8 @@ def run_demo(args) -> int:
     if stats.get("items"):
         show_items(build_dir, stats["items"])
     _evaluate_baselines(build_dir, out / "eval")
-    print(f"\nDone: raw entries in {raw_dir}, search index {index}, shards in {build_dir}.")
+    print(f"\nDone: raw entries in {raw_dir}, search index {index}, shards, items, results and the "
+          f"leaderboard in {build_dir}.")
     return 0
 
 
@@ -126,6 +127,15 @@ def _evaluate_baselines(build_dir: Path, eval_dir: Path) -> None:
     _cdtp("query", str(build_dir),
           "SELECT task, metric, model, round(value, 4) AS value, n FROM results WHERE domain = 'ALL' "
           "AND metric IN ('acc', 'mrr', 'f1_cdtp', 'bleu4', 'rougeL', 'f1') ORDER BY task, metric, model")
+    # The CUGE leaderboard of the baselines (issue 13), then the same table through cdtp query.
+    _cdtp("leaderboard", "--results", str(build_dir / "results"), "--out", str(build_dir / "leaderboard"),
+          "--runs", *[str(eval_dir / spec) for spec in DEMO_BASELINES])
+    print("\n-- the leaderboard through cdtp query")
+    _cdtp("query", str(build_dir),
+          "SELECT rank, model, level, name, round(score, 1) AS score FROM leaderboard "
+          "WHERE level IN ('overall', 'capability') ORDER BY rank, level DESC, name")
+
+
 def show_items(build_dir: Path, item_stats: dict, per_task: int = 2) -> None:
     """A few benchmark items of each task, the QA/KGC ones with their labelled options."""
     from pipeline.export_commands import cdtp_record

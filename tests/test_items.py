@@ -225,3 +225,16 @@ def test_leakage_same_fact_and_inverse():
     assert leaks(("曹雪芹", "代表作品", "《红楼梦》"), train) == "inverse_fact"
     assert leaks(("红楼梦", "成书年代", "清代"), train) is None
     assert fact_key("曹雪芹", "红楼梦") == fact_key("红楼梦", "曹雪芹")
+
+
+def test_an_option_in_another_script_than_the_gold_is_never_offered():
+    from transforms.items.distractors import Candidate, Draft, choose
+
+    names = ["福田区", "罗湖区", "南山区", "宝安区", "龙岗区", "盐田区", "坪山区", "光明区", "大鹏新区", "Nanshan District"]
+    draft = Draft(item_id="x", gold="龙华区", gold_type="place", relation="下辖地区", known=frozenset(),
+                  aliases=frozenset(), candidates=[Candidate(n, "place", "same_relation") for n in names],
+                  below=[], above=[])
+    rejected: dict[str, int] = {}
+    chosen = choose(draft, {n: 0.5 for n in names}, (0.15, 0.9), 0, 9, rejected)
+    assert chosen is not None and "Nanshan District" not in [t for t, _, _ in chosen]
+    assert rejected.get("other_script") == 1

@@ -59,6 +59,16 @@ class Draft:
     pivot: frozenset[str] = frozenset()
 
 
+def script(text: str) -> str:
+    """`cjk` when the string holds a CJK character, `latin` when it holds letters but none, else `other`.
+
+    An option in another script than the gold (`High-speed railway` among
+    Chinese place names) is found without reading the question."""
+    if any("\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" for ch in text):
+        return "cjk"
+    return "latin" if any(ch.isalpha() for ch in text) else "other"
+
+
 def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:
     return random.Random(stable_hash(seed, purpose, item_id))
 
@@ -75,6 +85,7 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
     rejected = rejected if rejected is not None else {}
     low, high = band
     seen = {normalise(draft.gold)}
+    gold_script = script(draft.gold)
     base = zlib.crc32(f"{seed}\x1f{draft.item_id}".encode("utf-8"))
 
     def admit(text: str, ctype: str | None, origin: str) -> float | None:
@@ -87,6 +98,8 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
         why = None
         if origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
             why = "other_type"
+        elif origin != "numeric" and script(text) != gold_script:
+            why = "other_script"
         elif sim is None:
             why = "no_vector"
         elif origin != "numeric" and not (low <= sim <= high):
