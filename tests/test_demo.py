@@ -152,3 +152,14 @@ def test_demo_end_to_end_with_search_validation(tmp_path):
     assert len(asked) >= 20
     for item in asked:
         assert violations(item, frozenset(known[(normalise(item["head"]), item["relation"])])) == [], item
+
+    # The offline baselines are evaluated on those items and ranked (issues 9 and 13): every level of
+    # the leaderboard is filled for all four, and cdtp query shows the same table.
+    board = json.loads((build / "leaderboard" / "leaderboard.json").read_text(encoding="utf-8"))
+    assert set(board["overall"]) == {"random", "most-frequent", "embed", "template"}
+    assert all(v is not None for v in board["overall"].values())
+    assert all(len(caps) == 4 and None not in caps.values() for caps in board["capabilities"].values())
+    overall = dict(connect(str(build)).execute(
+        "SELECT model, score FROM leaderboard WHERE level = 'overall'").fetchall())
+    assert overall == pytest.approx(board["overall"])
+    assert "the leaderboard through cdtp query" in done.stdout
