@@ -12,6 +12,17 @@ from pathlib import Path
 
 import pytest
 
+try:  # the hostile-input suites are property-based
+    from hypothesis import settings as _hypothesis_settings
+
+    # CI (CI=true) replays the same examples every run, so a green run stays green and
+    # a red one reproduces; developers' runs keep drawing new examples to find new bugs.
+    _hypothesis_settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+    if os.environ.get("CI"):
+        _hypothesis_settings.load_profile("ci")
+except ImportError:  # pragma: no cover - hypothesis is in the dev extra
+    pass
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data"
 
