@@ -142,3 +142,15 @@ def test_site_index_lists_hostile_files_with_reasons(tmp_path):
     assert [p.title for p in index.pages] == ["长江"]
     assert reasons["deep.html"] == "unparseable: HtmlTooDeep"
     assert reasons["empty.html"] == reasons["binary.html"] == reasons["shop.html"] == "no_entry_title"
+
+
+def test_an_unbalanced_bracket_in_a_link_is_no_entry_link_not_a_parser_failure():
+    """Found by this suite: an href like http://[x/item/… made urlsplit raise inside the parser."""
+    from crawlers.parsers.common import item_path_parts
+
+    assert item_path_parts("http://[baike.baidu.com/item/上海大学/12345") == (None, None)
+    page = ('<html><head><link rel="canonical" href="https://[baike.baidu.com/item/上海/1"></head><body>'
+            '<h1 class="J-lemma-title">上海</h1><div class="J-summary">上海是中国的直辖市。</div>'
+            '<a href="http://[x/item/北京/2">北京</a></body></html>').encode()
+    entry, reason = read_page(page, "utf-8", "http://127.0.0.1:9/item/上海")
+    assert reason != "parser_exception"

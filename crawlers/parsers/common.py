@@ -252,8 +252,11 @@ def entry_link(href: str | None, base_url: str) -> dict[str, str] | None:
         return None
     if "/item/" not in href and ".htm" not in href:
         return None  # cheap reject before urljoin: not an entry URL shape
-    absolute = urljoin(base_url, href)
-    parts = urlsplit(absolute)
+    try:
+        absolute = urljoin(base_url, href)
+        parts = urlsplit(absolute)
+    except ValueError:  # e.g. an unbalanced "[" read as an IPv6 host: not a link we can follow
+        return None
     if parts.scheme not in ("http", "https"):
         return None
     path = parts.path
@@ -271,8 +274,11 @@ def _origin(base_url: str) -> str:
 
 
 def item_path_parts(url: str) -> tuple[str | None, str | None]:
-    """(title, lemma_id) encoded in an entry URL's path, either may be None."""
-    parts = urlsplit(url)
+    """(title, lemma_id) encoded in an entry URL's path, either may be None (both for a malformed URL)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a mangled href such as "http://[x/item/…": names no entry
+        return None, None
     m = _ITEM_PATH_RE.match(parts.path)
     if m:
         return unquote(m.group(1)), m.group(2)
