@@ -30,27 +30,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from benchmarks.bench_build import _batches
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 SHARED = ROOT.parent / "shared" / "data"
 # Stages whose work is per kept pair, not per raw entry.
 PER_PAIR_STAGES = ("entity_typing", "domain_classification", "finalise")
-
-
-def _batches(paths, size: int = 256):
-    batch = []
-    for path in paths:
-        with open(path, "rb") as fh:
-            offset = 0
-            for line in fh:
-                batch.append((f"{path}@{offset}", line))
-                offset += len(line)
-                if len(batch) >= size:
-                    yield batch
-                    batch = []
-    if batch:
-        yield batch
 
 
 def measure(paths: list[str]) -> dict:

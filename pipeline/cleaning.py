@@ -107,21 +107,28 @@ class _ScanFn(beam.DoFn):
             yield beam.pvalue.TaggedOutput("copies", (bucket, group))
 
 
-class _MergeCopies(beam.CombineFn):
-    """COPY arrays of one key bucket -> {key hash: location hash to keep} (transforms/dedup.py)."""
+class ConcatArrays(beam.CombineFn):
+    """Numpy record arrays of one key -> their concatenation (subclasses decide from it).
+
+    Batches arrive as small arrays; the accumulator keeps a short list of them
+    (one array per 64 batches), so no per-record Python work is done."""
 
     def create_accumulator(self):
         return []
 
     def add_input(self, acc, table):
         acc.append(table)
-        if len(acc) >= 64:  # keep the list short: one array per 64 batches
+        if len(acc) >= 64:
             acc[:] = [np.concatenate(acc)]
         return acc
 
     def merge_accumulators(self, accs):
         tables = [t for acc in accs for t in acc]
         return [np.concatenate(tables)] if tables else []
+
+
+class _MergeCopies(ConcatArrays):
+    """COPY arrays of one key bucket -> {key hash: location hash to keep} (transforms/dedup.py)."""
 
     def extract_output(self, acc):
         return dedup.winners(np.concatenate(acc)) if acc else {}

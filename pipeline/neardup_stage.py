@@ -32,7 +32,7 @@ import apache_beam as beam
 import numpy as np
 
 from pipeline.batch import items_of
-from pipeline.cleaning import _route
+from pipeline.cleaning import ConcatArrays, _route
 from pipeline.neardup_steps import (
     STAGE_NEAR_DUPLICATE,
     candidates_of,
@@ -59,24 +59,11 @@ class _SketchFn(beam.DoFn):
         yield element
 
 
-class _BandEdges(beam.CombineFn):
+class _BandEdges(ConcatArrays):
     """BAND arrays of one bucket -> (candidate edges, oversized band keys)."""
 
     def __init__(self, max_bucket: int):
         self.max_bucket = max_bucket
-
-    def create_accumulator(self):
-        return []
-
-    def add_input(self, acc, table):
-        acc.append(table)
-        if len(acc) >= 64:  # one array per 64 batches keeps the list short
-            acc[:] = [np.concatenate(acc)]
-        return acc
-
-    def merge_accumulators(self, accs):
-        tables = [t for acc in accs for t in acc]
-        return [np.concatenate(tables)] if tables else []
 
     def extract_output(self, acc):
         table = np.concatenate(acc) if acc else np.empty(0, dtype=BAND)
