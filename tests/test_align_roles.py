@@ -148,8 +148,8 @@ def test_a_demonym_is_not_read_into_people_s_government():
 # --------------------------------------------------------------- multi-values
 
 @pytest.mark.parametrize("cell, pieces", [
-    ("53（一级学科）个、专业学位10\n个", ["53（一级学科）个", "专业学位10个"]),
-    ("40（一级学科）\n个", ["40（一级学科）个"]),
+    ("27（一级学科）个、专业学位6\n个", ["27（一级学科）个", "专业学位6个"]),
+    ("18（一级学科）\n个", ["18（一级学科）个"]),
     ("138\n人", ["138人"]),
     ("《甲》（粤）《乙》（国）", ["《甲》（粤）", "《乙》（国）"]),
     ("张三、李四", ["张三", "李四"]),
@@ -159,8 +159,8 @@ def test_split_never_leaves_a_unit_or_a_bracket_note_alone(cell, pieces):
 
 
 def test_a_count_with_a_note_is_not_another_count():
-    text = "学院有校区四个，其中京内40个、京外15个。"
-    raw = _entry("某学院", text, [("博士点", "40（一级学科）\n个")])
+    text = "学院有实验室多处，其中城东18个、城西9个。"
+    raw = _entry("某学院", text, [("博士点", "18（一级学科）\n个")])
     assert _kept(raw) == {}
 
 

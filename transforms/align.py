@@ -83,7 +83,7 @@ class AlignConfig:
     demonyms: bool = True      # 上海人 = 上海市
     places: bool = True        # 出生于孟买 = 印度马哈拉施特拉邦孟买市
     list_items: bool = True    # A、B、C成员 = B成员
-    paraphrases: bool = True   # 教育部与上海市人民政府共建 = 省部共建
+    paraphrases: bool = True   # 教育部与浙江省人民政府共建 = 省部共建
     lifespans: bool = True     # 曹渊（1902—1926） = 出生日期 1902年
 
     def __post_init__(self) -> None:
@@ -166,7 +166,7 @@ _OPENERS = frozenset("（([【《〈<「『")
 _LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
 
 
-# `40（一级学科）个` without its note is `40个`, another quantity: a bracket
+# `18（一级学科）个` without its note is `18个`, another quantity: a bracket
 # note of a number is part of what it counts, never dropped.
 _BARE_COUNT = re.compile(r"^[0-9０-９.,]+\s*[\u4e00-\u9fff]?$")
 _YEAR_PREFIX = re.compile(r"^\d{4}年\s+(?=\S)")
@@ -338,7 +338,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.exact:
         yield "exact", _exact_all(value, text), True
     if cfg.dates:
-        # `2012年07月03日（美国）`: the date without its bracket note
+        # `2015年06月18日（中国）`: the date without its bracket note
         outside = _BRACKETS.sub("", value).strip() if not _OPENERS.isdisjoint(value) else value
         yield "date", _date_all(value, text, cfg) or (_date_all(outside, text, cfg) if outside != value else []), False
     if cfg.numbers:

@@ -5,11 +5,11 @@ switched on or off in `AlignConfig`:
 
 - `demonym`: `上海人` states `出生地 上海市` (a place, its admin suffix
   dropped, followed by 人 as the native of it);
-- `place`: `出生于孟买` states `出生地 印度马哈拉施特拉邦孟买市`; the country and
+- `place`: `出生于苏州` states `出生地 中国江苏省苏州市`; the country and
   the larger units before the last one only locate it;
-- `list_item`: `是环太平洋大学联盟、京港大学联盟、科技大学联盟成员高校` states
-  `属性 环太平洋大学联盟成员`: the suffix closing a list belongs to each item;
-- `paraphrase`: `教育部与上海市人民政府共建高校` states `属性 省部共建大学`;
+- `list_item`: `是北方大学联盟、东部高校联盟成员高校` states
+  `属性 北方大学联盟成员`: the suffix closing a list belongs to each item;
+- `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`;
 - `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
   `逝世日期 1926年`: the dates in brackets after the entity's name.
 
@@ -66,7 +66,7 @@ _UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])")
 @lru_cache(maxsize=8192)
 def place_cores(value: str) -> tuple[str, ...]:
     """The most specific part of a place value, without its country and the
-    larger units before it: 印度马哈拉施特拉邦孟买市 -> (孟买市, 孟买)."""
+    larger units before it: 中国江苏省苏州市 -> (苏州市, 苏州)."""
     v = value.strip()
     for c in sorted(COUNTRIES, key=len, reverse=True):
         if v.startswith(c) and len(v) - len(c) >= 2:

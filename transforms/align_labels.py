@@ -2,10 +2,13 @@
 
 The set (`tests/data/alignment_labels.jsonl`, rules in docs/alignment.md)
 stores locators and labels only. The entries are rebuilt at run time from
-../shared/data: Baike pages parsed by the crawler's own parser, KdConv
-entities by `transforms.corpora.kdconv_to_raw_entries`. The scorer runs the
-redundant-triple stage (`clean_entry`) on each entry and compares what it
-keeps with the labels, joined on (relation, normalised value):
+../shared/data: Baike pages (named by their bare title, without the page's
+disambiguation) parsed by the crawler's own parser, KdConv entities by
+`transforms.corpora.kdconv_to_raw_entries`. A short value is stored as
+`tail`; a longer one (a cell of the page, not a name) only as `tail_key`, a
+hash of its normalised form, so no page text is copied into the project. The
+scorer runs the redundant-triple stage (`clean_entry`) on each entry and
+compares what it keeps with the labels, joined on (relation, value key):
 
 - span precision: kept triples whose span overlaps a labelled span / kept;
 - recall: stated triples kept / stated triples;
@@ -14,11 +17,32 @@ keeps with the labels, joined on (relation, normalised value):
 """
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 
 from transforms.text import normalise
+
+# Values longer than this (normalised) are labelled by hash only: they are page text, not names.
+MAX_STORED_TAIL = 12
+
+
+def value_key(value: str) -> str:
+    """The join key of a value: its normalised form, or a hash of it when it is long."""
+    n = normalise(value)
+    return n if len(n) <= MAX_STORED_TAIL else "sha1:" + hashlib.sha1(n.encode("utf-8")).hexdigest()[:16]
+
+
+def label_key(row: dict) -> str:
+    return row["tail_key"] if "tail_key" in row else value_key(row["tail"])
+
+
+def page_title(file_name: str) -> str:
+    """`李三立_百度百科.html` -> `李三立`; a disambiguation in brackets is dropped."""
+    stem = file_name.split("_百度百科")[0]
+    return re.sub(r"（[^（）]*）$", "", stem)
 
 
 def load_labels(path: str | Path) -> list[dict]:
@@ -35,11 +59,15 @@ def labelled_entries(shared_data: Path, labels: list[dict]) -> dict[tuple[str, s
     if any(s == "baike2019" for s, _ in wanted):
         from crawlers.parsers import parse_entry
 
-        pages = shared_data / "baike-baidu-2019" / "pages"
+        files: dict[str, list[Path]] = defaultdict(list)
+        for f in sorted((shared_data / "baike-baidu-2019" / "pages").glob("*.html")):
+            files[page_title(f.name)].append(f)
         for source, page in sorted(wanted):
-            if source != "baike2019":
+            if source != "baike2019" or page not in files:
                 continue
-            entry = parse_entry((pages / page).read_bytes(), f"http://baike.baidu.com/item/{page}")
+            if len(files[page]) > 1:
+                raise ValueError(f"labelled page {page!r} names {len(files[page])} files: {files[page]}")
+            entry = parse_entry(files[page][0].read_bytes(), f"http://baike.baidu.com/item/{page}")
             out[(source, page)] = entry
     if any(s == "kdconv" for s, _ in wanted):
         from transforms.corpora import kdconv_to_raw_entries
@@ -73,7 +101,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     by_page: dict[tuple[str, str], dict[tuple[str, str], dict]] = defaultdict(dict)
     for r in labels:
         if part is None or r["part"] == part:
-            by_page[(r["source"], r["page"])][(r["relation"], normalise(r["tail"]))] = r
+            by_page[(r["source"], r["page"])][(r["relation"], label_key(r))] = r
     kept = right_span = false_keep = stated = stated_kept = 0
     errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
@@ -83,7 +111,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
         text = raw["summary"]
         seen = set()
         for t in (res.pair or {}).get("triples", []):
-            k = (t["relation"], normalise(t["tail"]))
+            k = (t["relation"], value_key(t["tail"]))
             row = rows.get(k)
             kept += 1
             by_match[t["match"]][0] += 1
@@ -105,7 +133,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
                 if k in seen:
                     stated_kept += 1
                 else:
-                    errors["missed"].append((key[1], row["relation"], row["tail"],
+                    errors["missed"].append((key[1], row["relation"], row.get("tail", row.get("tail_key")),
                                              [text[a:b] for a, b in row["spans"]]))
     return {
         "part": part or "all", "kept": kept, "stated": stated,

@@ -253,7 +253,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
             vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
         if not hits:
-            # "（动画《秦时明月》中的人物）" names the work the entry belongs
+            # "（小说《西游记》中的人物）" names the work the entry belongs
             # to; only words after the last 中 / 里 describe the entry itself.
             sub_self = re.split(r"[中里](?:的|设定)", sub)[-1] if re.search(r"[中里](?:的|设定)", sub) else sub
             for t, words in lex["subtitle_hints"].items():

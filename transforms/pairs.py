@@ -331,7 +331,7 @@ def _is_fragment(piece: str) -> bool:
 
 
 def _merge_fragments(pieces: list[str]) -> list[str]:
-    """`53（一级学科）个、专业学位10\n个` -> [`53（一级学科）个`, `专业学位10个`]:
+    """`27（一级学科）个、专业学位6\n个` -> [`27（一级学科）个`, `专业学位6个`]:
     fragments go back onto the piece they qualify (the previous one, or the
     next one for a leading fragment)."""
     if len(pieces) < 2 or not any(_is_fragment(p) for p in pieces):

@@ -20,7 +20,7 @@ is listed with: `作词、作曲`), or else right before it (`制作人是方大
   the triple (score 0.5, or 0.75 with an own cue elsewhere in the sentence).
 
 A date or quantity needs more: several of them may sit in one sentence
-(`创刊于1995年，由原《…学报》（1978-1994年）…合并而成`). A cue binds to the
+(`创刊于2001年，由原《…学刊》（1986-2000年）改名而来`). A cue binds to the
 nearest date (or quantity) of its sentence, and a date or quantity supports
 the relation only through its own cue, or, when its sentence holds no cue of
 a dated relation of the entry at all, as `neutral`.
