@@ -59,16 +59,25 @@ def _classifier(args):
     return clf
 
 
-def _eval(args) -> int:
-    from transforms.domain_labels import LabelError, evaluate, format_report, load_labels, split_by_source
+def read_labels(load, labels: str, data: str) -> list[dict]:
+    """A labelled set read by `load(path, data_root)`; a missing or bad file is a clear error.
 
-    path = Path(args.labels)
+    Shared by `cdtp domain eval` and `cdtp types eval`."""
+    from transforms.domain_labels import LabelError
+
+    path = Path(labels)
     if not path.is_file():
         raise CdtpError(f"labels file {path} does not exist")
     try:
-        items = load_labels(path, Path(args.data))
+        return load(path, Path(data))
     except LabelError as exc:
         raise CdtpError(str(exc)) from exc
+
+
+def _eval(args) -> int:
+    from transforms.domain_labels import evaluate, format_report, load_labels, split_by_source
+
+    items = read_labels(load_labels, args.labels, args.data)
     clf = _classifier(args)
     report = evaluate(items, clf)
     held = [h for h in args.held_out.split(",") if h]

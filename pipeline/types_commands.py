@@ -32,15 +32,10 @@ def register(subparsers) -> None:
 
 
 def _eval(args) -> int:
-    from transforms.entity_type_labels import LabelError, evaluate, format_report, load_labels, split_by_source
+    from pipeline.domain_commands import read_labels
+    from transforms.entity_type_labels import evaluate, format_report, load_labels, split_by_source
 
-    path = Path(args.labels)
-    if not path.is_file():
-        raise CdtpError(f"labels file {path} does not exist")
-    try:
-        items = load_labels(path, Path(args.data))
-    except LabelError as exc:
-        raise CdtpError(str(exc)) from exc
+    items = read_labels(load_labels, args.labels, args.data)
     held = [h.strip() for h in args.held_out.split(",") if h.strip()]
     reports = {"all": evaluate(items)}
     if held:

@@ -28,7 +28,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from transforms import safejson
 from transforms.domain import DOMAINS, UNKNOWN, DomainClassifier
@@ -228,7 +228,12 @@ def locate_item(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
     return item
 
 
-def load_labels(path: Path, data_root: Path | None) -> list[dict[str, Any]]:
+def load_labels(path: Path, data_root: Path | None,
+                resolve: Callable[[dict[str, Any], Path | None], dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """Every row of a labelled JSON Lines file, resolved by `resolve` (default: a domain row).
+
+    The entity-type set (transforms/entity_type_labels.py) reads its file with its own resolver."""
+    resolve = resolve or resolve_row
     items = []
     for n, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
         if not line.strip():
@@ -238,7 +243,7 @@ def load_labels(path: Path, data_root: Path | None) -> list[dict[str, Any]]:
         except ValueError as exc:  # not JSON, or nested too deeply
             raise LabelError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
         try:
-            items.append(resolve_row(row, data_root))
+            items.append(resolve(row, data_root))
         except LabelError as exc:
             raise LabelError(f"{path}:{n}: {exc}") from exc
     if not items:
@@ -289,8 +294,11 @@ def format_report(report: dict[str, Any]) -> str:
 
 
 def split_by_source(items: Iterable[dict[str, Any]], held_out: Iterable[str]) -> tuple[list, list]:
-    held = tuple(held_out)
+    """(tuning items, held-out items). An item is held out when its source starts
+    with one of the names, or its row's `set` is one of them (held_out_v2)."""
+    held = tuple(h for h in held_out if h)
     tune, test = [], []
     for it in items:
-        (test if str(it.get("source", "")).startswith(held) else tune).append(it)
+        out = bool(held) and (str(it.get("source", "")).startswith(held) or it.get("set") in held)
+        (test if out else tune).append(it)
     return tune, test

@@ -18,9 +18,10 @@ import re
 from collections import Counter, defaultdict
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
-from transforms.domain_labels import LabelError, locate_item
+from transforms.domain_labels import LabelError, locate_item, split_by_source
+from transforms.domain_labels import load_labels as load_rows
 from transforms.entity_type import ENTITY_TYPES, TypeDecision, entity_type
 
 __all__ = ["LabelError", "load_labels", "evaluate", "format_report", "split_by_source", "type_item"]
@@ -72,21 +73,7 @@ def resolve_row(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
 
 
 def load_labels(path: Path, data_root: Path | None) -> list[dict[str, Any]]:
-    items = []
-    for n, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LabelError(f"{path}:{n}: not JSON ({exc.msg})") from exc
-        try:
-            items.append(resolve_row(row, data_root))
-        except LabelError as exc:
-            raise LabelError(f"{path}:{n}: {exc}") from exc
-    if not items:
-        raise LabelError(f"{path}: no labelled rows")
-    return items
+    return load_rows(path, data_root, resolve_row)
 
 
 def type_item(item: dict[str, Any]) -> TypeDecision:
@@ -155,12 +142,3 @@ def format_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def split_by_source(items: Iterable[dict[str, Any]], held_out: Iterable[str]) -> tuple[list, list]:
-    """(tuning items, held-out items). An item is held out when its source starts
-    with one of the names, or its row's `set` is one of them (held_out_v2)."""
-    held = tuple(h for h in held_out if h)
-    tune, test = [], []
-    for it in items:
-        out = bool(held) and (str(it.get("source", "")).startswith(held) or it.get("set") in held)
-        (test if out else tune).append(it)
-    return tune, test
