@@ -55,20 +55,11 @@ def _text2kg(args) -> int:
 def _t2t(args) -> int:
     from evaluation.t2t_metrics import corpus_t2t_scores
     from pipeline.errors import CdtpError
+    from transforms.safejson import iter_jsonl
 
     preds, refs = [], []
     try:
-        fh = open(args.predictions, encoding="utf-8")
-    except OSError as exc:
-        raise CdtpError(f"{args.predictions}: {exc.strerror}") from None
-    with fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CdtpError(f"{args.predictions}:{n}: not JSON ({exc.msg})") from None
+        for n, row in iter_jsonl(args.predictions):
             ref, pred = (row.get("reference"), row.get("prediction")) if isinstance(row, dict) else (None, None)
             ok_ref = isinstance(ref, str) or (isinstance(ref, list) and ref and all(isinstance(r, str) for r in ref))
             if not ok_ref or not isinstance(pred, str):
@@ -76,6 +67,10 @@ def _t2t(args) -> int:
                                 "(string or list of strings)")
             preds.append(pred)
             refs.append(ref)
+    except OSError as exc:
+        raise CdtpError(f"{args.predictions}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise CdtpError(str(exc)) from None
     if not preds:
         raise CdtpError(f"{args.predictions}: no predictions")
     scores = corpus_t2t_scores(preds, refs)

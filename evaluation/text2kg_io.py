@@ -10,13 +10,13 @@ non-alphanumeric characters, so `1_movie` never claims `11_movie` or `10_culture
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
 
 from evaluation import text2kg as K
 from pipeline.errors import CdtpError
+from transforms import safejson
 
 
 @dataclass
@@ -47,17 +47,15 @@ def official_rounding(values: dict[str, float]) -> dict[str, float]:
 
 def _read_jsonl(path: str) -> list[dict]:
     rows = []
-    with open(path, encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise CdtpError(f"{path}:{n}: not JSON ({exc.msg})") from None
+    try:
+        for n, row in safejson.iter_jsonl(path):
             if not isinstance(row, dict) or "id" not in row:
                 raise CdtpError(f"{path}:{n}: expected an object with an 'id'")
             rows.append(row)
+    except OSError as exc:
+        raise CdtpError(f"{path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise CdtpError(str(exc)) from None
     return rows
 
 
@@ -117,8 +115,12 @@ def score_folder(data_dir: str, responses_dir: str, *, lang: str = "auto",
         gt_file = _file_for(os.path.join(data_dir, "ground_truth"), key, ".jsonl")
         if gt_file is None:
             raise CdtpError(f"{data_dir}/ground_truth: no ground truth for ontology {key}")
-        with open(os.path.join(data_dir, "ontologies", f"{key}_ontology.json"), encoding="utf-8") as fh:
-            ontology = json.load(fh)
+        onto_path = os.path.join(data_dir, "ontologies", f"{key}_ontology.json")
+        try:
+            with open(onto_path, encoding="utf-8") as fh:
+                ontology = safejson.loads(fh.read())
+        except (OSError, ValueError) as exc:
+            raise CdtpError(f"{onto_path}: not a readable ontology ({exc})") from None
         gold = {}
         for row in _read_jsonl(gt_file):
             gold[row["id"]] = {"sent": row.get("sent", ""),

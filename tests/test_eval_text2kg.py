@@ -183,3 +183,15 @@ def test_score_commands_reject_bad_input(tmp_path):
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
     assert doc["n"] == 2 and doc["rouge1"] == pytest.approx(0.5) and 0 < doc["meteor"] < 0.5
+
+
+def test_score_inputs_nested_too_deeply_are_clear_errors(tmp_path, capsys):
+    """A user's predictions or responses file with one deeply nested line: a clear error, no RecursionError."""
+    from pipeline.cli import main
+
+    deep = "[" * 5000 + "]" * 5000
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text('{"reference": "甲", "prediction": "甲"}\n' + deep + "\n", encoding="utf-8")
+    assert main(["score", "t2t", "--predictions", str(preds)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cdtp: error:") and "preds.jsonl:2" in err and "Traceback" not in err

@@ -76,3 +76,19 @@ def loads(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
         return json.loads(data)
     except RecursionError as exc:  # a backstop: too_deep should have caught it
         raise JSONTooDeep(f"JSON nested too deeply for the decoder ({exc})") from None
+
+
+def iter_jsonl(path: str):
+    """(line number, value) for every non-blank line of a JSON Lines file.
+
+    A line that is not JSON, or nests too deeply, is a ValueError naming the
+    file and line (so is a file that is not UTF-8); callers turn it into
+    their own clear error."""
+    with open(path, encoding="utf-8") as fh:
+        for n, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield n, loads(line)
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
