@@ -39,6 +39,16 @@ class LabelledEntries:
     negatives: list[set[tuple[str, str]]]
 
 
+def _duie_entry(i: int, subject: str, text: str, facts: set[tuple[str, str]]) -> dict:
+    """One DuIE subject as a raw entry: its sentence as the summary, the facts as its infobox."""
+    return {
+        "url": f"duie://train/{i}#{subject}", "source": "duie", "lemma_id": f"{i}:{subject}",
+        "title": subject, "subtitle": None, "summary": text,
+        "infobox": [{"name": p, "value": o, "value_links": []} for p, o in sorted(facts)],
+        "links": [], "tags": [], "depth": 0, "seed": None, "fetched_at": None,
+    }
+
+
 def _read_jsonl(path: Path) -> Iterator[dict]:
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -104,13 +114,7 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
                 for _ in range(negatives_per_triple):
                     if cands:
                         negatives.add((p, rng.choice(cands)))
-            infobox = [{"name": p, "value": o, "value_links": []}
-                       for p, o in sorted(positives | negatives)]
-            entries.append({
-                "url": f"duie://train/{i}#{subject}", "source": "duie", "lemma_id": f"{i}:{subject}",
-                "title": subject, "subtitle": None, "summary": r["text"], "infobox": infobox,
-                "links": [], "tags": [], "depth": 0, "seed": None, "fetched_at": None,
-            })
+            entries.append(_duie_entry(i, subject, r["text"], positives | negatives))
             pos_out.append(positives)
             neg_out.append(negatives)
     return LabelledEntries(entries, pos_out, neg_out)
@@ -204,12 +208,7 @@ def duie_swapped_entries(path: str | Path, limit: int | None = None) -> Labelled
                          if p1 != p2 and o1 != o2 and (p1, o2) not in own}
             if not negatives:
                 continue
-            infobox = [{"name": p, "value": o, "value_links": []} for p, o in sorted(positives | negatives)]
-            entries.append({
-                "url": f"duie://train/{i}#{subject}", "source": "duie", "lemma_id": f"{i}:{subject}",
-                "title": subject, "subtitle": None, "summary": r["text"], "infobox": infobox,
-                "links": [], "tags": [], "depth": 0, "seed": None, "fetched_at": None,
-            })
+            entries.append(_duie_entry(i, subject, r["text"], positives | negatives))
             pos_out.append(positives)
             neg_out.append(negatives)
     return LabelledEntries(entries, pos_out, neg_out)
