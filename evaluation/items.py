@@ -115,7 +115,6 @@ def _check_shards(glob: str) -> None:
 def _fetch(glob: str, sql: str, params: list) -> list[dict[str, Any]]:
     import duckdb
 
-    _check_shards(glob)
     con = duckdb.connect()
     try:
         cur = con.execute(sql, params)
@@ -166,6 +165,7 @@ def load_items(path: str, sel: ItemSelection) -> LoadedItems:
     if bad:
         raise CdtpError(f"unknown task(s) {', '.join(bad)}: choose from {', '.join(TASKS)}")
     glob = items_glob(path)
+    _check_shards(glob)  # once per run: load_train reads the same, already checked, files
     rows = _fetch(glob, *_sql(glob, sel))
     good, invalid = [], []
     for row in rows:
