@@ -22,7 +22,6 @@
 """
 from __future__ import annotations
 
-import email.utils
 import http.client
 import json
 import os
@@ -39,6 +38,7 @@ from typing import Sequence
 
 from evaluation.backends import Generation
 from pipeline.errors import CdtpError
+from transforms.retry_after import retry_after_seconds
 
 RETRY_STATUS = {429, 500, 502, 503, 504}
 
@@ -60,20 +60,6 @@ class _Failure(Exception):
     def __init__(self, reason: str, retryable: bool, wait: float | None = None) -> None:
         super().__init__(reason)
         self.reason, self.retryable, self.wait = reason, retryable, wait
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 class OpenAIBackend:
@@ -129,7 +115,7 @@ class OpenAIBackend:
                 pass
             reason = f"HTTP {exc.code}" + (f": {detail[:200]}" if detail else "")
             retryable = exc.code in RETRY_STATUS
-            raise _Failure(reason, retryable, _retry_after(exc.headers.get("Retry-After")) if retryable else None)
+            raise _Failure(reason, retryable, retry_after_seconds(exc.headers.get("Retry-After")) if retryable else None)
         except (TimeoutError, socket.timeout):
             raise _Failure(f"timeout after {self.opts.timeout:g}s", True)
         except urllib.error.URLError as exc:

@@ -116,7 +116,7 @@ def test_retry_after_accepts_seconds_and_http_dates_and_is_capped():
     import email.utils
     import time
 
-    from transforms.search.searxng import _retry_after
+    from transforms.retry_after import retry_after_seconds as _retry_after
 
     assert _retry_after("2", cap=30) == 2.0
     assert _retry_after("3600", cap=30) == 30  # a hostile or mistaken header cannot stall the build

@@ -20,7 +20,6 @@ results or a SearchFailure with a stable reason:
 """
 from __future__ import annotations
 
-import email.utils
 import http.client
 import socket
 import threading
@@ -29,6 +28,7 @@ import urllib.parse
 from dataclasses import dataclass
 
 from transforms import safejson
+from transforms.retry_after import retry_after_seconds
 from transforms.search.types import SearchFailure, SearchResult
 
 USER_AGENT = "cdtp-search-validation/0.1 (+https://github.com/; co-occurrence check)"
@@ -50,24 +50,6 @@ class ClientStats:
     requests: int = 0
     retries: int = 0
     failures: int = 0
-
-
-def _retry_after(value: str | None, cap: float) -> float | None:
-    """Seconds from a Retry-After header (delta-seconds or HTTP date)."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return min(max(float(value), 0.0), cap)
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when is None:
-        return None
-    return min(max(when.timestamp() - time.time(), 0.0), cap)
 
 
 def parse_results(body: bytes, k: int) -> list[SearchResult]:
@@ -163,7 +145,7 @@ class SearxngBackend:
                          headers={"User-Agent": USER_AGENT, "Accept": "application/json"})
             resp = conn.getresponse()
             if resp.status == 429 or resp.status >= 500:
-                wait = _retry_after(resp.getheader("Retry-After"), self.max_backoff)
+                wait = retry_after_seconds(resp.getheader("Retry-After"), self.max_backoff)
                 raise _Fail("http_429" if resp.status == 429 else "http_5xx", wait)
             if resp.status >= 300:
                 raise _Fail("http_4xx")  # redirects are not followed: a search API does not move
