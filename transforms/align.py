@@ -43,6 +43,7 @@ from transforms import align_forms as _forms
 from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
+from transforms.longer_names import inside_longer_name
 from transforms.mentions import at_word_boundaries, entry_lexicon
 from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 
@@ -76,6 +77,12 @@ class AlignConfig:
     # Issue 10. A CJK value matches only as a whole word or name of the text
     # (jieba segmentation + the entry's names; transforms/mentions.py).
     word_boundaries: bool = True
+    # A mention that heads or ends a common-noun compound (`国语专辑`, `彩色动画`)
+    # is a word of it; a name (`中国科学院`) still cuts it.
+    compounds: bool = True
+    # Nor a piece of a title in 《》, an edition-numbered award (第57届德国电影奖)
+    # or a quoted institution name (transforms/longer_names.py).
+    longer_names: bool = True
     # Choose the span by the cues of the relation near each mention, and
     # reject a value whose only mentions are in another role (transforms/roles.py).
     roles: bool = True
@@ -85,6 +92,7 @@ class AlignConfig:
     list_items: bool = True    # A、B、C成员 = B成员
     paraphrases: bool = True   # 教育部与浙江省人民政府共建 = 省部共建
     lifespans: bool = True     # 曹渊（1902—1926） = 出生日期 1902年
+    short_names: bool = True   # 华纳兄弟公司 = 华纳兄弟娱乐公司
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
@@ -103,7 +111,7 @@ class Alignment:
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | fuzzy
+    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | short_name | fuzzy
     cue: str | None = None
     support_score: float | None = None
 
@@ -170,6 +178,7 @@ _LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
 # note of a number is part of what it counts, never dropped.
 _BARE_COUNT = re.compile(r"^[0-9０-９.,]+\s*[\u4e00-\u9fff]?$")
 _YEAR_PREFIX = re.compile(r"^\d{4}年\s+(?=\S)")
+_LABELLED = re.compile(r"^[\u4e00-\u9fff]{2,6}[：:]\s*(\S.*)$")
 _CJK_THEN_LATIN = re.compile(r"^([\u4e00-\u9fff·：:]{2,})\s*([A-Za-z][A-Za-z0-9 .,'&:!?\-()]{1,})$")
 
 
@@ -182,6 +191,9 @@ def value_variants(value: str) -> list[str]:
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]
+    m = _LABELLED.match(value)
+    if m:  # `制作公司：上海美术电影制片厂`: the cell names the value after its label
+        return [m.group(1).strip()]
     m = _CJK_THEN_LATIN.match(value)
     if m:  # `完整无缺 Intacto`, `战争之王Lord of War`: the Chinese title and its original
         return [m.group(1), m.group(2).strip()]
@@ -353,6 +365,8 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "list_item", _forms.list_item_spans(value, text), True
     if cfg.paraphrases:
         yield "paraphrase", _forms.paraphrase_spans(value, text), False
+    if cfg.short_names:
+        yield "short_name", _forms.short_name_spans(value, text), True
     if cfg.fuzzy:
         hit = fuzzy_span(value, text, cfg)
         yield "fuzzy", [hit] if hit else [], True
@@ -385,8 +399,12 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
         best = None
         for s, e in spans:
             if (cfg.word_boundaries and name_like
-                    and not at_word_boundaries(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset())):
+                    and not at_word_boundaries(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset(),
+                                               cfg.compounds)):
                 cut.append(text[s:e])
+                continue
+            if cfg.longer_names and name_like and inside_longer_name(text, s, e, relation):
+                cut.append(f"{text[s:e]}@{s} in {inside_longer_name(text, s, e, relation)}")
                 continue
             if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place

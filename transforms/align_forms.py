@@ -12,6 +12,11 @@ switched on or off in `AlignConfig`:
 - `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`;
 - `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
   `逝世日期 1926年`: the dates in brackets after the entity's name.
+- `short_name`: `华纳兄弟公司` and `梦工厂` state `出品公司 华纳兄弟娱乐公司`
+  and `梦工厂电影发行公司`: a company is named by its distinctive part, the
+  generic words of its trade and legal form (电影, 发行, 娱乐, 有限公司)
+  dropped or changed. A distinctive part that is a place (`上海` of
+  `上海电影制片厂`) is not a name of the company.
 
 Each function returns candidate spans; the caller checks word boundaries and
 roles as for any other level.
@@ -91,6 +96,50 @@ def place_spans(value: str, text: str) -> list[tuple[int, int]]:
             j = text.find(core, j + 1)
         if out:
             break
+    return out
+
+
+# Generic words closing a company's name: its trade and its legal form.
+_ORG_HEADS = ("有限责任公司", "有限公司", "公司", "集团", "影业", "制片厂", "唱片", "工作室")
+_ORG_GENERIC = ("有限责任", "股份", "有限", "控股", "国际", "电影", "影视", "影业", "娱乐", "唱片", "音乐",
+                "文化", "传媒", "发行", "制作", "制片", "出品", "动画", "美术", "传播", "公司", "集团")
+_ORG_TAIL = re.compile("(?:" + "|".join(sorted(set(_ORG_HEADS + _ORG_GENERIC), key=len, reverse=True)) + ")+")
+
+
+@lru_cache(maxsize=8192)
+def company_core(value: str) -> str | None:
+    """`梦工厂电影发行公司` -> `梦工厂`: the value without the generic words
+    closing it, when it is a company's name and what is left is a name."""
+    v = value.strip()
+    if not v.endswith(_ORG_HEADS):
+        return None
+    core = v
+    while True:
+        for w in sorted(_ORG_GENERIC + _ORG_HEADS, key=len, reverse=True):
+            if core.endswith(w) and len(core) - len(w) >= 2:
+                core = core[: -len(w)]
+                break
+        else:
+            break
+    if core == v or len(core) < 2 or core in COUNTRIES or core[-1] in _ADMIN_SUFFIX:
+        return None
+    from transforms.mentions import jieba_place_names
+
+    return None if core in jieba_place_names() else core
+
+
+def short_name_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """The company's distinctive part, with the generic words that follow it
+    in the text (`华纳兄弟公司`)."""
+    core = company_core(value)
+    if core is None:
+        return []
+    out = []
+    j = text.find(core)
+    while j != -1:
+        m = _ORG_TAIL.match(text, j + len(core))
+        out.append((j, m.end() if m else j + len(core)))
+        j = text.find(core, j + 1)
     return out
 
 

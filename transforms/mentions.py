@@ -18,6 +18,12 @@ window of `WINDOW` characters on each side: Latin/digit edges are judged by
 transforms/text.py, and punctuation is always a boundary. jieba's dictionary
 is loaded once per process (about 0.6 s, from its cache), never modified, so
 the result does not depend on what other entries a worker saw.
+
+A common-noun compound is not a name: `国语专辑` and `彩色动画` are jieba
+words, but `国语` and `动画` in them are the album's language and the film's
+genre. A mention that heads or ends such a compound counts as a word, unless
+jieba tags the compound as a name (person, place, organisation, other proper
+noun, abbreviation: `中国科学院`, `中国共产党`) or it is a name of the entry.
 """
 from __future__ import annotations
 
@@ -34,6 +40,50 @@ _DICT: tuple[dict, float] | None = None
 
 def _cjk(ch: str) -> bool:
     return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
+
+
+# jieba's tags of names: a word with one of them is a name a mention must not cut.
+_NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j"})
+_NAMES: frozenset[str] | None = None
+
+
+_TAGS: dict[str, str] | None = None
+
+
+def _name_tags() -> dict[str, str]:
+    """word -> tag of the names in jieba's dictionary (read once from its dict.txt)."""
+    global _TAGS
+    if _TAGS is None:
+        with _LOCK:
+            if _TAGS is None:
+                import os
+
+                import jieba
+
+                path = os.path.join(os.path.dirname(jieba.__file__), "dict.txt")
+                with open(path, encoding="utf-8") as fh:
+                    _TAGS = {p[0]: p[2] for p in (line.split() for line in fh)
+                             if len(p) == 3 and p[2] in _NAME_TAGS}
+    return _TAGS
+
+
+def jieba_names() -> frozenset[str]:
+    """The words of jieba's dictionary tagged as names."""
+    global _NAMES
+    if _NAMES is None:
+        _NAMES = frozenset(_name_tags())
+    return _NAMES
+
+
+_PLACES: frozenset[str] | None = None
+
+
+def jieba_place_names() -> frozenset[str]:
+    """The words jieba tags as places (ns): `上海`, `华纳` is one too."""
+    global _PLACES
+    if _PLACES is None:
+        _PLACES = frozenset(w for w, tag in _name_tags().items() if tag == "ns")
+    return _PLACES
 
 
 def jieba_dictionary() -> tuple[dict, float]:
@@ -138,9 +188,10 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
     return False
 
 
-def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset()) -> bool:
+def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset(), compounds: bool = True) -> bool:
     """True when text[start:end] is a whole word or name of the text: both
-    edges are cut points of the segmentation of the CJK run around it.
+    edges are cut points of the segmentation of the CJK run around it, or
+    (with `compounds`) it heads or ends a common-noun compound of it.
     `lexicon` may be a callable that builds the entry's names on first need."""
     if not needs_segmentation(text, start, end):
         return True
@@ -158,7 +209,24 @@ def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset()) -> 
     words = frozenset(w for w in lexicon if w in run) | {text[start:end]}
     max_len = max(len(w) for w in words)
     cuts = _cuts_cached(run, words, max_len)
-    return (start - lo) in cuts and (end - lo) in cuts
+    a, b = start - lo, end - lo
+    if a in cuts and b in cuts:
+        return True
+    return compounds and _in_compound(run, cuts, a, b, words)
+
+
+def _in_compound(run: str, cuts: frozenset[int], a: int, b: int, names: frozenset[str]) -> bool:
+    """run[a:b] starts or ends the one word of the segmentation that holds it,
+    and that word is a common compound of jieba's dictionary, not a name."""
+    left = max(c for c in cuts if c <= a)
+    right = min(c for c in cuts if c >= b)
+    if left != a and right != b:
+        return False
+    if any(left < c < right for c in cuts):
+        return False  # the mention spans more than one word
+    word = run[left:right]
+    freq, _ = jieba_dictionary()
+    return bool(freq.get(word)) and word not in names and word not in jieba_names()
 
 
 def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozenset[str]:

@@ -35,6 +35,7 @@ from functools import lru_cache
 # Canonical relation -> cue words. Relations are matched by name, after
 # stripping the suffixes in _STEM_SUFFIXES; the relation name and its stem are
 # always cues of their own.
+_FOUNDED = ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立", "诞生", "建于", "兴建", "建成", "落成")
 CUE_TABLE: dict[str, tuple[str, ...]] = {
     "导演": ("执导", "导演", "指导"),
     "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰"),
@@ -50,17 +51,21 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "演唱者": ("演唱", "原唱", "歌手"),
     "专辑歌手": ("演唱", "歌手", "专辑"),
     "制作人": ("制作人", "监制"),
-    "音乐风格": ("风格", "曲风"),
+    "音乐风格": ("风格", "曲风", "歌曲", "音乐", "单曲", "元素", "唱法", "乐曲"),
     "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
     "制片人": ("制片", "制作", "监制"),
     "出品公司": ("出品", "制作", "出品方"),
     "所属专辑": ("专辑", "收录"),
     "发行时间": ("发行", "推出", "发布"),
-    "上映时间": ("上映", "公映", "首映"),
+    # A film's release is also said as its 发行 or 推出 (`于2012年8月17日推出的一部恐怖片`).
+    "上映时间": ("上映", "公映", "首映", "播出", "首播", "开播", "播映", "上线", "发行", "推出", "定档"),
     "出品时间": ("出品",),
-    "创办时间": ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立"),
-    "成立时间": ("成立", "创建", "创办", "组建", "建立", "创立"),
-    "成立日期": ("成立", "创建", "创办", "组建", "建立", "创立"),
+    "拍摄日期": ("拍摄", "开拍", "开机", "杀青"),
+    "拍摄时间": ("拍摄", "开拍", "开机", "杀青"),
+    "拍摄地点": ("拍摄", "取景", "开拍", "实景"),
+    "创办时间": _FOUNDED,
+    "成立时间": _FOUNDED,
+    "成立日期": _FOUNDED,
     "创刊时间": ("创刊",),
     "逝世日期": ("逝世", "去世", "病逝", "牺牲", "辞世", "卒", "遇害"),
     "出生日期": ("出生", "生于"),
@@ -88,15 +93,38 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "主管单位": ("主管",),
     "主管部门": ("主管", "属"),
     "主办单位": ("主办",),
-    "总部地点": ("总部",),
+    # A company's seat is also where it was founded or where it lies (`成立于德国`, `位于杭州`).
+    "总部地点": ("总部", "位于", "坐落", "地处", "设在", "落户", "成立于", "创立于", "创办于"),
     "连载网站": ("连载",),
     "出版社": ("出版",),
     "简称": ("简称",),
     # A nationality is said as an attribute of what the person is: 英国导演, 印度模特.
     "国籍": ("国籍", "籍", "演员", "导演", "歌手", "作家", "模特", "学家", "编剧", "企业家", "运动员",
-           "政治家", "艺术家", "画家", "诗人", "音乐人", "主持人", "球员", "男星", "女星", "明星", "商人"),
+           "政治家", "艺术家", "画家", "诗人", "音乐人", "主持人", "球员", "男星", "女星", "明星", "商人",
+           "声优", "艺人", "作曲家", "音乐家", "制片人", "制作人", "乐队", "组合", "偶像", "舞者", "配音",
+           "来自", "国家", "国家及地区"),
     "民族": ("族",),
 }
+# Relations whose cues are nouns the value qualifies (`英国导演`, `一部美国电影`):
+# when such a noun stands in the mention's clause without binding it, the
+# value qualifies something else (`战后日本电影…最多的女演员`). A clause with no
+# cue at all stays neutral.
+BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
+# What such a value qualifies when it is theirs, a few characters on: a person
+# (`中国著名建筑师`, `苏格兰人`) or a work (`香港动作片`).
+_QUALIFIED = {
+    "国籍": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:师|家|员|手|人|者|星|优|士|官|长|总统|总理|首相|国王|女王|王子|公主)"),
+    "制片地区": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:片|剧|电影|影片|动画|纪录)"),
+}
+# Relations stated only by a mention their cue binds: style words are common
+# adjectives of music texts (`流行组合`, `摇滚乐队`, `民谣歌手`), and a song's
+# style is said of the song (`一首流行歌曲`, `曲风以摇滚为主`).
+BOUND_ONLY = frozenset({"音乐风格"})
+# Relations of a secondary event of a work (its shooting): a date or place with
+# no cue of that event in its sentence is another event's (`该片以2014年…为背景`,
+# `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
+# of a person's or an institution's page usually is.
+SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点"})
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
 # Relations whose value is a date or a quantity: their cues bind to the
 # nearest date/quantity, not to a name.
@@ -104,7 +132,7 @@ _CLAUSE_STOPS = frozenset("，,。；;！!？?\n")
 _SENTENCE_STOPS = frozenset("。；;！!？?\n")
 # Particles that may stand between a cue and the mention it binds to on the left
 # (`制作人是方大同`, `出生于孟买`, `由陆川执导`).
-_LIST_JOINERS = frozenset("、和与及并")
+_LIST_JOINERS = frozenset("、和与及并且兼")
 
 
 @lru_cache(maxsize=4096)
@@ -143,6 +171,18 @@ def is_cued(relation: str) -> bool:
 
 # The pseudo relation of cues that belong to no relation of the entry.
 FOREIGN = "~another relation"
+# The pseudo relation of event words (`上映`, `拍摄`, `出生`: the cues of the
+# dated relations of CUE_TABLE) of no relation of the entry: a date they bind
+# is the date of that other event, whatever the entry's relations are
+# (`于2004年10月29日上映` is not a production date).
+EVENT = "~another event"
+
+
+@lru_cache(maxsize=1)
+def _event_regex() -> re.Pattern:
+    """The cues of every dated relation of CUE_TABLE (上映, 拍摄, 出生, 创刊…)."""
+    words = {c for rel, cues in CUE_TABLE.items() if rel.endswith(("时间", "日期")) for c in cues}
+    return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
 @lru_cache(maxsize=1)
@@ -164,6 +204,7 @@ class CueIndex:
         mined_items = tuple((r, tuple(mined[r])) for r in rels if r in mined) if mined else ()
         self.cue_lists, self.own_words, self._by_first = _cue_plan(rels, mined_items)
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
+        self.kinds[EVENT] = "date"
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
@@ -194,6 +235,9 @@ class CueIndex:
             w = m.group()
             if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
                 out.append((lo + m.start(), lo + m.end(), w, FOREIGN))
+        for m in _event_regex().finditer(seg):
+            if m.group() not in self.own_words:
+                out.append((lo + m.start(), lo + m.end(), m.group(), EVENT))
         if "：" in seg or ":" in seg:
             for m in _foreign_regex().finditer(seg):
                 if m.group() not in self.own_words and _COLON.match(self.text, lo + m.end()):
@@ -262,13 +306,13 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 _RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:、和与及]{1,15})*(?:等[^，。；;：:]{0,6}|共同|联合|亲自|担任|的|男|女)?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
-_LEFT_GAP = re.compile(r"^(?:[由是为于在有：:家人者师]|担任|人是|者是|者为){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
+_LEFT_GAP = re.compile(r"^(?:[由是为于在有以：:家人者师]|担任|人是|者是|者为){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
 _COLON = re.compile(r"\s*[：:]")
 
 
 # Nouns a nationality or an origin qualifies, with up to four characters of
 # modifiers between (`美国单口相声演员`, `英国著名导演`).
-_NOUN_CUES = frozenset(CUE_TABLE["国籍"]) - {"国籍", "籍"}
+_NOUN_CUES = frozenset(CUE_TABLE["国籍"]) - {"国籍", "籍", "来自", "国家", "国家及地区"}
 _MODIFIERS = re.compile(r"^[\u4e00-\u9fff]{0,4}$")
 # Cues of a place or a date that mark a role even for a relation the entry
 # lacks (`出生于韩国` is a birthplace, not a nationality).
@@ -297,7 +341,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     text = index.text
     lo, hi = clause_span(text, s)
     hi = max(hi, clause_span(text, max(e - 1, s))[1])
-    cues = _cues_in(index, lo, hi, s, e)
+    cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] != EVENT]  # event words date, not name
     if not text[lo:s].strip(" 《“\"'"):
         # The subject of a clause is not what a dated relation's cue binds:
         # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
@@ -339,6 +383,10 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if relation in rels:
         cue = next(c[2] for c in binding if c[3] == relation)
         return RoleEvidence("own", cue, 1.0)
+    if relation in BOUND_IN_CLAUSE and _QUALIFIED[relation].match(text, e):
+        return RoleEvidence("own", text[e:_QUALIFIED[relation].match(text, e).end()], 1.0)
+    if relation in BOUND_ONLY or (relation in BOUND_IN_CLAUSE and own_anywhere):
+        return RoleEvidence("other", "no cue of " + relation + " binds it", 0.0)
     cued = is_cued(relation) or relation in index.mined
     if own_anywhere and not (binding and cued):
         return RoleEvidence("own", own_anywhere[0][2], 0.9)
@@ -347,6 +395,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         # to tell it apart from another role: the mention is neutral.
         slo, shi = sentence_span(text, s)
         own = [c for c in _cues_in(index, slo, shi, s, e) if c[3] == relation]
+        if not own and relation in SENTENCE_CUE_ONLY:
+            return RoleEvidence("other", "no cue of " + relation + " in its sentence", 0.0)
         return RoleEvidence("neutral", own[0][2] if own else None, 0.75 if own else 0.5)
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
@@ -359,6 +409,8 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
     text = index.text
     lo, hi = sentence_span(text, s)
     cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] in index.dated or c[3] == relation]
+    if not any(c[3] == relation for c in cues) and relation in SENTENCE_CUE_ONLY:
+        return RoleEvidence("other", "no cue of " + relation + " in its sentence", 0.0)
     if not cues:
         return RoleEvidence("neutral", None, 0.5)
     local = [(a, b) for a, b in anchors if a >= lo and b <= hi]

@@ -1,0 +1,67 @@
+"""Longer names that jieba cannot see, and that a mention must not be cut from.
+
+The segmentation of transforms/mentions.py knows dictionary words and the
+entry's own names. Three kinds of name escape both, and a value inside them
+is not stated (docs/alignment.md, rule 4):
+
+- a title in 《》 that holds more than the value: `《上海大学学报（自然科学版）》`
+  does not state `类别 自然科学`, `《巴黎最后的探戈》` not `拍摄地点 巴黎`
+  (the part before a closing bracket, and the bracket's content, are names
+  of the work too: `《上五楼的快活(豪华版)》` states `上五楼的快活`);
+- an award or event numbered by its edition, `第N届…奖/节/榜/赛`:
+  `第57届德国电影奖` does not state `制片地区 德国`, `第2届全球流行音乐金榜`
+  not `音乐风格 流行`;
+- a quoted name of an institution, award or programme (“…大学联盟”,
+  “…年度最佳音乐电视奖”); quotes around a plain phrase (“慰安妇纪录片”)
+  are emphasis, not a name, and do not count.
+
+A relation whose values are awards or honours (`主要奖项`, `主要成就`) is
+exempt: its value is often a piece of the award's full name.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_TITLE = re.compile(r"《([^《》\n]{1,80})》")
+_EDITION = re.compile(r"第[0-9０-９一二三四五六七八九十百零〇两]+(?:届|屆)"
+                      r"[^，。；;、,\n《》“”\"（）()]{1,24}?(?:奖|獎|节|榜|赛|盛典|典礼|展)")
+_QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{2,60})[”」』]")
+_NAME_END = re.compile(r"(?:奖|獎|节|榜|赛|盛典|典礼|大学|学院|学校|公司|集团|联盟|协会|学会|委员会|中心|"
+                       r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台)$")
+_BRACKETED = re.compile(r"[（(]([^（）()]+)[）)]$")
+_ITEM_SEP = re.compile(r"[、，,/／]")
+_AWARD_RELATION = re.compile(r"奖|成就|荣誉|提名|称号")
+
+
+@lru_cache(maxsize=256)
+def name_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """[start, end) of every title content, edition-numbered event name and
+    quoted institution name of the text (one list item each)."""
+    out: list[tuple[int, int]] = []
+    for m in _TITLE.finditer(text):
+        out.append(m.span(1))
+        for b in _BRACKETED.finditer(m.group(1)):  # 《小号练习中（ラッパ练习中）》: two names of one work
+            out.append((m.start(1), m.start(1) + b.start()))
+            out.append((m.start(1) + b.start(1), m.start(1) + b.end(1)))
+    for m in _EDITION.finditer(text):
+        out.append(m.span())
+    for m in _QUOTED.finditer(text):
+        base = m.start(1)
+        for item in _ITEM_SEP.split(m.group(1)):
+            k = text.find(item, base)
+            if _NAME_END.search(item.strip()):
+                out.append((k, k + len(item)))
+            base = k + len(item)
+    return tuple(sorted(set(out)))
+
+
+def inside_longer_name(text: str, start: int, end: int, relation: str | None = None) -> str | None:
+    """The longer name that holds text[start:end] strictly inside it, or None."""
+    if relation and _AWARD_RELATION.search(relation):
+        return None
+    mention = text[start:end].strip()
+    holding = [(a, b) for a, b in name_spans(text) if a <= start and end <= b]
+    if any(text[a:b].strip() == mention for a, b in holding):
+        return None  # the mention is one of the names (`《上五楼的快活(豪华版)》` names 上五楼的快活)
+    return text[holding[-1][0]:holding[-1][1]] if holding else None
