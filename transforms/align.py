@@ -421,6 +421,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 ev = _roles.name_role(ctx.cues, relation, s, e)
             if level == "lifespan":
                 ev = _roles.RoleEvidence("own", "lifespan", 1.0)
+            if ev.verdict != "other" and _roles.nominated(text, s, e, relation, value):
+                ev = _roles.RoleEvidence("other", "nominated", 0.0)
             if ev.verdict == "other":
                 other_role.append(f"{text[s:e]}@{s} ({ev.cue})")
                 continue

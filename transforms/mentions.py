@@ -23,7 +23,9 @@ A common-noun compound is not a name: `国语专辑` and `彩色动画` are jieb
 words, but `国语` and `动画` in them are the album's language and the film's
 genre. A mention that heads or ends such a compound counts as a word, unless
 jieba tags the compound as a name (person, place, organisation, other proper
-noun, abbreviation: `中国科学院`, `中国共产党`) or it is a name of the entry.
+noun, abbreviation: `中国科学院`, `中国共产党`). A name of the entry cuts a
+mention at its start (`中国科学院大学`), not a common word at its end (the
+value `美国演员` of one cell does not hide `演员` of another).
 """
 from __future__ import annotations
 
@@ -226,7 +228,13 @@ def _in_compound(run: str, cuts: frozenset[int], a: int, b: int, names: frozense
         return False  # the mention spans more than one word
     word = run[left:right]
     freq, _ = jieba_dictionary()
-    return bool(freq.get(word)) and word not in names and word not in jieba_names()
+    if word in names:
+        # A name of the entry that ends with the mention, a common word, is a
+        # phrase with the mention as its head (`美国演员` is an 演员); one that
+        # starts with it is a longer name (`中国科学院大学`).
+        mention = run[a:b]
+        return right == b and bool(freq.get(mention)) and mention not in jieba_names()
+    return bool(freq.get(word)) and word not in jieba_names()
 
 
 def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozenset[str]:

@@ -178,6 +178,17 @@ FOREIGN = "~another relation"
 EVENT = "~another event"
 
 
+# Verbs of a person's part in a work: for a credit relation they mark the
+# role of the name they bind even when the entry has no relation of that
+# role (`诺兰执导` is not a screenwriter's or a producer's credit).
+ROLE = "~another part"
+ROLE_VERBS = ("执导", "主演", "出演", "领衔", "饰演", "参演", "编剧", "作词", "填词", "作曲", "谱曲", "编曲",
+              "演唱", "原唱", "演绎", "监制")
+_ROLE_VERB_RE = re.compile("|".join(ROLE_VERBS))
+CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
+                              "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
+
+
 @lru_cache(maxsize=1)
 def _event_regex() -> re.Pattern:
     """The cues of every dated relation of CUE_TABLE (上映, 拍摄, 出生, 创刊…)."""
@@ -235,6 +246,9 @@ class CueIndex:
             w = m.group()
             if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
                 out.append((lo + m.start(), lo + m.end(), w, FOREIGN))
+        for m in _ROLE_VERB_RE.finditer(seg):
+            if m.group() not in self.own_words:
+                out.append((lo + m.start(), lo + m.end(), m.group(), ROLE))
         for m in _event_regex().finditer(seg):
             if m.group() not in self.own_words:
                 out.append((lo + m.start(), lo + m.end(), m.group(), EVENT))
@@ -306,7 +320,7 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 _RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:、和与及]{1,15})*(?:等[^，。；;：:]{0,6}|共同|联合|亲自|担任|的|男|女)?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
-_LEFT_GAP = re.compile(r"^(?:[由是为于在有以：:家人者师]|担任|人是|者是|者为){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
+_LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
 _COLON = re.compile(r"\s*[：:]")
 
 
@@ -341,7 +355,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     text = index.text
     lo, hi = clause_span(text, s)
     hi = max(hi, clause_span(text, max(e - 1, s))[1])
-    cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] != EVENT]  # event words date, not name
+    # Event words date, they do not name; role verbs mark only credit relations.
+    cues = [c for c in _cues_in(index, lo, hi, s, e)
+            if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)]
     if not text[lo:s].strip(" 《“\"'"):
         # The subject of a clause is not what a dated relation's cue binds:
         # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
@@ -401,6 +417,23 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
 
+_AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+_NOMINATED_BEFORE = re.compile(r"(?:入围|提名)[^，。；;]{0,6}$")
+_NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
+
+
+def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
+    """An award the text says the entity was only nominated for (`入围第19届…`,
+    `…最佳改编剧本提名`) is not an award it won, unless the value says so."""
+    if not _AWARD_RELATION.search(relation) or "提名" in value or "入围" in value:
+        return False
+    return bool(_NOMINATED_BEFORE.search(text, max(0, s - 8), s) or _NOMINATED_AFTER.match(text[e:e + 40]))
+
+
+# The date of the album a song is on: `收录于…2014年6月13日发行的专辑《…》`.
+_ALBUM_AFTER = re.compile(r"^[^，。；;]{0,3}的[^，。；;]{0,12}专辑")
+
+
 def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tuple[int, int]],
                kind: str = "date") -> RoleEvidence:
     """Role of a date or quantity mention text[s:e]; `anchors` are the dates
@@ -432,6 +465,8 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
                 own_bound = own_bound or cue
             else:
                 other_bound.append(cue)
+    if own_bound and "收录" in text[lo:s] and _ALBUM_AFTER.match(text[e:e + 24]):
+        return RoleEvidence("other", "the date of the album it is on", 0.0)
     if own_bound:
         return RoleEvidence("own", own_bound, 1.0)
     if other_bound:
