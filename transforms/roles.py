@@ -135,9 +135,17 @@ _SENTENCE_STOPS = frozenset("。；;！!？?\n")
 _LIST_JOINERS = frozenset("、和与及并且兼")
 
 
+# Words of a release or a launch: a relation dated by one of them (上市时间,
+# 发行时间, 上映时间, 发布日期) is cued by all, so `于2012年推出` dates a
+# phone's market launch as well as a film's release.
+RELEASE_WORDS = ("发行", "推出", "发布", "上市", "上映", "公映", "首映", "播出", "首播", "开播", "播映", "上线",
+                 "面世", "问世", "出版")
+
+
 @lru_cache(maxsize=4096)
 def relation_cues(relation: str, mined: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """Cue words of a relation: its name, its stem, its table entry, mined cues."""
+    """Cue words of a relation: its name, its stem, its table entry, the
+    release words for a release date, mined cues."""
     cues = [relation]
     stem = relation
     for suf in _STEM_SUFFIXES:
@@ -149,6 +157,8 @@ def relation_cues(relation: str, mined: tuple[str, ...] = ()) -> tuple[str, ...]
     cues.extend(CUE_TABLE.get(relation, ()))
     if stem in CUE_TABLE:
         cues.extend(CUE_TABLE[stem])
+    if stem in RELEASE_WORDS and relation.endswith(("时间", "日期")):
+        cues.extend(RELEASE_WORDS)
     cues.extend(mined)
     seen: list[str] = []
     for c in cues:
