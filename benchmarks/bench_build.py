@@ -43,8 +43,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data"
-# Stages the plain loop does not run (the near-duplicate stage is measured by bench_neardup).
-STAGES_OFF = ["--no-domain", "--no-split", "--no-near-duplicate", "--set", "typing.enabled=false"]
+# Stages the plain loop does not run (the near-duplicate stage is measured by bench_neardup,
+# the items stage by bench_items).
+STAGES_OFF = ["--no-domain", "--no-split", "--no-near-duplicate", "--no-items", "--set", "typing.enabled=false"]
 
 
 def _batches(paths: list[str], size: int = 256):
