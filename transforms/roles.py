@@ -160,13 +160,18 @@ class CueIndex:
 
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
-        rels = tuple(dict.fromkeys(relations))
+        # Sorted: the plan does not depend on the infobox order, so entries
+        # with the same relations in another order share one cached plan.
+        rels = tuple(sorted(set(relations)))
         mined_items = tuple((r, tuple(mined[r])) for r in rels if r in mined) if mined else ()
         self.cue_lists, self.own_words, self._by_first = _cue_plan(rels, mined_items)
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
+        self._own: list[tuple[int, int, str, str]] | None = None
+        self._own_starts: list[int] = []
+        self._strong_own: dict[str, bool] = {}
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -177,22 +182,26 @@ class CueIndex:
         got = self._spans.get((lo, hi))
         if got is not None:
             return got
-        seg = self.text[lo:hi]
+        if self._own is None:
+            self._find_own()
+        own, starts = self._own, self._own_starts
         out = []
-        by_first = self._by_first
-        for ch in by_first.keys() & set(seg):
-            for cue, rel in by_first[ch]:
-                j = seg.find(cue)
-                while j != -1:
-                    out.append((lo + j, lo + j + len(cue), cue, rel))
-                    j = seg.find(cue, j + 1)
+        k = bisect_left(starts, lo)
+        while k < len(own) and own[k][0] < hi:
+            if own[k][1] <= hi:
+                out.append(own[k])
+            k += 1
+        seg = self.text[lo:hi]
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
         # are too common to count.)
         for m in _STRONG_FOREIGN_RE.finditer(seg):
             w = m.group()
-            if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
+            own_word = self._strong_own.get(w)
+            if own_word is None:
+                own_word = self._strong_own[w] = any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words)
+            if not own_word:
                 out.append((lo + m.start(), lo + m.end(), w, FOREIGN))
         if "：" in seg or ":" in seg:
             for m in _foreign_regex().finditer(seg):
@@ -201,6 +210,21 @@ class CueIndex:
         out.sort()
         self._spans[(lo, hi)] = out
         return out
+
+    def _find_own(self) -> None:
+        """Every occurrence of the relations' own cues in the whole text, once:
+        those inside a span are the ones a scan of the span would find."""
+        text, by_first = self.text, self._by_first
+        own = []
+        for ch in set(text).intersection(by_first):
+            for cue, rel in by_first[ch]:
+                j = text.find(cue)
+                while j != -1:
+                    own.append((j, j + len(cue), cue, rel))
+                    j = text.find(cue, j + 1)
+        own.sort()
+        self._own = own
+        self._own_starts = [c[0] for c in own]
 
 
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
