@@ -160,18 +160,20 @@ class CueIndex:
 
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
-        # Sorted: the plan does not depend on the infobox order, so entries
-        # with the same relations in another order share one cached plan.
-        rels = tuple(sorted(set(relations)))
-        mined_items = tuple((r, tuple(mined[r])) for r in rels if r in mined) if mined else ()
-        self.cue_lists, self.own_words, self._by_first = _cue_plan(rels, mined_items)
+        self._plans = [(rel, _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ()))
+                       for rel in dict.fromkeys(relations)]
+        self._own_words = None
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
-        self._own: list[tuple[int, int, str, str]] | None = None
-        self._own_starts: list[int] = []
-        self._strong_own: dict[str, bool] = {}
+
+    @property
+    def own_words(self) -> frozenset[str]:
+        """Every cue word of the entry's relations (needed only for foreign cues)."""
+        if self._own_words is None:
+            self._own_words = frozenset(c for _, plan in self._plans for cues in plan.values() for c in cues)
+        return self._own_words
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -182,26 +184,23 @@ class CueIndex:
         got = self._spans.get((lo, hi))
         if got is not None:
             return got
-        if self._own is None:
-            self._find_own()
-        own, starts = self._own, self._own_starts
-        out = []
-        k = bisect_left(starts, lo)
-        while k < len(own) and own[k][0] < hi:
-            if own[k][1] <= hi:
-                out.append(own[k])
-            k += 1
         seg = self.text[lo:hi]
+        chars = set(seg)
+        out = []
+        for rel, plan in self._plans:
+            for ch in chars.intersection(plan):
+                for cue in plan[ch]:
+                    j = seg.find(cue)
+                    while j != -1:
+                        out.append((lo + j, lo + j + len(cue), cue, rel))
+                        j = seg.find(cue, j + 1)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
         # are too common to count.)
         for m in _STRONG_FOREIGN_RE.finditer(seg):
             w = m.group()
-            own_word = self._strong_own.get(w)
-            if own_word is None:
-                own_word = self._strong_own[w] = any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words)
-            if not own_word:
+            if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
                 out.append((lo + m.start(), lo + m.end(), w, FOREIGN))
         if "：" in seg or ":" in seg:
             for m in _foreign_regex().finditer(seg):
@@ -211,20 +210,17 @@ class CueIndex:
         self._spans[(lo, hi)] = out
         return out
 
-    def _find_own(self) -> None:
-        """Every occurrence of the relations' own cues in the whole text, once:
-        those inside a span are the ones a scan of the span would find."""
-        text, by_first = self.text, self._by_first
-        own = []
-        for ch in set(text).intersection(by_first):
-            for cue, rel in by_first[ch]:
-                j = text.find(cue)
-                while j != -1:
-                    own.append((j, j + len(cue), cue, rel))
-                    j = text.find(cue, j + 1)
-        own.sort()
-        self._own = own
-        self._own_starts = [c[0] for c in own]
+
+@lru_cache(maxsize=4096)
+def _relation_plan(relation: str, mined: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """First character -> cue words of one relation. Kept per relation, not
+    per entry: an entry's set of relations is rarely seen twice, a relation
+    is seen all the time, and a span's scan only needs the cues whose first
+    character it holds."""
+    plan: dict[str, list[str]] = {}
+    for cue in relation_cues(relation, mined):
+        plan.setdefault(cue[0], []).append(cue)
+    return {ch: tuple(cues) for ch, cues in plan.items()}
 
 
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
@@ -234,21 +230,7 @@ _SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS)))
 @lru_cache(maxsize=256)
 def _stops(text: str, sentence: bool) -> tuple[int, ...]:
     rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
-    return tuple(m.start() for m in rx.finditer(text))
-
-
-@lru_cache(maxsize=4096)
-def _cue_plan(relations: tuple[str, ...], mined_items: tuple):
-    """(relation, cues) pairs, every cue word, and cue initial -> (cue, relation):
-    the same for every entry with these relations."""
-    mined = dict(mined_items)
-    cue_lists = tuple((rel, relation_cues(rel, mined.get(rel, ()))) for rel in relations)
-    own_words = frozenset(c for _, cues in cue_lists for c in cues)
-    by_first: dict[str, list[tuple[str, str]]] = {}
-    for rel, cues in cue_lists:
-        for cue in cues:
-            by_first.setdefault(cue[0], []).append((cue, rel))
-    return cue_lists, own_words, by_first
+    return tuple([m.start() for m in rx.finditer(text)])
 
 
 def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
