@@ -29,6 +29,7 @@ from transforms.text import normalise
 # columns (later-stage columns start as None), even when a column is added.
 _TRIPLE_KEYS = tuple(TRIPLE_STRUCT.field(i).name for i in range(TRIPLE_STRUCT.num_fields))
 _PAIR_KEYS = tuple(PAIR_SCHEMA.names)
+_EMPTY_TRIPLE = dict.fromkeys(_TRIPLE_KEYS)
 
 # --------------------------------------------------------------------- validation
 
@@ -264,15 +265,36 @@ _CLOSE = "》）)】]」』〉>”’\""
 
 def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     """One string per object named in an infobox cell (at least one)."""
-    if cfg.strip_citations and "[" in value:
+    return list(_split_cell(value, relation, cfg))
+
+
+def _split_cell(value: str, relation: str, cfg: PairConfig) -> tuple[str, ...]:
+    no_split = cfg.no_split_relations
+    if not isinstance(no_split, frozenset):
+        no_split = frozenset(no_split)
+    return _split_cached(value, relation, cfg.separators, cfg.max_values, no_split, cfg.strip_suffixes,
+                         cfg.strip_citations)
+
+
+@lru_cache(maxsize=16384)
+def _split_cached(value: str, relation: str, separators: tuple[str, ...], max_values: int,
+                  no_split: frozenset[str], strip_suffixes: tuple[str, ...], strip_citations: bool) -> tuple[str, ...]:
+    """split_values on the config's fields, memoised: cells repeat across
+    entries (男, 中国, 汉族) and most hold one value."""
+    return tuple(_split(value, relation, frozenset(separators), max_values, no_split, strip_suffixes,
+                        strip_citations))
+
+
+def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_split: frozenset[str],
+           strip_suffixes: tuple[str, ...], strip_citations: bool) -> list[str]:
+    if strip_citations and "[" in value:
         value = _CITATION.sub("", value)
     value = value.strip()
-    if clean_relation_name(relation) in cfg.no_split_relations or not value:
+    if clean_relation_name(relation) in no_split or not value:
         return [value]
-    seps = cfg.separator_set
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.
-        for suf in cfg.strip_suffixes:
+        for suf in strip_suffixes:
             if value.endswith(suf) and len(value) > len(suf):
                 return [value[: -len(suf)].strip()]
         return [value]
@@ -307,7 +329,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     out = []
     for p in pieces:
         p = p.strip()
-        for suf in cfg.strip_suffixes:
+        for suf in strip_suffixes:
             if p.endswith(suf) and len(p) > len(suf):
                 p = p[: -len(suf)].strip()
                 break
@@ -316,7 +338,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     if not out:
         return [value]
     out = _merge_fragments(out)
-    if len(out) > cfg.max_values:
+    if len(out) > max_values:
         return [value]
     return out
 
@@ -353,10 +375,15 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
 def _link_title(link: dict) -> list[str]:
     """Names a value link gives: its anchor title and the linked page title
     (from /item/<title>/<id> URLs)."""
+    return list(_link_names(link.get("title") or "", link.get("url") or ""))
+
+
+@lru_cache(maxsize=16384)
+def _link_names(title: str, url: str) -> tuple[str, ...]:
+    """_link_title, memoised: the same pages are linked from many entries."""
     names = []
-    if link.get("title"):
-        names.append(link["title"])
-    url = link.get("url") or ""
+    if title:
+        names.append(title)
     if url:
         path = urlsplit(url).path
         parts = [p for p in path.split("/") if p]
@@ -364,9 +391,10 @@ def _link_title(link: dict) -> list[str]:
             t = unquote(parts[1])
             if t and not t.isdigit():
                 names.append(t)
-    return names
+    return tuple(names)
 
 
+@lru_cache(maxsize=16384)
 def _url_key(url: str) -> str:
     """A link target without scheme, query, fragment or trailing slash."""
     parts = urlsplit(url)
@@ -420,11 +448,9 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
     anchors = anchor_index(raw) if raw.get("links") else None
     for item in raw.get("infobox") or []:
         relation = clean_relation_name(item.get("name") or "")
-        pieces = split_values(item.get("value") or "", relation, cfg)
+        pieces = _split_cell(item.get("value") or "", relation, cfg)
         for piece in pieces:
-            t = dict.fromkeys(_TRIPLE_KEYS)
-            t.update(head=entity, relation=relation, tail=piece)
-            triples.append(t)
+            triples.append({**_EMPTY_TRIPLE, "head": entity, "relation": relation, "tail": piece})
             aliases.append(triple_aliases(item, piece, len(pieces), anchors))
     pair = dict.fromkeys(_PAIR_KEYS)
     pair.update(
