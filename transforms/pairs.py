@@ -88,7 +88,10 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     if not isinstance(title, str) or not title.strip():
         errors.append("title: missing or empty" if title in (None, "") or isinstance(title, str)
                       else f"title: expected string, got {type(title).__name__}")
-    out: dict[str, Any] = {k: _opt_str(obj, k, errors) for k in _STR_FIELDS_OPTIONAL}
+    out: dict[str, Any] = {}
+    for k in _STR_FIELDS_OPTIONAL:
+        v = obj.get(k)
+        out[k] = v if v is None or v.__class__ is str else _opt_str(obj, k, errors)
     out["title"] = title.strip() if isinstance(title, str) else None
     out["url"] = out["url"] or ""
     out["source"] = out["source"] or "baidu"
@@ -112,8 +115,10 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
         elif not isinstance(value, str):
             errors.append(f"infobox[{i}].value: expected string, got {type(value).__name__}")
             continue
-        items.append({"name": name, "value": value,
-                      "value_links": _links(item.get("value_links"), f"infobox[{i}].value_links", errors)})
+        links = item.get("value_links")
+        if links is not None and not (links.__class__ is list and not links):  # most rows have none
+            links = _links(links, f"infobox[{i}].value_links", errors)
+        items.append({"name": name, "value": value, "value_links": links if links else []})
     out["infobox"] = items
     out["links"] = _links(obj.get("links"), "links", errors)
     tags = obj.get("tags")
@@ -144,9 +149,32 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     return out, None
 
 
+_ENCODED_FIELDS = ("title", "subtitle", "summary", "url", "lemma_id", "source", "seed", "fetched_at")
+
+
 def _check_encodable(raw: dict, errors: list[str]) -> None:
     """Lone surrogates (from `\\ud800` escapes in JSON) cannot be written to
-    Parquet: reject the entry here, with the field, rather than crash a writer."""
+    Parquet: reject the entry here, with the field, rather than crash a writer.
+
+    Every string of the entry is encoded at once first: only an entry that
+    holds a lone surrogate somewhere is searched field by field."""
+    strings = [s for s in map(raw.get, _ENCODED_FIELDS) if s]
+    for item in raw["infobox"]:
+        strings.append(item["name"])
+        strings.append(item["value"])
+        for link in item["value_links"]:
+            strings.append(link["title"])
+            strings.append(link["url"])
+    for link in raw["links"]:
+        strings.append(link["title"])
+        strings.append(link["url"])
+    strings.extend(raw["tags"])
+    try:
+        "".join(strings).encode("utf-8")
+        return
+    except UnicodeEncodeError:
+        pass
+
     def bad(s: str | None) -> bool:
         if not s:
             return False
@@ -156,7 +184,7 @@ def _check_encodable(raw: dict, errors: list[str]) -> None:
             return True
         return False
 
-    for key in ("title", "subtitle", "summary", "url", "lemma_id", "source", "seed", "fetched_at"):
+    for key in _ENCODED_FIELDS:
         if bad(raw.get(key)):
             errors.append(f"{key}: not valid Unicode (lone surrogate)")
     for i, item in enumerate(raw["infobox"]):
