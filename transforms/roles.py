@@ -172,7 +172,7 @@ class CueIndex:
     def own_words(self) -> frozenset[str]:
         """Every cue word of the entry's relations (needed only for foreign cues)."""
         if self._own_words is None:
-            self._own_words = frozenset(c for _, plan in self._plans for cues in plan.values() for c in cues)
+            self._own_words = frozenset(c for _, plan in self._plans for _, cues in plan for c in cues)
         return self._own_words
 
     @classmethod
@@ -185,11 +185,12 @@ class CueIndex:
         if got is not None:
             return got
         seg = self.text[lo:hi]
-        chars = set(seg)
         out = []
         for rel, plan in self._plans:
-            for ch in chars.intersection(plan):
-                for cue in plan[ch]:
+            for ch, cues in plan:
+                if ch not in seg:
+                    continue
+                for cue in cues:
                     j = seg.find(cue)
                     while j != -1:
                         out.append((lo + j, lo + j + len(cue), cue, rel))
@@ -212,15 +213,16 @@ class CueIndex:
 
 
 @lru_cache(maxsize=4096)
-def _relation_plan(relation: str, mined: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
-    """First character -> cue words of one relation. Kept per relation, not
+def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(first character, cue words) of one relation. Kept per relation, not
     per entry: an entry's set of relations is rarely seen twice, a relation
-    is seen all the time, and a span's scan only needs the cues whose first
-    character it holds."""
+    is seen all the time. A span is searched only for the cues whose first
+    character it holds (one C-level test each; a set of the span's
+    characters cost more than the search)."""
     plan: dict[str, list[str]] = {}
     for cue in relation_cues(relation, mined):
         plan.setdefault(cue[0], []).append(cue)
-    return {ch: tuple(cues) for ch, cues in plan.items()}
+    return tuple((ch, tuple(cues)) for ch, cues in plan.items())
 
 
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
