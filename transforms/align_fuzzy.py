@@ -78,8 +78,8 @@ def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
     # partial_ratio compares the value with text windows of its own length,
     # scoring 100 * LCS / len(value); the LCS cannot exceed the number of the
     # value's characters that occur in the text at all. Most misses stop here.
-    chars = nt.chars
-    if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
+    ntext = nt.text
+    if sum(c in ntext for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
         return None
     # At most k edits are allowed; they cut the value into at most k + 1 runs
     # that appear contiguously in the text, so some run of length

@@ -81,20 +81,12 @@ class NormalisedText:
     `str.find` or a miss, and never need to map a span back.
     """
 
-    __slots__ = ("text", "original", "_offsets", "_chars")
+    __slots__ = ("text", "original", "_offsets")
 
     def __init__(self, original: str):
         self.original = original
         self.text = normalise.__wrapped__(original)  # texts are not worth caching twice
         self._offsets: list[int] | None = None
-        self._chars: frozenset[str] | None = None
-
-    @property
-    def chars(self) -> frozenset[str]:
-        """The set of normalised characters (a cheap fuzzy prefilter)."""
-        if self._chars is None:
-            self._chars = frozenset(self.text)
-        return self._chars
 
     @property
     def offsets(self) -> list[int]:
