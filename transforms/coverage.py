@@ -21,6 +21,9 @@ COVERAGE_BINS = tuple(f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10)) + (
 
 _CLAUSE = re.compile(r"[^，,。；;！!？?\n]+")
 _WORDISH = re.compile(r"[^\W_]")
+# A clause that holds a word character, in one match: its run of other
+# characters, the first word character, then the rest of the clause.
+_WORDY_CLAUSE = re.compile(r"(?:[^，,。；;！!？?\n\w]|_)*[^\W_][^，,。；;！!？?\n]*")
 
 
 def clause_spans(text: str) -> list[tuple[int, int]]:
@@ -33,7 +36,7 @@ def _clauses(text: str) -> tuple[tuple[int, int], ...]:
     """clause_spans, cached: a pair's coverage is taken after the redundant
     triple stage and again in the redundant description stage, which run on
     the same batch of texts one after the other."""
-    return tuple(m.span() for m in _CLAUSE.finditer(text) if _WORDISH.search(m.group()))
+    return tuple([m.span() for m in _WORDY_CLAUSE.finditer(text)])
 
 
 def coverage(text: str, triples: Iterable[dict]) -> float | None:

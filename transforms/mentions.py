@@ -187,4 +187,4 @@ def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozen
             names.append(link.get("title") or "")
     for link in raw.get("links") or []:
         names.append(link.get("title") or "")
-    return frozenset(n.strip() for n in names if len(n.strip()) >= 2 and _HAS_CJK.search(n))
+    return frozenset([n for n in map(str.strip, names) if len(n) >= 2 and _HAS_CJK.search(n)])
