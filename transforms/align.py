@@ -187,6 +187,16 @@ def value_variants(value: str) -> list[str]:
     same thing (`瑞恩·高斯林（Ryan Gosling）`, `上大（SHU）`). A Chinese part
     inside brackets is a qualifier (`1995年10月27日（美国）`, `美国（俄裔）`,
     `（自然科学版）`), never another name of the value."""
+    return list(_variants(value))
+
+
+@lru_cache(maxsize=16384)
+def _variants(value: str) -> tuple[str, ...]:
+    """value_variants, memoised: values repeat across entries."""
+    return tuple(_variants_of(value))
+
+
+def _variants_of(value: str) -> list[str]:
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]
@@ -358,7 +368,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.numbers:
         yield "number", _number_all(value, text, cfg, relation), False
     if cfg.aliases:
-        yield "alias", _alias_all([*aliases, *value_variants(value)], text), True
+        yield "alias", _alias_all([*aliases, *_variants(value)], text), True
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True
     if cfg.places and relation in _forms.PLACE_RELATIONS:

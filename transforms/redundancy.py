@@ -163,12 +163,12 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
         reason = "text_too_long"
         return CleanResult(None, [(t, f"pair_dropped:{reason}", "") for t in triples], reason,
                            f"text has {len(text)} characters (limit {cfg.max_text_length})", pid)
-    names = entity_names(raw)
+    names = None
     ntitle = normalise(pair["entity"])
     kept: list[dict] = []
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
-    levels = ",".join(_levels(cfg.align))
+    levels = None
     ctx = align_context(raw, text, triples, cfg.align, mined_cues if mined_cues is not None else cfg.mined_cues)
     for t, al in zip(triples, aliases):
         tail = t["tail"]
@@ -182,9 +182,13 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
             continue
         seen.add(key)
         if ntitle and ntail == ntitle:
+            if names is None:
+                names = entity_names(raw)
             al = (*al, *[n for n in names if n != tail])
         hit, why = align_triple(tail, text, al, cfg.align, t["relation"], ctx)
         if hit is None:
+            if not why and levels is None:
+                levels = ",".join(_levels(cfg.align))
             detail = why or f"value not found in text at levels {levels}"
             if al:
                 detail += f"; aliases tried: {'|'.join(al[:5])}"
