@@ -126,10 +126,9 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
         # A word starting 1-3 characters before the edge and running past it
         # (中国|科学院, 加入|中国共产党). jieba's dictionary holds every prefix
         # of its words (frequency 0), so the walk stops at the first fragment
-        # that begins no word.
+        # that begins no word (and a start whose part before the edge begins
+        # none stops at its first step).
         for i in range(max(lo, edge - 3), edge):
-            if text[i:edge] not in freq:
-                continue
             j = edge + 1
             while j <= hi:
                 f = freq.get(text[i:j])
