@@ -44,7 +44,7 @@ from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
 from transforms.mentions import at_word_boundaries, entry_lexicon
-from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
+from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 
 
 @dataclass
@@ -250,7 +250,7 @@ def _exact_all(value: str, text: str) -> list[tuple[int, int]]:
     if out:
         return out
     nv = normalise(value)
-    if not nv:
+    if not nv or absent_ideographs(nv, text):
         return out
     nt = normalise_with_map(text)
     j = nt.text.find(nv)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from transforms.text import normalise, normalise_with_map
+from transforms.text import absent_ideographs, normalise, normalise_with_map
 
 _DIGITS = re.compile(r"\d+")
 
@@ -72,6 +72,10 @@ def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
         return None  # no edit allowed: the exact level already decided
     from rapidfuzz import fuzz
 
+    # The character bound below, first with the ideographs surely absent
+    # from the text, before the text is normalised.
+    if (n - absent_ideographs(nv, text)) * 100 < cfg.fuzzy_threshold * n:
+        return None
     nt = normalise_with_map(text)
     if len(nt.text) < n - k:
         return None

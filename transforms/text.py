@@ -118,6 +118,31 @@ def normalise_with_map(text: str) -> NormalisedText:
     return NormalisedText(text)
 
 
+# Every character whose normalised form holds a CJK ideograph other than
+# itself lies in these blocks (radicals ⼈, enclosed ㈠ ㊀, squared ㍻,
+# compatibility ideographs 丽; tests/test_clean_align.py checks it over all
+# of Unicode). A text without them holds an ideograph after normalisation
+# exactly where it holds it before.
+_IDEOGRAPH_SOURCES = re.compile("[\u2e80-\u2fff\u3038-\u303a\u3190-\u319f\u3200-\u33ff\uf900-\ufaff"
+                                "\U0001f200-\U0001f2ff\U0002f800-\U0002fa1f]")
+
+
+@lru_cache(maxsize=64)
+def _plain_ideographs(text: str) -> bool:
+    return _IDEOGRAPH_SOURCES.search(text) is None
+
+
+def absent_ideographs(s: str, text: str) -> int:
+    """How many characters of `s` are CJK ideographs certainly absent from
+    normalise(text), judged on the raw text (0 when the text holds a
+    character that normalises to an ideograph). A value with such a
+    character cannot occur in the normalised text, so the text need not be
+    normalised to know it (most values of an entry are not in its text)."""
+    if not _plain_ideographs(text):
+        return 0
+    return sum(1 for c in s if ("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf") and c not in text)
+
+
 def is_ascii_alnum(ch: str) -> bool:
     return ch.isascii() and ch.isalnum()
 
