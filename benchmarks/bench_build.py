@@ -74,6 +74,8 @@ def plain_loop(pattern: str, out_dir: str) -> dict:
     Parquet with the build's schemas, one file each: the build's shards differ
     only in how rows are spread over files (the content is compared).
     Nothing is bounded in memory: the loop holds all pairs and rows.
+    It runs with the build's garbage-collector thresholds (pipeline/gc_tuning.py),
+    so the ratio (b) measures Beam, not the collector.
     Times: `clean` up to finalise, `write` for sorting and writing.
     """
     import numpy as np
@@ -83,11 +85,13 @@ def plain_loop(pattern: str, out_dir: str) -> dict:
                                          redundant_description_batch, redundant_triple_batch,
                                          relation_frequency_batch, scan_batch, validate_batch)
     from pipeline.config import BuildConfig
+    from pipeline.gc_tuning import tune_gc
     from pipeline.write import RowKeyer, keyed_table, sort_order, write_arrow_file
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
     from transforms import dedup
     from transforms.relations import relation_vocabulary, select_relations
 
+    tune_gc()
     cfg = BuildConfig()
     rcfg = cfg.relation_frequency
     syn = dict(rcfg.synonyms) if rcfg.synonyms is not None else None
