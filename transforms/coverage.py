@@ -19,10 +19,9 @@ from typing import Iterable
 COVERAGE_BINS = tuple(f"{i / 10:.1f}-{(i + 1) / 10:.1f}" for i in range(10)) + ("1.0",)
 
 
-_CLAUSE = re.compile(r"[^，,。；;！!？?\n]+")
-_WORDISH = re.compile(r"[^\W_]")
-# A clause that holds a word character, in one match: its run of other
-# characters, the first word character, then the rest of the clause.
+# A clause (a run of characters other than `，,。；;！!？?` and line breaks)
+# that holds a word character (a letter or digit), in one match: the
+# characters before its first word character, that one, then the rest.
 _WORDY_CLAUSE = re.compile(r"(?:[^，,。；;！!？?\n\w]|_)*[^\W_][^，,。；;！!？?\n]*")
 
 

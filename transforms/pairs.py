@@ -260,14 +260,6 @@ class PairConfig:
     # Citation markers like [1] or [2-3] copied from the page.
     strip_citations: bool = True
 
-    @property
-    def separator_set(self) -> frozenset[str]:
-        cached = self.__dict__.get("_separator_set")
-        if cached is None or cached[0] != self.separators:
-            cached = (self.separators, frozenset(self.separators))
-            self.__dict__["_separator_set"] = cached
-        return cached[1]
-
 
 def _is_latin(ch: str) -> bool:
     return bool(ch) and ch.isascii() and ch.isalnum()
@@ -297,11 +289,10 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
 
 
 def _split_cell(value: str, relation: str, cfg: PairConfig) -> tuple[str, ...]:
-    no_split = cfg.no_split_relations
-    if not isinstance(no_split, frozenset):
-        no_split = frozenset(no_split)
-    return _split_cached(value, relation, cfg.separators, cfg.max_values, no_split, cfg.strip_suffixes,
-                         cfg.strip_citations)
+    seps, suffixes, no_split = cfg.separators, cfg.strip_suffixes, cfg.no_split_relations
+    if seps.__class__ is not tuple or suffixes.__class__ is not tuple or no_split.__class__ is not frozenset:
+        seps, suffixes, no_split = tuple(seps), tuple(suffixes), frozenset(no_split)  # hashable for the cache
+    return _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
 
 
 @lru_cache(maxsize=16384)
