@@ -256,6 +256,9 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
 
         cfg.items.embed_cache = FileSystems.join(out, EMBED_CACHE_DIR)
     staged = dataclasses.replace(cfg, output=dataclasses.replace(cfg.output, out_dir=staging_dir))
+    from pipeline.gc_tuning import tune_gc
+
+    tune_gc()  # the DirectRunner runs the stages in this process
     started = time.time()
     try:
         try:

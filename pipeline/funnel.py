@@ -25,6 +25,7 @@ import apache_beam as beam
 from apache_beam.metrics import Metrics
 
 from pipeline.batch import items_of
+from pipeline.gc_tuning import tune_gc
 
 NAMESPACE = "cdtp"
 
@@ -37,6 +38,11 @@ class BundleCounts:
     per-element cost. Metrics are committed per bundle anyway, so the totals
     are the same.
     """
+
+    def setup(self):
+        # Once per worker process in practice: the cleaning stages allocate the most
+        # (pipeline/gc_tuning.py); the launcher tunes its own process too.
+        tune_gc()
 
     def start_bundle(self):
         self._counts: dict[str, int] = {}

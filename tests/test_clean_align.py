@@ -34,6 +34,31 @@ def test_normalised_offsets_point_into_original_text():
     assert text[s:e] == "ＲＹＡＮ　Ｇｏｓｌｉｎｇ"
 
 
+def test_ideographs_come_only_from_themselves_outside_the_source_blocks():
+    # absent_ideographs trusts that a text without these blocks holds an
+    # ideograph after normalisation only where it holds it before.
+    from transforms.text import _IDEOGRAPH_SOURCES, _compute_char
+
+    def ideograph(c: str) -> bool:
+        return "\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf"
+
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        ch = chr(code)
+        if any(ideograph(c) and c != ch for c in _compute_char(ch)):
+            assert _IDEOGRAPH_SOURCES.match(ch), hex(code)
+
+
+def test_absent_ideographs_judged_on_the_raw_text():
+    from transforms.text import absent_ideographs
+
+    assert absent_ideographs("北京大学", "他生于北京。") == 2
+    assert absent_ideographs("北京", "他生于北京。") == 0
+    assert absent_ideographs("人民", "⼈们") == 0  # ⼈ (a radical) normalises to 人: not judged
+    assert "人" in normalise("⼈们")
+
+
 def test_dot_survives_only_between_digits():
     assert normalise("身高1.75米。") == "身高1.75米"
     assert normalise("Mr. Bean") == "mrbean"

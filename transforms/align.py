@@ -45,7 +45,7 @@ from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
 from transforms.longer_names import inside_longer_name
 from transforms.mentions import at_word_boundaries, entry_lexicon
-from transforms.text import boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
+from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 
 
 @dataclass
@@ -127,7 +127,7 @@ class AlignContext:
                  mined_cues: dict | None = None):
         self.entity = raw.get("title") or ""
         self._raw, self._text, self._triples, self._mined = raw, text, triples, mined_cues
-        self._lexicon = self._cues = self._anchors = None
+        self._lexicon = self._cues = self._date_anchors = self._quantity_anchors = None
         self.roles = cfg.roles
         self._value_relations: dict[str, set] | None = None
 
@@ -156,11 +156,19 @@ class AlignContext:
         return self._cues
 
     @property
-    def anchors(self) -> tuple:
-        """(spans of the text's dates, spans of its other quantities)."""
-        if self._anchors is None:
-            self._anchors = text_anchors(self._text)
-        return self._anchors
+    def date_anchors(self) -> tuple:
+        """Spans of the text's dates (what a date cue binds to)."""
+        if self._date_anchors is None:
+            self._date_anchors = _date_anchors(self._text)
+        return self._date_anchors
+
+    @property
+    def quantity_anchors(self) -> tuple:
+        """Spans of the text's quantities that are not date parts; apart from
+        the dates, since most dated values are dates and never need them."""
+        if self._quantity_anchors is None:
+            self._quantity_anchors = _quantity_anchors(self._text)
+        return self._quantity_anchors
 
 
 
@@ -188,6 +196,16 @@ def value_variants(value: str) -> list[str]:
     same thing (`瑞恩·高斯林（Ryan Gosling）`, `上大（SHU）`). A Chinese part
     inside brackets is a qualifier (`1995年10月27日（美国）`, `美国（俄裔）`,
     `（自然科学版）`), never another name of the value."""
+    return list(_variants(value))
+
+
+@lru_cache(maxsize=16384)
+def _variants(value: str) -> tuple[str, ...]:
+    """value_variants, memoised: values repeat across entries."""
+    return tuple(_variants_of(value))
+
+
+def _variants_of(value: str) -> list[str]:
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]
@@ -244,7 +262,7 @@ def _exact_all(value: str, text: str) -> list[tuple[int, int]]:
     if out:
         return out
     nv = normalise(value)
-    if not nv:
+    if not nv or absent_ideographs(nv, text):
         return out
     nt = normalise_with_map(text)
     j = nt.text.find(nv)
@@ -332,12 +350,18 @@ def _alias(aliases: Sequence[str], text: str) -> Alignment | None:
     return Alignment(*hits[0], "alias") if hits else None
 
 
+def _date_anchors(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted({(s, e) for s, e, _ in find_dates(text)}))
+
+
+def _quantity_anchors(text: str) -> tuple[tuple[int, int], ...]:
+    return tuple(sorted({(s, e) for s, e, _a, dim, _r in find_quantities(text) if dim != "time"}))
+
+
 def text_anchors(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """(spans of every date, spans of every quantity that is not a date part)
     of the text: what a date cue or a number cue binds to."""
-    dates = tuple(sorted({(s, e) for s, e, _ in find_dates(text)}))
-    qty = tuple(sorted({(s, e) for s, e, _a, dim, _r in find_quantities(text) if dim != "time"}))
-    return dates, qty
+    return _date_anchors(text), _quantity_anchors(text)
 
 
 def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, relation: str | None,
@@ -356,7 +380,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.numbers:
         yield "number", _number_all(value, text, cfg, relation), False
     if cfg.aliases:
-        yield "alias", _alias_all([*aliases, *value_variants(value)], text), True
+        yield "alias", _alias_all([*aliases, *_variants(value)], text), True
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True
     if cfg.places and relation in _forms.PLACE_RELATIONS:
@@ -370,6 +394,10 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.fuzzy:
         hit = fuzzy_span(value, text, cfg)
         yield "fuzzy", [hit] if hit else [], True
+
+
+# The dates in brackets right after the entity's name are its own: no cue needed.
+_LIFESPAN_EVIDENCE = _roles.RoleEvidence("own", "lifespan", 1.0)
 
 
 def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
@@ -413,14 +441,14 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if not cfg.roles or ctx is None or ctx.cues is None or not relation:
                 best = Alignment(s, e, level)
                 break
-            if dated or level in ("date", "number", "lifespan"):
-                anchors = ctx.anchors[0] if date_like else ctx.anchors[1]
+            if level == "lifespan":
+                ev = _LIFESPAN_EVIDENCE
+            elif dated or level in ("date", "number"):
+                anchors = ctx.date_anchors if date_like else ctx.quantity_anchors
                 ev = _roles.dated_role(ctx.cues, relation, s, e, list(anchors),
                                        "date" if date_like else "quantity")
             else:
                 ev = _roles.name_role(ctx.cues, relation, s, e)
-            if level == "lifespan":
-                ev = _roles.RoleEvidence("own", "lifespan", 1.0)
             if ev.verdict != "other" and _roles.nominated(text, s, e, relation, value):
                 ev = _roles.RoleEvidence("other", "nominated", 0.0)
             if ev.verdict == "other":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from transforms.text import normalise, normalise_with_map
+from transforms.text import absent_ideographs, normalise, normalise_with_map
 
 _DIGITS = re.compile(r"\d+")
 
@@ -72,14 +72,18 @@ def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
         return None  # no edit allowed: the exact level already decided
     from rapidfuzz import fuzz
 
+    # The character bound below, first with the ideographs surely absent
+    # from the text, before the text is normalised.
+    if (n - absent_ideographs(nv, text)) * 100 < cfg.fuzzy_threshold * n:
+        return None
     nt = normalise_with_map(text)
     if len(nt.text) < n - k:
         return None
     # partial_ratio compares the value with text windows of its own length,
     # scoring 100 * LCS / len(value); the LCS cannot exceed the number of the
     # value's characters that occur in the text at all. Most misses stop here.
-    chars = nt.chars
-    if sum(c in chars for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
+    ntext = nt.text
+    if sum(c in ntext for c in nv) * 100 < cfg.fuzzy_threshold * len(nv):
         return None
     # At most k edits are allowed; they cut the value into at most k + 1 runs
     # that appear contiguously in the text, so some run of length

@@ -160,6 +160,16 @@ def needs_segmentation(text: str, start: int, end: int) -> bool:
             or (end < len(text) and _cjk(text[end]) and _cjk(text[end - 1])))
 
 
+@lru_cache(maxsize=64)
+def _joined(lexicon: frozenset[str]) -> str:
+    """The entry's names in one string: a name that crosses an edge holds the
+    two characters around it, so when they are not in this string no name
+    can cross (one C-level search instead of one per name; a Baike page
+    links hundreds). NUL keeps two names from forming a false pair; a false
+    pair would only mean the names are searched one by one."""
+    return "\0".join(lexicon)
+
+
 def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: frozenset[str]) -> bool:
     """Some dictionary word or name of the run crosses an edge of the mention."""
     freq, _ = jieba_dictionary()
@@ -168,10 +178,9 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
         # A word starting 1-3 characters before the edge and running past it
         # (中国|科学院, 加入|中国共产党). jieba's dictionary holds every prefix
         # of its words (frequency 0), so the walk stops at the first fragment
-        # that begins no word.
+        # that begins no word (and a start whose part before the edge begins
+        # none stops at its first step).
         for i in range(max(lo, edge - 3), edge):
-            if text[i:edge] not in freq:
-                continue
             j = edge + 1
             while j <= hi:
                 f = freq.get(text[i:j])
@@ -180,6 +189,9 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
                 if f:
                     return True
                 j += 1
+    joined = _joined(lexicon)
+    if not any(text[x - 1:x + 1] in joined for x in edges):
+        return False
     run = text[lo:hi]
     for w in lexicon:
         k = run.find(w)
@@ -190,6 +202,10 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
     return False
 
 
+_CJK_RUN = re.compile("[\u3400-\u9fff\uf900-\ufaff]+")
+_CJK_RUN_TO_END = re.compile("[\u3400-\u9fff\uf900-\ufaff]+$")
+
+
 def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset(), compounds: bool = True) -> bool:
     """True when text[start:end] is a whole word or name of the text: both
     edges are cut points of the segmentation of the CJK run around it, or
@@ -197,12 +213,11 @@ def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset(), com
     `lexicon` may be a callable that builds the entry's names on first need."""
     if not needs_segmentation(text, start, end):
         return True
-    lo = start
-    while lo > 0 and start - lo < WINDOW and _cjk(text[lo - 1]):
-        lo -= 1
-    hi = end
-    while hi < len(text) and hi - end < WINDOW and _cjk(text[hi]):
-        hi += 1
+    # The run: up to WINDOW CJK characters on each side of the mention.
+    m = _CJK_RUN_TO_END.search(text, max(0, start - WINDOW), start)
+    lo = m.start() if m else start
+    m = _CJK_RUN.match(text, end, end + WINDOW)
+    hi = m.end() if m else end
     if callable(lexicon):
         lexicon = lexicon()
     if not _crossing_word(text, lo, hi, start, end, lexicon):
@@ -247,4 +262,4 @@ def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozen
             names.append(link.get("title") or "")
     for link in raw.get("links") or []:
         names.append(link.get("title") or "")
-    return frozenset(n.strip() for n in names if len(n.strip()) >= 2 and _HAS_CJK.search(n))
+    return frozenset([n for n in map(str.strip, names) if len(n) >= 2 and _HAS_CJK.search(n)])

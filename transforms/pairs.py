@@ -29,6 +29,7 @@ from transforms.text import normalise
 # columns (later-stage columns start as None), even when a column is added.
 _TRIPLE_KEYS = tuple(TRIPLE_STRUCT.field(i).name for i in range(TRIPLE_STRUCT.num_fields))
 _PAIR_KEYS = tuple(PAIR_SCHEMA.names)
+_EMPTY_TRIPLE = dict.fromkeys(_TRIPLE_KEYS)
 
 # --------------------------------------------------------------------- validation
 
@@ -87,7 +88,10 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     if not isinstance(title, str) or not title.strip():
         errors.append("title: missing or empty" if title in (None, "") or isinstance(title, str)
                       else f"title: expected string, got {type(title).__name__}")
-    out: dict[str, Any] = {k: _opt_str(obj, k, errors) for k in _STR_FIELDS_OPTIONAL}
+    out: dict[str, Any] = {}
+    for k in _STR_FIELDS_OPTIONAL:
+        v = obj.get(k)
+        out[k] = v if v is None or v.__class__ is str else _opt_str(obj, k, errors)
     out["title"] = title.strip() if isinstance(title, str) else None
     out["url"] = out["url"] or ""
     out["source"] = out["source"] or "baidu"
@@ -111,8 +115,10 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
         elif not isinstance(value, str):
             errors.append(f"infobox[{i}].value: expected string, got {type(value).__name__}")
             continue
-        items.append({"name": name, "value": value,
-                      "value_links": _links(item.get("value_links"), f"infobox[{i}].value_links", errors)})
+        links = item.get("value_links")
+        if links is not None and not (links.__class__ is list and not links):  # most rows have none
+            links = _links(links, f"infobox[{i}].value_links", errors)
+        items.append({"name": name, "value": value, "value_links": links if links else []})
     out["infobox"] = items
     out["links"] = _links(obj.get("links"), "links", errors)
     tags = obj.get("tags")
@@ -143,9 +149,32 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     return out, None
 
 
+_ENCODED_FIELDS = ("title", "subtitle", "summary", "url", "lemma_id", "source", "seed", "fetched_at")
+
+
 def _check_encodable(raw: dict, errors: list[str]) -> None:
     """Lone surrogates (from `\\ud800` escapes in JSON) cannot be written to
-    Parquet: reject the entry here, with the field, rather than crash a writer."""
+    Parquet: reject the entry here, with the field, rather than crash a writer.
+
+    Every string of the entry is encoded at once first: only an entry that
+    holds a lone surrogate somewhere is searched field by field."""
+    strings = [s for s in map(raw.get, _ENCODED_FIELDS) if s]
+    for item in raw["infobox"]:
+        strings.append(item["name"])
+        strings.append(item["value"])
+        for link in item["value_links"]:
+            strings.append(link["title"])
+            strings.append(link["url"])
+    for link in raw["links"]:
+        strings.append(link["title"])
+        strings.append(link["url"])
+    strings.extend(raw["tags"])
+    try:
+        "".join(strings).encode("utf-8")
+        return
+    except UnicodeEncodeError:
+        pass
+
     def bad(s: str | None) -> bool:
         if not s:
             return False
@@ -155,7 +184,7 @@ def _check_encodable(raw: dict, errors: list[str]) -> None:
             return True
         return False
 
-    for key in ("title", "subtitle", "summary", "url", "lemma_id", "source", "seed", "fetched_at"):
+    for key in _ENCODED_FIELDS:
         if bad(raw.get(key)):
             errors.append(f"{key}: not valid Unicode (lone surrogate)")
     for i, item in enumerate(raw["infobox"]):
@@ -231,14 +260,6 @@ class PairConfig:
     # Citation markers like [1] or [2-3] copied from the page.
     strip_citations: bool = True
 
-    @property
-    def separator_set(self) -> frozenset[str]:
-        cached = self.__dict__.get("_separator_set")
-        if cached is None or cached[0] != self.separators:
-            cached = (self.separators, frozenset(self.separators))
-            self.__dict__["_separator_set"] = cached
-        return cached[1]
-
 
 def _is_latin(ch: str) -> bool:
     return bool(ch) and ch.isascii() and ch.isalnum()
@@ -264,15 +285,35 @@ _CLOSE = "》）)】]」』〉>”’\""
 
 def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     """One string per object named in an infobox cell (at least one)."""
-    if cfg.strip_citations and "[" in value:
+    return list(_split_cell(value, relation, cfg))
+
+
+def _split_cell(value: str, relation: str, cfg: PairConfig) -> tuple[str, ...]:
+    seps, suffixes, no_split = cfg.separators, cfg.strip_suffixes, cfg.no_split_relations
+    if seps.__class__ is not tuple or suffixes.__class__ is not tuple or no_split.__class__ is not frozenset:
+        seps, suffixes, no_split = tuple(seps), tuple(suffixes), frozenset(no_split)  # hashable for the cache
+    return _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
+
+
+@lru_cache(maxsize=16384)
+def _split_cached(value: str, relation: str, separators: tuple[str, ...], max_values: int,
+                  no_split: frozenset[str], strip_suffixes: tuple[str, ...], strip_citations: bool) -> tuple[str, ...]:
+    """split_values on the config's fields, memoised: cells repeat across
+    entries (男, 中国, 汉族) and most hold one value."""
+    return tuple(_split(value, relation, frozenset(separators), max_values, no_split, strip_suffixes,
+                        strip_citations))
+
+
+def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_split: frozenset[str],
+           strip_suffixes: tuple[str, ...], strip_citations: bool) -> list[str]:
+    if strip_citations and "[" in value:
         value = _CITATION.sub("", value)
     value = value.strip()
-    if clean_relation_name(relation) in cfg.no_split_relations or not value:
+    if clean_relation_name(relation) in no_split or not value:
         return [value]
-    seps = cfg.separator_set
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.
-        for suf in cfg.strip_suffixes:
+        for suf in strip_suffixes:
             if value.endswith(suf) and len(value) > len(suf):
                 return [value[: -len(suf)].strip()]
         return [value]
@@ -307,7 +348,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     out = []
     for p in pieces:
         p = p.strip()
-        for suf in cfg.strip_suffixes:
+        for suf in strip_suffixes:
             if p.endswith(suf) and len(p) > len(suf):
                 p = p[: -len(suf)].strip()
                 break
@@ -316,7 +357,7 @@ def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
     if not out:
         return [value]
     out = _merge_fragments(out)
-    if len(out) > cfg.max_values:
+    if len(out) > max_values:
         return [value]
     return out
 
@@ -353,10 +394,15 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
 def _link_title(link: dict) -> list[str]:
     """Names a value link gives: its anchor title and the linked page title
     (from /item/<title>/<id> URLs)."""
+    return list(_link_names(link.get("title") or "", link.get("url") or ""))
+
+
+@lru_cache(maxsize=16384)
+def _link_names(title: str, url: str) -> tuple[str, ...]:
+    """_link_title, memoised: the same pages are linked from many entries."""
     names = []
-    if link.get("title"):
-        names.append(link["title"])
-    url = link.get("url") or ""
+    if title:
+        names.append(title)
     if url:
         path = urlsplit(url).path
         parts = [p for p in path.split("/") if p]
@@ -364,9 +410,10 @@ def _link_title(link: dict) -> list[str]:
             t = unquote(parts[1])
             if t and not t.isdigit():
                 names.append(t)
-    return names
+    return tuple(names)
 
 
+@lru_cache(maxsize=16384)
 def _url_key(url: str) -> str:
     """A link target without scheme, query, fragment or trailing slash."""
     parts = urlsplit(url)
@@ -420,11 +467,9 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
     anchors = anchor_index(raw) if raw.get("links") else None
     for item in raw.get("infobox") or []:
         relation = clean_relation_name(item.get("name") or "")
-        pieces = split_values(item.get("value") or "", relation, cfg)
+        pieces = _split_cell(item.get("value") or "", relation, cfg)
         for piece in pieces:
-            t = dict.fromkeys(_TRIPLE_KEYS)
-            t.update(head=entity, relation=relation, tail=piece)
-            triples.append(t)
+            triples.append({**_EMPTY_TRIPLE, "head": entity, "relation": relation, "tail": piece})
             aliases.append(triple_aliases(item, piece, len(pieces), anchors))
     pair = dict.fromkeys(_PAIR_KEYS)
     pair.update(

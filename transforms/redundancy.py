@@ -163,12 +163,12 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
         reason = "text_too_long"
         return CleanResult(None, [(t, f"pair_dropped:{reason}", "") for t in triples], reason,
                            f"text has {len(text)} characters (limit {cfg.max_text_length})", pid)
-    names = entity_names(raw)
+    names = None
     ntitle = normalise(pair["entity"])
     kept: list[dict] = []
     dropped: list[tuple[dict, str, str]] = []
     seen: set[tuple[str, str]] = set()
-    levels = ",".join(_levels(cfg.align))
+    levels = None
     ctx = align_context(raw, text, triples, cfg.align, mined_cues if mined_cues is not None else cfg.mined_cues)
     for t, al in zip(triples, aliases):
         tail = t["tail"]
@@ -182,9 +182,13 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
             continue
         seen.add(key)
         if ntitle and ntail == ntitle:
+            if names is None:
+                names = entity_names(raw)
             al = (*al, *[n for n in names if n != tail])
         hit, why = align_triple(tail, text, al, cfg.align, t["relation"], ctx)
         if hit is None:
+            if not why and levels is None:
+                levels = ",".join(_levels(cfg.align))
             detail = why or f"value not found in text at levels {levels}"
             if al:
                 detail += f"; aliases tried: {'|'.join(al[:5])}"
@@ -232,7 +236,11 @@ def find_relation_mentions(segment: str, offset: int, vocab: frozenset[str], mas
     n = len(segment)
     i = 0
     lo, hi = cfg.min_mention_length, cfg.max_mention_length
+    starts = _mention_starts(vocab, lo, hi) if isinstance(vocab, frozenset) else None
     while i < n:
+        if starts is not None and segment[i:i + lo] not in starts:
+            i += 1  # no name of the vocabulary starts here
+            continue
         hit = None
         for L in range(min(hi, n - i), lo - 1, -1):
             w = segment[i:i + L]
@@ -245,6 +253,14 @@ def find_relation_mentions(segment: str, offset: int, vocab: frozenset[str], mas
         else:
             i += 1
     return out
+
+
+@lru_cache(maxsize=8)
+def _mention_starts(vocab: frozenset[str], lo: int, hi: int) -> frozenset[str]:
+    """The first `lo` characters of every vocabulary name of a length the
+    mentions are looked for at: most positions of a text start none, and are
+    passed after one look-up instead of one per length."""
+    return frozenset(w[:lo] for w in vocab if lo <= len(w) <= hi)
 
 
 def _relation_covers(mention: str, relations: set[str]) -> bool:
@@ -276,6 +292,17 @@ def _split_spans(text: str, start: int, end: int, seps: frozenset[str]) -> list[
     return out
 
 
+@lru_cache(maxsize=8)
+def _enumeration_marks(enumeration_separators: tuple[str, ...], short_item_separators: tuple[str, ...]):
+    """(separators, short-item separators, clause stops, sentence stops, and
+    the characters the separators split on) of a config."""
+    seps = frozenset(enumeration_separators)
+    short = frozenset(short_item_separators)
+    return (seps, short, (_CLAUSE_STOPS | short) - seps,
+            (SENTENCE_END | frozenset("：:（）()")) - short if short else frozenset(),
+            frozenset("".join(seps)), frozenset("".join(short)))
+
+
 def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, int]]]:
     """Enumerations in the text, each as its item spans.
 
@@ -286,19 +313,20 @@ def find_enumerations(text: str, cfg: CleaningConfig) -> list[list[tuple[int, in
       most `enumeration_max_item_length` characters: `导演，编剧，演员`.
       A comma usually separates clauses, hence the stricter rule.
     """
-    seps = frozenset(cfg.enumeration_separators)
-    short = frozenset(cfg.short_item_separators)
+    seps, short, clause_stops, sentence_stops, sep_chars, short_chars = _enumeration_marks(
+        cfg.enumeration_separators, cfg.short_item_separators)
     out: list[list[tuple[int, int]]] = []
-    clause_stops = (_CLAUSE_STOPS | short) - seps
-    for cs, ce in _split_spans(text, 0, len(text), clause_stops):
-        if _sep_regex(seps).search(text, cs, ce) is None:
-            continue
-        items = [(s, e) for s, e in _split_spans(text, cs, ce, seps) if e > s]
-        if len(items) >= 2:
-            out.append(items)
+    if any(c in text for c in sep_chars):  # else no clause holds a separator
+        for cs, ce in _split_spans(text, 0, len(text), clause_stops):
+            if _sep_regex(seps).search(text, cs, ce) is None:
+                continue
+            items = [(s, e) for s, e in _split_spans(text, cs, ce, seps) if e > s]
+            if len(items) >= 2:
+                out.append(items)
     if short:
-        sentence_stops = (SENTENCE_END | frozenset("：:（）()")) - short
         for ss, se in _split_spans(text, 0, len(text), sentence_stops):
+            if sum(text.count(c, ss, se) for c in short_chars) + 1 < cfg.min_short_items:
+                continue  # too few separators for enough items
             items = [(s, e) for s, e in _split_spans(text, ss, se, short) if e > s]
             if (len(items) >= cfg.min_short_items
                     and all(e - s <= cfg.enumeration_max_item_length for s, e in items)

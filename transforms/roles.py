@@ -221,14 +221,21 @@ class CueIndex:
 
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
-        rels = tuple(dict.fromkeys(relations))
-        mined_items = tuple((r, tuple(mined[r])) for r in rels if r in mined) if mined else ()
-        self.cue_lists, self.own_words, self._by_first = _cue_plan(rels, mined_items)
+        self._plans = [(rel, _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ()))
+                       for rel in dict.fromkeys(relations)]
+        self._own_words = None
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.kinds[EVENT] = "date"
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
+
+    @property
+    def own_words(self) -> frozenset[str]:
+        """Every cue word of the entry's relations (needed only for foreign cues)."""
+        if self._own_words is None:
+            self._own_words = frozenset(c for _, plan in self._plans for _, cues in plan for c in cues)
+        return self._own_words
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -241,13 +248,15 @@ class CueIndex:
             return got
         seg = self.text[lo:hi]
         out = []
-        by_first = self._by_first
-        for ch in by_first.keys() & set(seg):
-            for cue, rel in by_first[ch]:
-                j = seg.find(cue)
-                while j != -1:
-                    out.append((lo + j, lo + j + len(cue), cue, rel))
-                    j = seg.find(cue, j + 1)
+        for rel, plan in self._plans:
+            for ch, cues in plan:
+                if ch not in seg:
+                    continue
+                for cue in cues:
+                    j = seg.find(cue)
+                    while j != -1:
+                        out.append((lo + j, lo + j + len(cue), cue, rel))
+                        j = seg.find(cue, j + 1)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
@@ -271,6 +280,19 @@ class CueIndex:
         return out
 
 
+@lru_cache(maxsize=4096)
+def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(first character, cue words) of one relation. Kept per relation, not
+    per entry: an entry's set of relations is rarely seen twice, a relation
+    is seen all the time. A span is searched only for the cues whose first
+    character it holds (one C-level test each; a set of the span's
+    characters cost more than the search)."""
+    plan: dict[str, list[str]] = {}
+    for cue in relation_cues(relation, mined):
+        plan.setdefault(cue[0], []).append(cue)
+    return tuple((ch, tuple(cues)) for ch, cues in plan.items())
+
+
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
 _SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS))) + "]")
 
@@ -278,21 +300,7 @@ _SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS)))
 @lru_cache(maxsize=256)
 def _stops(text: str, sentence: bool) -> tuple[int, ...]:
     rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
-    return tuple(m.start() for m in rx.finditer(text))
-
-
-@lru_cache(maxsize=4096)
-def _cue_plan(relations: tuple[str, ...], mined_items: tuple):
-    """(relation, cues) pairs, every cue word, and cue initial -> (cue, relation):
-    the same for every entry with these relations."""
-    mined = dict(mined_items)
-    cue_lists = tuple((rel, relation_cues(rel, mined.get(rel, ()))) for rel in relations)
-    own_words = frozenset(c for _, cues in cue_lists for c in cues)
-    by_first: dict[str, list[tuple[str, str]]] = {}
-    for rel, cues in cue_lists:
-        for cue in cues:
-            by_first.setdefault(cue[0], []).append((cue, rel))
-    return cue_lists, own_words, by_first
+    return tuple([m.start() for m in rx.finditer(text)])
 
 
 def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:

@@ -81,20 +81,12 @@ class NormalisedText:
     `str.find` or a miss, and never need to map a span back.
     """
 
-    __slots__ = ("text", "original", "_offsets", "_chars")
+    __slots__ = ("text", "original", "_offsets")
 
     def __init__(self, original: str):
         self.original = original
         self.text = normalise.__wrapped__(original)  # texts are not worth caching twice
         self._offsets: list[int] | None = None
-        self._chars: frozenset[str] | None = None
-
-    @property
-    def chars(self) -> frozenset[str]:
-        """The set of normalised characters (a cheap fuzzy prefilter)."""
-        if self._chars is None:
-            self._chars = frozenset(self.text)
-        return self._chars
 
     @property
     def offsets(self) -> list[int]:
@@ -124,6 +116,31 @@ def normalise_with_map(text: str) -> NormalisedText:
     entry: the pair's text is normalised once, not once per triple.
     """
     return NormalisedText(text)
+
+
+# Every character whose normalised form holds a CJK ideograph other than
+# itself lies in these blocks (radicals ⼈, enclosed ㈠ ㊀, squared ㍻,
+# compatibility ideographs 丽; tests/test_clean_align.py checks it over all
+# of Unicode). A text without them holds an ideograph after normalisation
+# exactly where it holds it before.
+_IDEOGRAPH_SOURCES = re.compile("[\u2e80-\u2fff\u3038-\u303a\u3190-\u319f\u3200-\u33ff\uf900-\ufaff"
+                                "\U0001f200-\U0001f2ff\U0002f800-\U0002fa1f]")
+
+
+@lru_cache(maxsize=64)
+def _plain_ideographs(text: str) -> bool:
+    return _IDEOGRAPH_SOURCES.search(text) is None
+
+
+def absent_ideographs(s: str, text: str) -> int:
+    """How many characters of `s` are CJK ideographs certainly absent from
+    normalise(text), judged on the raw text (0 when the text holds a
+    character that normalises to an ideograph). A value with such a
+    character cannot occur in the normalised text, so the text need not be
+    normalised to know it (most values of an entry are not in its text)."""
+    if not _plain_ideographs(text):
+        return 0
+    return sum(1 for c in s if ("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf") and c not in text)
 
 
 def is_ascii_alnum(ch: str) -> bool:
