@@ -123,3 +123,28 @@ def test_retry_after_accepts_seconds_and_http_dates_and_is_capped():
     soon = email.utils.formatdate(time.time() + 5, usegmt=True)
     assert 3 <= _retry_after(soon, cap=30) <= 5
     assert _retry_after("soon-ish", cap=30) is None and _retry_after(None, cap=30) is None
+
+
+def _open_cache(args):
+    import time
+
+    path, start = args
+    while time.time() < start:
+        pass
+    SearchCache(path).put("b", 1, "q", [])
+    return True
+
+
+def test_workers_opening_one_new_cache_at_once_all_succeed(tmp_path):
+    """Beam's multi-process runner sets up one search DoFn per worker at the
+    same moment; switching a new cache to WAL then fails with "database is
+    locked" at once, without the busy timeout. Every opener must succeed."""
+    import multiprocessing
+    import time
+
+    for round_ in range(3):
+        path = str(tmp_path / f"cache{round_}")
+        start = time.time() + 0.5
+        with multiprocessing.get_context("spawn").Pool(6) as pool:
+            assert all(pool.map(_open_cache, [(path, start)] * 12))
+        assert SearchCache(path).get("b", 1, "q") == []

@@ -32,6 +32,27 @@ class CacheStats:
         return self.hits / total if total else 0.0
 
 
+def _retry_locked(step, seconds: float = 60.0):
+    """Run one sqlite step, retrying while another process holds the lock.
+
+    Switching the journal mode (and the first schema write) can fail with
+    "database is locked" at once, without waiting out the busy timeout, when
+    several workers open the same new cache together (Beam's multi-process
+    DirectRunner sets up one search DoFn per worker at the same moment)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    delay = 0.01
+    while True:
+        try:
+            return step()
+        except sqlite3.OperationalError as exc:
+            if ("locked" not in str(exc) and "busy" not in str(exc)) or time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+
 class SearchCache:
     def __init__(self, cache_dir: str):
         os.makedirs(cache_dir, exist_ok=True)
@@ -39,11 +60,11 @@ class SearchCache:
         self._lock = threading.Lock()
         self._con = sqlite3.connect(self.path, timeout=60, check_same_thread=False)
         with self._lock:
-            self._con.execute("PRAGMA journal_mode=WAL")
-            self._con.execute(
+            _retry_locked(lambda: self._con.execute("PRAGMA journal_mode=WAL"))
+            _retry_locked(lambda: self._con.execute(
                 "CREATE TABLE IF NOT EXISTS results (backend TEXT, k INTEGER, query TEXT, results TEXT, "
                 "PRIMARY KEY (backend, k, query))"
-            )
+            ))
             self._con.commit()
 
     def get(self, backend: str, k: int, query: str) -> list[SearchResult] | None:
