@@ -431,8 +431,9 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                                                cfg.compounds)):
                 cut.append(text[s:e])
                 continue
-            if cfg.longer_names and name_like and inside_longer_name(text, s, e, relation):
-                cut.append(f"{text[s:e]}@{s} in {inside_longer_name(text, s, e, relation)}")
+            longer = inside_longer_name(text, s, e, relation) if cfg.longer_names and name_like else None
+            if longer:
+                cut.append(f"{text[s:e]}@{s} in {longer}")
                 continue
             if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place

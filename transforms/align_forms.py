@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
 
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
@@ -103,6 +104,7 @@ def place_spans(value: str, text: str) -> list[tuple[int, int]]:
 _ORG_HEADS = ("有限责任公司", "有限公司", "公司", "集团", "影业", "制片厂", "唱片", "工作室")
 _ORG_GENERIC = ("有限责任", "股份", "有限", "控股", "国际", "电影", "影视", "影业", "娱乐", "唱片", "音乐",
                 "文化", "传媒", "发行", "制作", "制片", "出品", "动画", "美术", "传播", "公司", "集团")
+_ORG_WORDS = tuple(sorted(set(_ORG_GENERIC + _ORG_HEADS), key=len, reverse=True))
 _ORG_TAIL = re.compile("(?:" + "|".join(sorted(set(_ORG_HEADS + _ORG_GENERIC), key=len, reverse=True)) + ")+")
 
 
@@ -115,7 +117,7 @@ def company_core(value: str) -> str | None:
         return None
     core = v
     while True:
-        for w in sorted(_ORG_GENERIC + _ORG_HEADS, key=len, reverse=True):
+        for w in _ORG_WORDS:
             if core.endswith(w) and len(core) - len(w) >= 2:
                 core = core[: -len(w)]
                 break
@@ -123,8 +125,6 @@ def company_core(value: str) -> str | None:
             break
     if core == v or len(core) < 2 or core in COUNTRIES or core[-1] in _ADMIN_SUFFIX:
         return None
-    from transforms.mentions import jieba_place_names
-
     return None if core in jieba_place_names() else core
 
 

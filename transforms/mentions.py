@@ -46,46 +46,30 @@ def _cjk(ch: str) -> bool:
 
 # jieba's tags of names: a word with one of them is a name a mention must not cut.
 _NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j"})
-_NAMES: frozenset[str] | None = None
 
 
-_TAGS: dict[str, str] | None = None
-
-
+@lru_cache(maxsize=1)
 def _name_tags() -> dict[str, str]:
     """word -> tag of the names in jieba's dictionary (read once from its dict.txt)."""
-    global _TAGS
-    if _TAGS is None:
-        with _LOCK:
-            if _TAGS is None:
-                import os
+    import os
 
-                import jieba
+    import jieba
 
-                path = os.path.join(os.path.dirname(jieba.__file__), "dict.txt")
-                with open(path, encoding="utf-8") as fh:
-                    _TAGS = {p[0]: p[2] for p in (line.split() for line in fh)
-                             if len(p) == 3 and p[2] in _NAME_TAGS}
-    return _TAGS
+    path = os.path.join(os.path.dirname(jieba.__file__), "dict.txt")
+    with open(path, encoding="utf-8") as fh:
+        return {p[0]: p[2] for p in (line.split() for line in fh) if len(p) == 3 and p[2] in _NAME_TAGS}
 
 
+@lru_cache(maxsize=1)
 def jieba_names() -> frozenset[str]:
     """The words of jieba's dictionary tagged as names."""
-    global _NAMES
-    if _NAMES is None:
-        _NAMES = frozenset(_name_tags())
-    return _NAMES
+    return frozenset(_name_tags())
 
 
-_PLACES: frozenset[str] | None = None
-
-
+@lru_cache(maxsize=1)
 def jieba_place_names() -> frozenset[str]:
     """The words jieba tags as places (ns): `上海`, `华纳` is one too."""
-    global _PLACES
-    if _PLACES is None:
-        _PLACES = frozenset(w for w, tag in _name_tags().items() if tag == "ns")
-    return _PLACES
+    return frozenset(w for w, tag in _name_tags().items() if tag == "ns")
 
 
 def jieba_dictionary() -> tuple[dict, float]:

@@ -417,8 +417,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if relation in rels:
         cue = next(c[2] for c in binding if c[3] == relation)
         return RoleEvidence("own", cue, 1.0)
-    if relation in BOUND_IN_CLAUSE and _QUALIFIED[relation].match(text, e):
-        return RoleEvidence("own", text[e:_QUALIFIED[relation].match(text, e).end()], 1.0)
+    qualified = _QUALIFIED[relation].match(text, e) if relation in BOUND_IN_CLAUSE else None
+    if qualified:
+        return RoleEvidence("own", text[e:qualified.end()], 1.0)
     if relation in BOUND_ONLY or (relation in BOUND_IN_CLAUSE and own_anywhere):
         return RoleEvidence("other", "no cue of " + relation + " binds it", 0.0)
     cued = is_cued(relation) or relation in index.mined
