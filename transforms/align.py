@@ -40,6 +40,7 @@ from transforms.quantities import (
     _close, dates_compatible, find_dates, find_quantities, parse_date, parse_quantity,
 )
 from transforms import align_forms as _forms
+from transforms import awards as _awards
 from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
@@ -93,6 +94,7 @@ class AlignConfig:
     paraphrases: bool = True   # 教育部与浙江省人民政府共建 = 省部共建
     lifespans: bool = True     # 曹渊（1902—1926） = 出生日期 1902年
     short_names: bool = True   # 华纳兄弟公司 = 华纳兄弟娱乐公司
+    awards: bool = True        # 第23届凯撒奖最佳导演奖 = 第23届 法国电影凯撒奖最佳导演奖
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
@@ -111,7 +113,7 @@ class Alignment:
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | short_name | fuzzy
+    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | short_name | award | fuzzy
     cue: str | None = None
     support_score: float | None = None
 
@@ -381,6 +383,8 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "number", _number_all(value, text, cfg, relation), False
     if cfg.aliases:
         yield "alias", _alias_all([*aliases, *_variants(value)], text), True
+    if cfg.awards and relation and _awards.AWARD_RELATION.search(relation):
+        yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True
     if cfg.places and relation in _forms.PLACE_RELATIONS:
@@ -444,7 +448,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 break
             if level == "lifespan":
                 ev = _LIFESPAN_EVIDENCE
-            elif dated or level in ("date", "number"):
+            elif level in ("date", "number") or (dated and level != "award"):
                 anchors = ctx.date_anchors if date_like else ctx.quantity_anchors
                 ev = _roles.dated_role(ctx.cues, relation, s, e, list(anchors),
                                        "date" if date_like else "quantity")

@@ -212,6 +212,10 @@ def _foreign_regex() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
+_AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+_IN_CATEGORY = re.compile(r"最佳[^，。；;、\s]{0,5}$")
+
+
 class CueIndex:
     """Where the cues of an entry's relations occur in its text.
 
@@ -275,6 +279,11 @@ class CueIndex:
             for m in _foreign_regex().finditer(seg):
                 if m.group() not in self.own_words and _COLON.match(self.text, lo + m.end()):
                     out.append((lo + m.start(), lo + m.end(), m.group(), FOREIGN))
+        if "最佳" in seg:
+            # `最佳导演奖`, `最佳国语男演唱人奖`: a role word inside an award's
+            # category names the category, not a part the entity played.
+            out = [c for c in out if _AWARD_RELATION.search(c[3])
+                   or not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
         out.sort()
         self._spans[(lo, hi)] = out
         return out
@@ -436,7 +445,6 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
 
-_AWARD_RELATION = re.compile(r"奖|成就|荣誉")
 _NOMINATED_BEFORE = re.compile(r"(?:入围|提名)[^，。；;]{0,6}$")
 _NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
 
@@ -446,6 +454,11 @@ def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
     `…最佳改编剧本提名`) is not an award it won, unless the value says so."""
     if not _AWARD_RELATION.search(relation) or "提名" in value or "入围" in value:
         return False
+    return nomination_said(text, s, e)
+
+
+def nomination_said(text: str, s: int, e: int) -> bool:
+    """The text says the award at text[s:e] was a nomination (`入围…`, `…提名`)."""
     return bool(_NOMINATED_BEFORE.search(text, max(0, s - 8), s) or _NOMINATED_AFTER.match(text[e:e + 40]))
 
 

@@ -1,0 +1,94 @@
+"""The award level (transforms/awards.py): an award stated part by part.
+Every sentence is written for this test (real facts, our own words)."""
+from __future__ import annotations
+
+from transforms.awards import award_core, award_spans, parse_award
+from transforms.pairs import validate_raw_entry
+from transforms.redundancy import CleaningConfig, clean_entry
+
+WUJIANDAO = "2003年，梁朝伟凭借《无间道》获得第40届金马奖最佳男主角和第22届香港电影金像奖最佳男主角。"
+LIAN = ("李安凭借《断背山》获得第78届奥斯卡金像奖最佳导演奖，"
+        "又凭借《少年派的奇幻漂流》在第85届奥斯卡颁奖典礼上获得最佳导演奖。")
+
+
+def _fates(title: str, summary: str, rows: list[tuple[str, str]], cfg=None) -> dict:
+    raw, err = validate_raw_entry({"title": title, "summary": summary,
+                                   "infobox": [{"name": n, "value": v} for n, v in rows]})
+    assert err is None, err
+    res = clean_entry(raw, cfg or CleaningConfig())
+    out = {(t["relation"], t["tail"]): ("kept", t["match"], summary[t["start"]:t["end"]])
+           for t in (res.pair or {}).get("triples", [])}
+    out.update({(t["relation"], t["tail"]): ("dropped", detail) for t, _r, detail in res.dropped_triples})
+    return out
+
+
+def test_an_award_is_read_as_body_edition_count_and_category():
+    a = parse_award("第23届 法国电影凯撒奖最佳导演奖")
+    assert (a.core, a.editions, a.category, a.nomination) == ("凯撒", frozenset({23}), "最佳导演", False)
+    assert parse_award("两届奥斯卡最佳导演奖").count == 2
+    assert parse_award("第十二届奥斯卡金像奖最佳女主角提名").editions == frozenset({12})
+    assert parse_award("第十二届奥斯卡金像奖最佳女主角提名").nomination
+    assert award_core("台湾电影金马奖") == "金马" and award_core("戛纳国际电影节") == "戛纳"
+    assert award_core("香港电影金像奖") == "金像"  # never emptier than two characters
+    # Nothing but a body is left to the exact level.
+    assert parse_award("金马奖") is None
+
+
+def test_the_same_edition_and_category_in_other_words_state_the_award():
+    fates = _fates("梁朝伟", WUJIANDAO, [("主要成就", "第40届台湾电影金马奖最佳男主角"),
+                                         ("主要成就", "第22届 香港电影金像奖最佳男主角奖")])
+    won = fates[("主要成就", "第40届台湾电影金马奖最佳男主角")]
+    assert won[:2] == ("kept", "award") and won[2].startswith("第40届金马奖")
+    assert fates[("主要成就", "第22届 香港电影金像奖最佳男主角奖")][:2] == ("kept", "award")
+
+
+def test_another_edition_or_a_category_of_another_award_is_not_stated():
+    fates = _fates("梁朝伟", WUJIANDAO, [("主要成就", "第41届台湾电影金马奖最佳男主角"),
+                                         ("主要成就", "第40届台湾电影金马奖最佳导演"),
+                                         ("主要成就", "第22届台湾电影金马奖最佳男主角")])
+    assert all(f[0] == "dropped" for f in fates.values()), fates
+    # The category after 第22届…金像奖 is the 金像奖's, not the 金马奖's.
+    assert award_spans("第40届台湾电影金马奖最佳男主角", WUJIANDAO)
+    assert not award_spans("第40届台湾电影金马奖最佳导演", WUJIANDAO)
+
+
+def test_an_edition_in_the_value_must_be_in_the_text():
+    text = "梁朝伟凭借《无间道》获得金马奖最佳男主角。"
+    assert not award_spans("第40届台湾电影金马奖最佳男主角", text)
+    assert award_spans("台湾电影金马奖最佳男主角", "梁朝伟凭借《无间道》获得第40届金马奖最佳男主角。")
+
+
+def test_a_category_after_the_ceremony_and_a_count_of_mentions():
+    # `在第85届奥斯卡颁奖典礼上获得最佳导演奖`: a ceremony stands between.
+    assert award_spans("第85届奥斯卡最佳导演奖", LIAN)
+    fates = _fates("李安", LIAN, [("主要成就", "两届奥斯卡最佳导演奖"), ("主要成就", "三届奥斯卡最佳导演奖")])
+    assert fates[("主要成就", "两届奥斯卡最佳导演奖")][:2] == ("kept", "award")
+    assert fates[("主要成就", "三届奥斯卡最佳导演奖")][0] == "dropped"
+
+
+def test_a_nomination_is_neither_a_win_nor_one_of_the_wins():
+    text = "她第三次获得金曲奖最佳国语女歌手提名。"
+    assert award_spans("三届台湾金曲奖最佳国语女歌手提名", text)
+    assert not award_spans("四届台湾金曲奖最佳国语女歌手提名", text)
+    fates = _fates("莫文蔚", text, [("主要成就", "台湾金曲奖最佳国语女歌手奖")])
+    assert fates[("主要成就", "台湾金曲奖最佳国语女歌手奖")][0] == "dropped"
+    # Two wins and a nomination are not three wins.
+    wins = ("凭《暗战》获得第19届香港电影金像奖最佳男主角。凭《五亿探长雷洛传》获得第11届香港电影金像奖"
+            "最佳男主角提名。凭《桃姐》获得第31届香港电影金像奖最佳男主角。")
+    assert len(award_spans("两届香港电影金像奖最佳男主角", wins)) == 2
+    assert not award_spans("三届香港电影金像奖最佳男主角", wins)
+
+
+def test_a_role_word_inside_a_category_is_not_a_role_cue():
+    # `最佳导演` names a prize; it must not bind the award before it to 导演.
+    text = "该片先后获得第73届奥斯卡金像奖最佳外语片、第20届香港电影金像奖最佳导演等奖项。"
+    fates = _fates("卧虎藏龙", text, [("导演", "李安"), ("主要奖项", "奥斯卡金像奖最佳外语片")])
+    assert fates[("主要奖项", "奥斯卡金像奖最佳外语片")][0] == "kept"
+
+
+def test_the_award_level_can_be_switched_off():
+    cfg = CleaningConfig()
+    cfg.align.awards = False
+    fates = _fates("梁朝伟", WUJIANDAO, [("主要成就", "第40届台湾电影金马奖最佳男主角")], cfg)
+    assert fates[("主要成就", "第40届台湾电影金马奖最佳男主角")][0] == "dropped"
+    assert "award" not in fates[("主要成就", "第40届台湾电影金马奖最佳男主角")][1].split("levels ")[1]

@@ -1,0 +1,222 @@
+"""The award level: an award stated in other words than its cell.
+
+Award cells (`主要成就`, `主要奖项`, `获得奖项`) name one fact in several
+parts, and a text says the same fact with the parts worded or placed
+otherwise: `第23届 法国电影凯撒奖最佳导演奖` is stated by `第23届凯撒奖最佳
+导演奖`, `第47届戛纳国际电影节评审团大奖` by `在第47届戛纳国际电影节上获得了
+评委会大奖、最佳男演员奖`, `两届台湾金曲奖最佳国语男歌手` by two editions that
+each name the category. No string distance sees these, and a fuzzy match of
+the whole would accept another edition or category.
+
+So the value is read as parts and each part is compared on its own:
+
+- the **award body**, by its core: the cell's body without region, medium
+  and generic words (`法国电影凯撒奖` -> `凯撒`, `奥斯卡金像奖` -> `奥斯卡`);
+- the **edition** (`第N届`): when the value has one, the text must give the
+  same number right before the body (a text without it is less precise,
+  docs/alignment.md rule 2); a text edition with a value without one is
+  more precise and fine;
+- a **count** (`两届`, `1座`): as many mentions, or `第N次`;
+- a **year** prefix (`2009年台湾金曲奖…`): in the same sentence;
+- the **category** (`最佳导演`, from `最佳`, `年度最佳`, `评审团`, `十大`, …):
+  after the body in its sentence, with only other categories, list marks and
+  a ceremony (`颁奖典礼`) between, never another award or edition; the forms
+  listed in `_CATEGORY_SWAPS` are the same category (`女主角`/`女演员`);
+- a **nomination** (`提名`, `入围`) in the value must be said in the text; a
+  win in the value said as a nomination is rejected later, by the role check
+  (transforms/roles.py `nominated`).
+
+Pure functions; spans index the original text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from transforms.quantities import _cn_int
+from transforms.roles import nomination_said
+
+AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+
+# Characters a mention may carry or lack around the same words: spaces and quotes.
+_SQUEEZED = frozenset(" \t\u3000\xa0“”\"'‘’「」『』《》〈〉")
+_NUM = r"[0-9０-９一二两三四五六七八九十百零〇]+"
+_EDITION = re.compile(rf"第({_NUM}(?:[、,，和及与]{_NUM})*)[届次]")
+_VALUE_EDITION = re.compile(rf"^第({_NUM})届")
+_VALUE_COUNT = re.compile(rf"^({_NUM})[届座次度]")
+_VALUE_YEAR = re.compile(r"^(\d{4})年?")
+_NOMINATION = re.compile(r"(?:提名|入围)$")
+_CATEGORY = re.compile(r"年度最佳|最佳|评审团|评委会|终身成就|十大")
+# Region, medium and generic words around an award's distinctive name.
+_GENERIC = ("大韩民国", "中国台湾", "中国香港", "台湾", "香港", "中国", "内地", "大陆", "美国", "法国", "英国",
+            "韩国", "日本", "德国", "国际", "电影", "音乐", "华语", "全球", "亚洲", "年度")
+_BODY_SUFFIXES = ("金像奖", "电影节", "大奖", "奖", "节")
+_CATEGORY_SWAPS = (("女主角", "女演员"), ("男主角", "男演员"), ("评审团", "评委会"), ("歌手", "演唱人"))
+_SENTENCE_END = frozenset("。！？!?；;\n")
+# After the text's own body word: `奥斯卡|金像奖`, `戛纳|国际电影节` (never into a category).
+_BODY_TAIL = re.compile(r"(?:(?!最佳|年度|评审|评委|十大)[^，。、；;！？]){0,5}?(?:奖|节|榜)")
+# What may stand between the body and the category: other categories, a ceremony.
+_GAP_CATEGORY = re.compile(r"(?:年度最佳|最佳|评审团|评委会|十大|终身成就)[^，。；;、]{0,12}?奖")
+_GAP_CEREMONY = re.compile(r"颁奖(?:典礼|礼|晚会|盛典)?")
+_GAP_AWARD = re.compile(r"[奖节榜届]")
+# What may follow a category: a count (`两次提名`), then its 奖, a list mark
+# or conjunction, a nomination, or no more Chinese (`最佳导演` is not `最佳导演处女作`).
+_AFTER_CATEGORY = re.compile(r"(?:[0-9一两二三四五六七八九十]+[次项座度个])?(?:[奖、，。；;和及与等提双并以（(]|[^\u4e00-\u9fff]|$)")
+_TIMES_BEFORE = re.compile(rf"(?:第)?({_NUM})[次度]")
+
+
+@dataclass(frozen=True)
+class AwardValue:
+    core: str
+    category: str
+    editions: frozenset[int]
+    count: int
+    year: str | None
+    nomination: bool
+
+
+def _number(s: str) -> int | None:
+    s = s.translate(str.maketrans("０１２３４５６７８９", "0123456789"))
+    return int(s) if s.isdigit() else _cn_int(s)
+
+
+def _squeeze(s: str) -> tuple[str, list[int]]:
+    keep = [i for i, ch in enumerate(s) if ch not in _SQUEEZED]
+    return "".join(s[i] for i in keep), keep
+
+
+def award_core(body: str) -> str:
+    """The distinctive name of an award body (`台湾电影金马奖` -> `金马`),
+    never shorter than two characters."""
+    changed = True
+    while changed:
+        changed = False
+        for w in _GENERIC:
+            if body.startswith(w) and len(body) - len(w) >= 2:
+                body, changed = body[len(w):], True
+            if body.endswith(w) and len(body) - len(w) >= 2:
+                body, changed = body[:-len(w)], True
+        for w in _BODY_SUFFIXES:
+            if body.endswith(w) and len(body) - len(w) >= 2:
+                body, changed = body[:-len(w)], True
+                break
+    return body
+
+
+@lru_cache(maxsize=4096)
+def parse_award(value: str) -> AwardValue | None:
+    """The parts of an award value, or None when it does not read as one
+    (no body, or nothing but a body: the exact level decides those)."""
+    v, _ = _squeeze(value)
+    year = editions = None
+    count = 1
+    m = _VALUE_YEAR.match(v)
+    if m:
+        year, v = m.group(1), v[m.end():]
+    m = _VALUE_EDITION.match(v)
+    if m:
+        n = _number(m.group(1))
+        editions, v = (frozenset({n}) if n else None), v[m.end():]
+    else:
+        m = _VALUE_COUNT.match(v)
+        if m and _number(m.group(1)):
+            count, v = _number(m.group(1)), v[m.end():]
+    nomination = bool(_NOMINATION.search(v))
+    v = _NOMINATION.sub("", v)
+    c = _CATEGORY.search(v)
+    body, category = (v[:c.start()], v[c.start():]) if c else (v, "")
+    if category.endswith("奖") and len(category) > 3:
+        category = category[:-1]
+    core = award_core(body)
+    if len(core) < 2 or not (editions or year or category or count > 1 or m):
+        return None
+    return AwardValue(core, category, editions or frozenset(), count, year, nomination)
+
+
+def _category_forms(category: str) -> tuple[str, ...]:
+    forms = {category}
+    for a, b in _CATEGORY_SWAPS:
+        forms |= {f.replace(a, b) for f in forms if a in f} | {f.replace(b, a) for f in forms if b in f}
+    for f in list(forms):
+        if f.startswith("最佳年度"):
+            forms.add("年度最佳" + f[4:])
+        elif f.startswith("年度最佳"):
+            forms.add("最佳年度" + f[4:])
+    return tuple(sorted(forms, key=len, reverse=True))
+
+
+def _sentence(sq: str, i: int) -> tuple[int, int]:
+    lo = i
+    while lo > 0 and sq[lo - 1] not in _SENTENCE_END:
+        lo -= 1
+    hi = i
+    while hi < len(sq) and sq[hi] not in _SENTENCE_END:
+        hi += 1
+    return lo, hi
+
+
+def _edition_before(sq: str, lo: int, at: int, editions: frozenset[int]) -> int | None:
+    """Start of a `第N届` naming one of `editions`, ending at most a region
+    word before the body (`第41届台湾金马奖`); None if there is none."""
+    for m in reversed(list(_EDITION.finditer(sq, lo, at))):
+        if at - m.end() > 4 or any(ch in "，。、；;" for ch in sq[m.end():at]):
+            return None
+        nums = {_number(x) for x in re.split(r"[、,，和及与]", m.group(1))}
+        return m.start() if nums & editions else None
+    return None
+
+
+def _category_after(sq: str, start: int, hi: int, forms: tuple[str, ...]) -> int | None:
+    """End of the first category form in sq[start:hi] with only categories,
+    list marks and a ceremony between, or None."""
+    best = None
+    for f in forms:
+        j = sq.find(f, start, hi)
+        while j != -1:
+            end = j + len(f)
+            if _AFTER_CATEGORY.match(sq, end):
+                gap = _GAP_CEREMONY.sub("", _GAP_CATEGORY.sub("", sq[start:j]))
+                if len(gap) <= 40 and not _GAP_AWARD.search(gap):
+                    best = end if best is None or j < best else best
+                break
+            j = sq.find(f, j + 1, hi)
+    return best
+
+
+def award_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """[start, end) spans of the text that state the award value part by part."""
+    a = parse_award(value)
+    if a is None or a.core not in text.replace(" ", ""):
+        return []
+    sq, idx = _squeeze(text)
+    forms = _category_forms(a.category) if a.category else ()
+    hits: list[tuple[int, int, int]] = []  # (第N次 said before it, start, end)
+    i = sq.find(a.core)
+    while i != -1:
+        lo, hi = _sentence(sq, i)
+        body_end = i + len(a.core)
+        tail = _BODY_TAIL.match(sq, body_end, hi)
+        if tail:
+            body_end = tail.end()
+        start: int | None = i
+        if a.editions:
+            start = _edition_before(sq, lo, i, a.editions)
+        if start is not None and a.year and a.year not in sq[lo:hi]:
+            start = None
+        end: int | None = body_end
+        if start is not None and forms:
+            end = _category_after(sq, body_end, hi, forms)
+        if start is not None and end is not None and a.nomination and not re.search("提名|入围", sq[lo:hi]):
+            end = None
+        if start is not None and end is not None:
+            s, e = idx[start], idx[end - 1] + 1
+            if a.nomination or not nomination_said(text, s, e):  # a nomination is not one of the wins
+                times = max((_number(m.group(1)) or 0 for m in _TIMES_BEFORE.finditer(sq, lo, i)), default=0)
+                hits.append((times, s, e))
+        i = sq.find(a.core, i + 1)
+    if a.count > 1:
+        # `五届…`: the mention that says `第五次`, or as many mentions as wins.
+        nth = [h for h in hits if h[0] >= a.count]
+        hits = nth or (hits if len(hits) >= a.count else [])
+    return [(s, e) for _, s, e in hits]
