@@ -297,3 +297,49 @@ def test_a_company_is_named_by_its_distinctive_part_and_a_cell_by_its_value():
     assert ("出品公司", "上海电影制片厂") in _dropped(raw)  # 上海 is a place, not the studio's name
     raw = _entry("大闹龙宫", "《大闹龙宫》是上海美术电影制片厂出品的动画片。", [("出品方", "制作公司：上海美术电影制片厂")])
     assert _kept(raw)[("出品方", "制作公司：上海美术电影制片厂")]["match"] == "alias"
+
+
+def test_a_song_credit_needs_words_or_music_in_its_sentence():
+    # `演唱了X的《…》` names the singer; nothing says who wrote the words or the music.
+    raw = _entry("后来", "2001年，刘若英演唱了施人诚的《后来》。", [("填词", "施人诚"), ("谱曲", "施人诚")])
+    drops = _dropped(raw)
+    assert "no cue of 填词" in drops[("填词", "施人诚")] and "no cue of 谱曲" in drops[("谱曲", "施人诚")]
+    raw = _entry("后来", "《后来》由施人诚填词，玉城千春谱曲，刘若英演唱。", [("填词", "施人诚"), ("谱曲", "玉城千春")])
+    assert set(_kept(raw)) == {("填词", "施人诚"), ("谱曲", "玉城千春")}
+    # A bracket note or `合作` between the name and its credit still binds it.
+    raw = _entry("倒带", "《倒带》由方文山作词，周杰伦作曲，钟兴民（Jamie Hsueh）编曲，蔡依林演唱。",
+                 [("编曲", "钟兴民")])
+    assert _kept(raw)[("编曲", "钟兴民")]["cue"] == "编曲"
+
+
+def test_a_novel_s_author_is_the_source_not_the_screenwriter():
+    raw = _entry("红高粱", "《红高粱》是1987年上映的剧情片，改编自莫言的同名小说，由张艺谋执导。",
+                 [("原著", "莫言"), ("编剧", "莫言")])
+    assert ("原著", "莫言") in _kept(raw)
+    assert ("编剧", "莫言") in _dropped(raw)
+
+
+def test_a_genre_is_said_of_the_work():
+    raw = _entry("英雄", "《英雄》是张艺谋执导的武侠片，改编自一部历史小说，充满动作场面。",
+                 [("类型", "武侠"), ("类型", "动作")])
+    assert ("类型", "武侠") in _kept(raw)
+    assert "no cue of 类型 binds it" in _dropped(raw)[("类型", "动作")]
+
+
+def test_nationality_and_dynasty_forms_a_word_boundary_would_hide():
+    raw = _entry("卡里斯特亚斯", "卡里斯特亚斯是希腊籍足球运动员，曾效力于多支球队。", [("国籍", "希腊")])
+    assert _kept(raw)[("国籍", "希腊")]["match"] == "nationality"
+    raw = _entry("玄奘", "玄奘于唐太宗贞观年间西行求法。", [("朝代", "唐朝"), ("朝代", "宋")])
+    assert _kept(raw)[("朝代", "唐朝")]["match"] == "era"
+    assert ("朝代", "宋") in _dropped(raw)
+    raw = _entry("徐光启", "徐光启是明代科学家，万历年间进士。", [("籍贯", "明星")])  # 明 of 明代 is no star
+    assert ("籍贯", "明星") in _dropped(raw)
+
+
+def test_a_fuzzy_match_never_drops_the_value_s_edge():
+    # `老X` (the father, Sr.) is not X: the text names less than the value.
+    from transforms.align_fuzzy import fuzzy_span
+    text = "克林特·伊斯特伍德（Clint Eastwood）是美国导演，斯科特是他的儿子。"
+    assert fuzzy_span("老克林特·伊斯特伍德", text, AlignConfig()) is None
+    s, e = fuzzy_span("克林特·伊斯特伍德", "他是演员克林特·伊斯特五德的儿子。", AlignConfig(fuzzy_substitution_min_length=5))
+    assert (s, e) == (4, 13)  # one replaced character inside still matches

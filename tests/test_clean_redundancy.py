@@ -60,7 +60,7 @@ def test_paper_table2_cantonese_triple_is_removed():
     [(triple, reason, detail)] = res.dropped_triples
     assert (triple["relation"], triple["tail"], reason) == ("对白语言", "粤语", "unsupported_by_text")
     assert detail.startswith("value not found in text at levels exact,")
-    assert detail.split(";")[0].endswith(",paraphrase,fuzzy")
+    assert detail.split(";")[0].endswith(",paraphrase,short_name,award,nationality,era,fuzzy")
     assert res.pair["num_triples"] == 2
     assert accounted(entry, res)
 

@@ -94,6 +94,8 @@ class AlignConfig:
     paraphrases: bool = True   # 教育部与浙江省人民政府共建 = 省部共建
     lifespans: bool = True     # 曹渊（1902—1926） = 出生日期 1902年
     short_names: bool = True   # 华纳兄弟公司 = 华纳兄弟娱乐公司
+    nationalities: bool = True  # 希腊籍 = 国籍 希腊
+    eras: bool = True          # 唐太宗 = 朝代 唐
     awards: bool = True        # 第23届凯撒奖最佳导演奖 = 第23届 法国电影凯撒奖最佳导演奖
 
     def __post_init__(self) -> None:
@@ -113,7 +115,7 @@ class Alignment:
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | short_name | award | fuzzy
+    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
     cue: str | None = None
     support_score: float | None = None
 
@@ -387,6 +389,10 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True
+    if cfg.nationalities and relation in _forms.NATIONALITY_RELATIONS:
+        yield "nationality", _forms.nationality_spans(value, text), False
+    if cfg.eras and relation in _forms.DYNASTY_RELATIONS:
+        yield "era", _forms.era_spans(value, text), False
     if cfg.places and relation in _forms.PLACE_RELATIONS:
         yield "place", _forms.place_spans(value, text), True
     if cfg.list_items:

@@ -12,6 +12,11 @@ switched on or off in `AlignConfig`:
 - `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`;
 - `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
   `逝世日期 1926年`: the dates in brackets after the entity's name.
+- `nationality`: `希腊籍运动员` states `国籍 希腊`, and `国籍：中华人民共和国`
+  states `国籍 中国` (jieba reads `希腊籍` as one word, which would hide it);
+- `era`: `唐太宗`, `隋炀帝时期`, `明嘉靖三十一年` state `朝代 唐`/`隋`/`明`: a
+  dynasty is named by its rulers and its eras, which a word boundary would
+  cut it from;
 - `short_name`: `华纳兄弟公司` and `梦工厂` state `出品公司 华纳兄弟娱乐公司`
   and `梦工厂电影发行公司`: a company is named by its distinctive part, the
   generic words of its trade and legal form (电影, 发行, 娱乐, 有限公司)
@@ -32,6 +37,8 @@ from transforms.quantities import dates_compatible, parse_date
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
                              "总部地点", "所在地区", "地区", "所在城市"})
 DEMONYM_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡"})
+NATIONALITY_RELATIONS = frozenset({"国籍"})
+DYNASTY_RELATIONS = frozenset({"朝代"})
 BIRTH_RELATIONS = frozenset({"出生日期", "出生时间", "出生年月", "生日"})
 DEATH_RELATIONS = frozenset({"逝世日期", "逝世时间", "去世时间", "去世日期", "死亡日期", "死亡时间"})
 
@@ -212,3 +219,43 @@ def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tu
     if td is not None and dates_compatible(vd, td, False):
         return [(m.start(group), m.end(group))]
     return []
+
+
+_PRC_AFTER_LABEL = re.compile(r"国籍\s*[：:]\s*$")
+
+
+def nationality_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """`希腊籍` for 希腊 (never `籍贯`); `国籍：中华人民共和国` for 中国."""
+    out = []
+    j = text.find(value + "籍")
+    while j != -1:
+        if not text.startswith("贯", j + len(value) + 1):
+            out.append((j, j + len(value)))
+        j = text.find(value + "籍", j + 1)
+    if value == "中国":
+        j = text.find("中华人民共和国")
+        while j != -1:
+            if _PRC_AFTER_LABEL.search(text, max(0, j - 8), j) or text.startswith("国籍", j + 7):
+                out.append((j, j + 7))
+            j = text.find("中华人民共和国", j + 1)
+    return out
+
+
+# What follows a dynasty's name when its ruler or its era is meant:
+# 太宗, 炀帝, 孝武帝, 世祖; 嘉靖三十一年; 时期, 年间.
+_RULER_OR_ERA = re.compile(r"[\u4e00-\u9fff]{1,2}(?:帝|宗|祖)|[\u4e00-\u9fff]{2}[元一二三四五六七八九十]+年"
+                           r"|时期|年间|初年|末年")
+
+
+def era_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """The dynasty (without 朝/代) followed by a ruler's title or an era."""
+    core = value[:-1] if len(value) >= 2 and value[-1] in "朝代" else value
+    if not 1 <= len(core) <= 3:
+        return []
+    out = []
+    j = text.find(core)
+    while j != -1:
+        if _RULER_OR_ERA.match(text, j + len(core)):
+            out.append((j, j + len(core)))
+        j = text.find(core, j + 1)
+    return out

@@ -50,7 +50,9 @@ def _gapped_span(nv: str, window: str, cfg) -> tuple[int, int] | None:
         ops.pop(0)
     while ops and ops[-1].tag == "insert":  # text after the match
         ops.pop()
-    if not ops:
+    if not ops or ops[0].tag == "delete" or ops[-1].tag == "delete":
+        # A value longer at an edge than the text names more than the text
+        # says (`老克林特·伊斯特伍德` is not `克林特·伊斯特伍德`; rule 2).
         return None
     replaced = sum(o.src_end - o.src_start for o in ops if o.tag == "replace")
     edits = sum(max(o.src_end - o.src_start, o.dest_end - o.dest_start) for o in ops if o.tag != "equal")

@@ -211,7 +211,8 @@ def _levels(a: AlignConfig) -> list[str]:
     return [n for n, on in (("exact", a.exact), ("lifespan", a.lifespans), ("date", a.dates),
                             ("number", a.numbers), ("alias", a.aliases), ("demonym", a.demonyms),
                             ("place", a.places), ("list_item", a.list_items), ("paraphrase", a.paraphrases),
-                            ("short_name", a.short_names), ("award", a.awards), ("fuzzy", a.fuzzy)) if on]
+                            ("short_name", a.short_names), ("award", a.awards), ("nationality", a.nationalities),
+                            ("era", a.eras), ("fuzzy", a.fuzzy)) if on]
 
 
 # ------------------------------------------------------------ redundant description

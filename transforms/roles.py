@@ -40,6 +40,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "导演": ("执导", "导演", "指导"),
     "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰"),
     "编剧": ("编剧", "剧本", "编写"),
+    "原著": ("原著", "改编自", "小说", "原作"),
     "作词": ("作词", "填词", "词作"),
     "填词": ("作词", "填词", "词作"),
     "作曲": ("作曲", "谱曲", "曲作"),
@@ -50,7 +51,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "演唱歌手": ("演唱", "原唱", "歌手", "演绎"),
     "演唱者": ("演唱", "原唱", "歌手"),
     "专辑歌手": ("演唱", "歌手", "专辑"),
-    "制作人": ("制作人", "监制"),
+    "制作人": ("制作人",),
     "音乐风格": ("风格", "曲风", "歌曲", "音乐", "单曲", "元素", "唱法", "乐曲"),
     "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
     "制片人": ("制片", "制作", "监制"),
@@ -119,12 +120,26 @@ _QUALIFIED = {
 # Relations stated only by a mention their cue binds: style words are common
 # adjectives of music texts (`流行组合`, `摇滚乐队`, `民谣歌手`), and a song's
 # style is said of the song (`一首流行歌曲`, `曲风以摇滚为主`).
-BOUND_ONLY = frozenset({"音乐风格"})
+BOUND_ONLY = frozenset({"音乐风格", "类型"})
+# A genre is said of the work (`一部动作片`, `科幻冒险电影`, `综合性大学`), or the
+# value is itself the noun (`爱情片`); `动作科幻类漫画` is the genre of the
+# comic a film is based on, `动作场面的故事` a scene.
+_GENRE_NOUN = r"(?:片|电影|影片|剧|故事|动画|大学|学院|学校|公司|企业|歌曲|专辑|小说|游戏|节目|杂志|期刊)"
+_QUALIFIED["类型"] = re.compile(r"[\u4e00-\u7683\u7685-\u9fff、]{0,5}?" + _GENRE_NOUN)  # never across 的
+_SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
 # Relations of a secondary event of a work (its shooting): a date or place with
 # no cue of that event in its sentence is another event's (`该片以2014年…为背景`,
 # `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
 # of a person's or an institution's page usually is.
-SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点"})
+SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点",
+                               "作词", "填词", "作曲", "谱曲", "编曲"})
+# A song's credits: a name in a sentence that says nothing of words or music
+# (`演唱了张悬的《宝贝》`) is not its lyricist or composer. Any of these words in
+# the sentence is enough (`词：林夕`, `词曲创作`, `X词Y曲`); they need not bind.
+_LYRICS = re.compile(r"词|创作|打造|写")
+_MUSIC = re.compile(r"作曲|谱曲|词曲|曲作|[写供谱]曲|的曲|曲\s*[：:]|[\u4e00-\u9fff]{2,4}曲[\u4e00-\u9fff]{2,4}演唱|创作|打造|写")
+SENTENCE_EVIDENCE = {"作词": _LYRICS, "填词": _LYRICS, "作曲": _MUSIC, "谱曲": _MUSIC,
+                     "编曲": re.compile(r"编曲|编\s*[：:]")}
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
 # Relations whose value is a date or a quantity: their cues bind to the
 # nearest date/quantity, not to a name.
@@ -193,7 +208,7 @@ EVENT = "~another event"
 # role (`诺兰执导` is not a screenwriter's or a producer's credit).
 ROLE = "~another part"
 ROLE_VERBS = ("执导", "主演", "出演", "领衔", "饰演", "参演", "编剧", "作词", "填词", "作曲", "谱曲", "编曲",
-              "演唱", "原唱", "演绎", "监制")
+              "演唱", "原唱", "演绎", "监制", "改编自")
 _ROLE_VERB_RE = re.compile("|".join(ROLE_VERBS))
 CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
                               "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
@@ -344,7 +359,9 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 # What may stand between a mention and the cue that binds it.
 # Right of the mention: the rest of a list it heads (`A、B主演`) and
 # particles (`A等主演`, `A共同执导`).
-_RIGHT_GAP = re.compile(r"^(?:[、和与及][^，。；;：:、和与及]{1,15})*(?:等[^，。；;：:]{0,6}|共同|联合|亲自|担任|的|男|女)?$")
+_NOTE = r"(?:[（(][^）)，。；;]{0,15}[）)])?"  # `C.Y.Kong（江志仁）编曲`
+_RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及][^，。；;：:、和与及（(]{{1,20}}{_NOTE})*"
+                        r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任|的|男|女)?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
 _LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
@@ -426,9 +443,11 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if relation in rels:
         cue = next(c[2] for c in binding if c[3] == relation)
         return RoleEvidence("own", cue, 1.0)
-    qualified = _QUALIFIED[relation].match(text, e) if relation in BOUND_IN_CLAUSE else None
+    qualified = _QUALIFIED[relation].match(text, e) if relation in _QUALIFIED else None
     if qualified:
         return RoleEvidence("own", text[e:qualified.end()], 1.0)
+    if relation in _SELF_QUALIFIED and _SELF_QUALIFIED[relation].search(text, s, e):
+        return RoleEvidence("own", text[s:e], 1.0)
     if relation in BOUND_ONLY or (relation in BOUND_IN_CLAUSE and own_anywhere):
         return RoleEvidence("other", "no cue of " + relation + " binds it", 0.0)
     cued = is_cued(relation) or relation in index.mined
@@ -439,7 +458,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         # to tell it apart from another role: the mention is neutral.
         slo, shi = sentence_span(text, s)
         own = [c for c in _cues_in(index, slo, shi, s, e) if c[3] == relation]
-        if not own and relation in SENTENCE_CUE_ONLY:
+        if (not own and relation in SENTENCE_CUE_ONLY
+                and not (relation in SENTENCE_EVIDENCE and SENTENCE_EVIDENCE[relation].search(text, slo, shi))):
             return RoleEvidence("other", "no cue of " + relation + " in its sentence", 0.0)
         return RoleEvidence("neutral", own[0][2] if own else None, 0.75 if own else 0.5)
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
