@@ -81,8 +81,11 @@ def _number(s: str) -> int | None:
     return int(s) if s.isdigit() else _cn_int(s)
 
 
-def _squeeze(s: str) -> tuple[str, list[int]]:
-    keep = [i for i, ch in enumerate(s) if ch not in _SQUEEZED]
+@lru_cache(maxsize=64)
+def _squeeze(s: str) -> tuple[str, tuple[int, ...]]:
+    """s without spaces and quotes, and the original index of each character
+    kept (cached: one text is searched for each award value of its entry)."""
+    keep = tuple(i for i, ch in enumerate(s) if ch not in _SQUEEZED)
     return "".join(s[i] for i in keep), keep
 
 
@@ -187,7 +190,7 @@ def _category_after(sq: str, start: int, hi: int, forms: tuple[str, ...]) -> int
 def award_spans(value: str, text: str) -> list[tuple[int, int]]:
     """[start, end) spans of the text that state the award value part by part."""
     a = parse_award(value)
-    if a is None or a.core not in text.replace(" ", ""):
+    if a is None or a.core not in text:
         return []
     sq, idx = _squeeze(text)
     forms = _category_forms(a.category) if a.category else ()
