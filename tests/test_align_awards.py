@@ -24,7 +24,8 @@ def _fates(title: str, summary: str, rows: list[tuple[str, str]], cfg=None) -> d
 
 def test_an_award_is_read_as_body_edition_count_and_category():
     a = parse_award("第23届 法国电影凯撒奖最佳导演奖")
-    assert (a.core, a.editions, a.category, a.nomination) == ("凯撒", frozenset({23}), "最佳导演", False)
+    assert (a.parts, a.editions, a.category, a.nomination) == (("凯撒",), frozenset({23}), "最佳导演", False)
+    assert parse_award("两届 柏林国际电影节金熊奖").parts == ("柏林", "金熊")
     assert parse_award("两届奥斯卡最佳导演奖").count == 2
     assert parse_award("第十二届奥斯卡金像奖最佳女主角提名").editions == frozenset({12})
     assert parse_award("第十二届奥斯卡金像奖最佳女主角提名").nomination
@@ -92,3 +93,35 @@ def test_the_award_level_can_be_switched_off():
     fates = _fates("梁朝伟", WUJIANDAO, [("主要成就", "第40届台湾电影金马奖最佳男主角")], cfg)
     assert fates[("主要成就", "第40届台湾电影金马奖最佳男主角")][0] == "dropped"
     assert "award" not in fates[("主要成就", "第40届台湾电影金马奖最佳男主角")][1].split("levels ")[1]
+
+
+def test_two_parts_of_a_body_a_count_before_it_and_a_nickname():
+    text = "张艺谋凭借《红高粱》获得第38届柏林电影节金熊奖，巩俐凭《秋菊打官司》成为威尼斯电影节影后。"
+    assert award_spans("第38届柏林国际电影节金熊奖", text)
+    assert not award_spans("第38届柏林国际电影节银熊奖", text)  # the second part must be there too
+    assert award_spans("威尼斯国际电影节最佳女演员", text)  # 影后 is the best actress
+    assert not award_spans("威尼斯国际电影节最佳男演员", text)
+    assert award_spans("两届 柏林国际电影节金熊奖", "他曾获得两座柏林电影节金熊奖。")
+    assert not award_spans("三届 柏林国际电影节金熊奖", "他曾获得两座柏林电影节金熊奖。")
+    # `第38届` is an edition, never a count of wins.
+    assert not award_spans("三届柏林国际电影节金熊奖", text)
+
+
+def test_a_year_before_an_award_dates_it_and_an_edition_outranks_the_year():
+    from transforms.pairs import PairConfig, split_values
+    assert split_values("2002年，奥斯卡最佳外语片提名", "主要成就", PairConfig()) == ["2002年奥斯卡最佳外语片提名"]
+    assert split_values("2002年、2003年", "上映时间", PairConfig()) == ["2002年", "2003年"]
+    assert split_values("1701、8", "代表作品", PairConfig()) == ["1701", "8"]  # a title, not a year
+    text = "2001年，《印度往事》获得第74届奥斯卡最佳外语片的提名。"
+    assert award_spans("2001年奥斯卡最佳外语片提名", text)
+    # `同年` leaves the year to another sentence; the edition says which ceremony.
+    assert award_spans("2001年第74届奥斯卡最佳外语片提名", "同年获得第74届奥斯卡最佳外语片提名。")
+
+
+def test_an_award_is_told_apart_from_awards_only_and_a_work_is_what_won_it():
+    fates = _fates("周星驰", "周星驰是香港金牌导演、著名喜剧演员，曾执导多部电影。",
+                   [("主要成就", "香港金牌导演"), ("职业", "导演")])
+    assert fates[("主要成就", "香港金牌导演")][0] == "kept"
+    fates = _fates("裘德·洛", "2004年，他凭借电影《冷山》获得奥斯卡金像奖最佳男主角提名。",
+                   [("代表作品", "《冷山》"), ("主要成就", "奥斯卡金像奖最佳男主角提名")])
+    assert fates[("代表作品", "《冷山》")][0] == "kept"

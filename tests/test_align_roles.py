@@ -343,3 +343,14 @@ def test_a_fuzzy_match_never_drops_the_value_s_edge():
     assert fuzzy_span("老克林特·伊斯特伍德", text, AlignConfig()) is None
     s, e = fuzzy_span("克林特·伊斯特伍德", "他是演员克林特·伊斯特五德的儿子。", AlignConfig(fuzzy_substitution_min_length=5))
     assert (s, e) == (4, 13)  # one replaced character inside still matches
+
+
+def test_a_sequel_numeral_a_state_s_short_name_and_a_producer_s_cue():
+    raw = _entry("詹姆斯·卡梅隆", "1986年，卡梅隆执导科幻电影《异形2》。", [("代表作品", "异形II")])
+    assert _kept(raw)[("代表作品", "异形II")]["match"] == "alias"
+    raw = _entry("阿米尔·汗", "阿米尔·汗是印度男演员、导演。", [("国籍", "印度共和国"), ("国籍", "中国香港")])
+    assert _kept(raw)[("国籍", "印度共和国")]["match"] == "nationality"
+    assert ("国籍", "中国香港") in _dropped(raw)
+    # An album's singer is not its producer unless the sentence says who produced it.
+    raw = _entry("寓言", "《寓言》是王菲在2000年发行的国语专辑。", [("制作人", "王菲")])
+    assert "no cue of 制作人" in _dropped(raw)[("制作人", "王菲")]

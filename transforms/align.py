@@ -209,7 +209,15 @@ def _variants(value: str) -> tuple[str, ...]:
     return tuple(_variants_of(value))
 
 
+_ROMAN = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5", "VI": "6",
+          "Ⅰ": "1", "Ⅱ": "2", "Ⅲ": "3", "Ⅳ": "4", "Ⅴ": "5", "Ⅵ": "6"}
+_ROMAN_SEQUEL = re.compile(r"^(.*[\u4e00-\u9fff》])\s*(I{1,3}|IV|VI?|[ⅠⅡⅢⅣⅤⅥ])(》?)$")
+
+
 def _variants_of(value: str) -> list[str]:
+    m = _ROMAN_SEQUEL.match(value)
+    if m:  # `异形II`: a sequel's numeral is also written in digits (`异形2`)
+        return [m.group(1) + _ROMAN[m.group(2)] + m.group(3)]
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]

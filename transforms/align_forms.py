@@ -224,9 +224,20 @@ def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tu
 _PRC_AFTER_LABEL = re.compile(r"国籍\s*[：:]\s*$")
 
 
+_REGION_OF_CHINA = re.compile(r"^中国(香港|澳门|台湾)$")
+_STATE_SUFFIX = re.compile(r"^([\u4e00-\u9fff]{2,4})(?:联邦共和国|民主共和国|人民共和国|共和国|合众国|联邦|王国)$")
+
+
 def nationality_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """`希腊籍` for 希腊 (never `籍贯`); `国籍：中华人民共和国` for 中国."""
+    """`希腊籍` for 希腊 (never `籍贯`); `国籍：中华人民共和国` for 中国; the short
+    form of a state or region (`印度` for 印度共和国, `香港` for 中国香港)."""
     out = []
+    m = _REGION_OF_CHINA.match(value) or _STATE_SUFFIX.match(value)
+    if m:
+        j = text.find(m.group(1))
+        while j != -1:
+            out.append((j, j + len(m.group(1))))
+            j = text.find(m.group(1), j + 1)
     j = text.find(value + "籍")
     while j != -1:
         if not text.startswith("贯", j + len(value) + 1):

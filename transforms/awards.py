@@ -47,12 +47,15 @@ _VALUE_EDITION = re.compile(rf"^第({_NUM})届")
 _VALUE_COUNT = re.compile(rf"^({_NUM})[届座次度]")
 _VALUE_YEAR = re.compile(r"^(\d{4})年?")
 _NOMINATION = re.compile(r"(?:提名|入围)$")
-_CATEGORY = re.compile(r"年度最佳|最佳|评审团|评委会|终身成就|十大")
+_CATEGORY = re.compile(r"年度最佳|最佳|评审团|评委会|终身成就|十大|影帝|影后")
 # Region, medium and generic words around an award's distinctive name.
 _GENERIC = ("大韩民国", "中国台湾", "中国香港", "台湾", "香港", "中国", "内地", "大陆", "美国", "法国", "英国",
             "韩国", "日本", "德国", "国际", "电影", "音乐", "华语", "全球", "亚洲", "年度")
 _BODY_SUFFIXES = ("金像奖", "电影节", "大奖", "奖", "节")
+_BODY_WORDS = tuple(sorted(set(_GENERIC + _BODY_SUFFIXES), key=len, reverse=True))
 _CATEGORY_SWAPS = (("女主角", "女演员"), ("男主角", "男演员"), ("评审团", "评委会"), ("歌手", "演唱人"))
+# A festival's best actor is its 影帝, its best actress its 影后.
+_CATEGORY_NICKNAMES = {"影帝": ("最佳男演员", "最佳男主角"), "影后": ("最佳女演员", "最佳女主角")}
 _SENTENCE_END = frozenset("。！？!?；;\n")
 # After the text's own body word: `奥斯卡|金像奖`, `戛纳|国际电影节` (never into a category).
 _BODY_TAIL = re.compile(r"(?:(?!最佳|年度|评审|评委|十大)[^，。、；;！？]){0,5}?(?:奖|节|榜)")
@@ -62,13 +65,15 @@ _GAP_CEREMONY = re.compile(r"颁奖(?:典礼|礼|晚会|盛典)?")
 _GAP_AWARD = re.compile(r"[奖节榜届]")
 # What may follow a category: a count (`两次提名`), then its 奖, a list mark
 # or conjunction, a nomination, or no more Chinese (`最佳导演` is not `最佳导演处女作`).
-_AFTER_CATEGORY = re.compile(r"(?:[0-9一两二三四五六七八九十]+[次项座度个])?(?:[奖、，。；;和及与等提双并以（(]|[^\u4e00-\u9fff]|$)")
+_AFTER_CATEGORY = re.compile(r"(?:[0-9一两二三四五六七八九十]+[次项座度个])?(?:[奖、，。；;和及与等提双并以（(]|的提名|[^\u4e00-\u9fff]|$)")
 _TIMES_BEFORE = re.compile(rf"(?:第)?({_NUM})[次度]")
+# A count right before the award (`两座柏林电影节金熊奖`, `两届台湾金马奖`), never an edition.
+_COUNT_BEFORE = re.compile(rf"(?<![第0-9０-９一二两三四五六七八九十百零〇])({_NUM})[座届次度][\u4e00-\u9fff]{{0,4}}$")
 
 
 @dataclass(frozen=True)
 class AwardValue:
-    core: str
+    parts: tuple[str, ...]  # the body's distinctive parts, in order (`柏林`, `金熊`)
     category: str
     editions: frozenset[int]
     count: int
@@ -107,6 +112,27 @@ def award_core(body: str) -> str:
     return body
 
 
+def award_parts(body: str) -> tuple[str, ...]:
+    """The distinctive parts of an award body, in order: `柏林国际电影节金熊奖`
+    -> (柏林, 金熊); `台湾电影金马奖` -> (金马,). A body made of generic words
+    only keeps its core (`香港电影金像奖` -> 金像)."""
+    parts, cur, i = [], "", 0
+    while i < len(body):
+        w = next((w for w in _BODY_WORDS if body.startswith(w, i)), None)
+        if w is None:
+            cur += body[i]
+            i += 1
+            continue
+        if cur:
+            parts.append(cur)
+            cur = ""
+        i += len(w)
+    if cur:
+        parts.append(cur)
+    parts = [p for p in parts if len(p) >= 2]
+    return tuple(parts) if parts else (award_core(body),)
+
+
 @lru_cache(maxsize=4096)
 def parse_award(value: str) -> AwardValue | None:
     """The parts of an award value, or None when it does not read as one
@@ -131,14 +157,15 @@ def parse_award(value: str) -> AwardValue | None:
     body, category = (v[:c.start()], v[c.start():]) if c else (v, "")
     if category.endswith("奖") and len(category) > 3:
         category = category[:-1]
-    core = award_core(body)
-    if len(core) < 2 or not (editions or year or category or count > 1 or m):
+    parts = award_parts(body)
+    if len(parts[0]) < 2 or not (editions or year or category or count > 1 or m):
         return None
-    return AwardValue(core, category, editions or frozenset(), count, year, nomination)
+    return AwardValue(parts, category, editions or frozenset(), count, year, nomination)
 
 
 def _category_forms(category: str) -> tuple[str, ...]:
-    forms = {category}
+    forms = {category, *_CATEGORY_NICKNAMES.get(category, ())}
+    forms |= {nick for nick, cats in _CATEGORY_NICKNAMES.items() if category in cats}
     for a, b in _CATEGORY_SWAPS:
         forms |= {f.replace(a, b) for f in forms if a in f} | {f.replace(b, a) for f in forms if b in f}
     for f in list(forms):
@@ -187,26 +214,49 @@ def _category_after(sq: str, start: int, hi: int, forms: tuple[str, ...]) -> int
     return best
 
 
+def _parts_after(sq: str, pos: int, hi: int, parts: tuple[str, ...]) -> int | None:
+    """End of the body's other parts, each found in order a few characters
+    on in the same phrase (`柏林电影节金熊奖` for 柏林…金熊), or None."""
+    for part in parts:
+        j = sq.find(part, pos, min(hi, pos + 14))
+        if j == -1 or any(ch in "，。、；;" for ch in sq[pos:j]):
+            return None
+        pos = j + len(part)
+    return pos
+
+
+def _times_before(sq: str, lo: int, i: int) -> int:
+    """How many wins the sentence counts before the award: `第五次获得…`,
+    `两座…`, `两届台湾…`."""
+    n = max((_number(m.group(1)) or 0 for m in _TIMES_BEFORE.finditer(sq, lo, i)), default=0)
+    m = _COUNT_BEFORE.search(sq, max(lo, i - 10), i)
+    return max(n, (_number(m.group(1)) or 0) if m else 0)
+
+
 def award_spans(value: str, text: str) -> list[tuple[int, int]]:
     """[start, end) spans of the text that state the award value part by part."""
     a = parse_award(value)
-    if a is None or a.core not in text:
+    core = a.parts[0] if a is not None else ""
+    if a is None or core not in text:
         return []
     sq, idx = _squeeze(text)
     forms = _category_forms(a.category) if a.category else ()
-    hits: list[tuple[int, int, int]] = []  # (第N次 said before it, start, end)
-    i = sq.find(a.core)
+    hits: list[tuple[int, int, int]] = []  # (wins counted before it, start, end)
+    i = sq.find(core)
     while i != -1:
         lo, hi = _sentence(sq, i)
-        body_end = i + len(a.core)
-        tail = _BODY_TAIL.match(sq, body_end, hi)
-        if tail:
-            body_end = tail.end()
         start: int | None = i
-        if a.editions:
-            start = _edition_before(sq, lo, i, a.editions)
-        if start is not None and a.year and a.year not in sq[lo:hi]:
+        body_end = _parts_after(sq, i + len(core), hi, a.parts[1:])
+        if body_end is None:
             start = None
+        else:
+            tail = _BODY_TAIL.match(sq, body_end, hi)
+            if tail:
+                body_end = tail.end()
+        if start is not None and a.editions:
+            start = _edition_before(sq, lo, i, a.editions)
+        elif start is not None and a.year and a.year not in sq[lo:hi]:
+            start = None  # a year is checked only without an edition, which is more precise
         end: int | None = body_end
         if start is not None and forms:
             end = _category_after(sq, body_end, hi, forms)
@@ -215,11 +265,10 @@ def award_spans(value: str, text: str) -> list[tuple[int, int]]:
         if start is not None and end is not None:
             s, e = idx[start], idx[end - 1] + 1
             if a.nomination or not nomination_said(text, s, e):  # a nomination is not one of the wins
-                times = max((_number(m.group(1)) or 0 for m in _TIMES_BEFORE.finditer(sq, lo, i)), default=0)
-                hits.append((times, s, e))
-        i = sq.find(a.core, i + 1)
+                hits.append((_times_before(sq, lo, i), s, e))
+        i = sq.find(core, i + 1)
     if a.count > 1:
-        # `五届…`: the mention that says `第五次`, or as many mentions as wins.
+        # `五届…`: the mention that counts them (`第五次`, `两座`), or as many mentions as wins.
         nth = [h for h in hits if h[0] >= a.count]
         hits = nth or (hits if len(hits) >= a.count else [])
     return [(s, e) for _, s, e in hits]

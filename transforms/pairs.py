@@ -365,6 +365,9 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
 _BRACKET_NOTE = re.compile(r"^[（(【\[][^）)】\]]*[）)】\]]$")
 
 
+_YEAR_ONLY = re.compile(r"^\d{4}年$")
+
+
 def _is_fragment(piece: str) -> bool:
     """A unit (`个`, `人`) or a bracket note (`（一级学科）`) cut off by a line
     break: it qualifies the piece before it and is never a value of its own."""
@@ -374,13 +377,20 @@ def _is_fragment(piece: str) -> bool:
 def _merge_fragments(pieces: list[str]) -> list[str]:
     """`27（一级学科）个、专业学位6\n个` -> [`27（一级学科）个`, `专业学位6个`]:
     fragments go back onto the piece they qualify (the previous one, or the
-    next one for a leading fragment)."""
-    if len(pieces) < 2 or not any(_is_fragment(p) for p in pieces):
+    next one for a leading fragment). A bare year before what it dates
+    (`2002年，奥斯卡最佳外语片提名`) goes onto the piece after it."""
+    if len(pieces) < 2:
+        return pieces
+    dating = [bool(_YEAR_ONLY.match(p)) and not all(_YEAR_ONLY.match(q) for q in pieces[i + 1:])
+              for i, p in enumerate(pieces)]
+    if not any(dating) and not any(_is_fragment(p) for p in pieces):
         return pieces
     out: list[str] = []
     pending = ""
-    for p in pieces:
-        if _is_fragment(p):
+    for p, dates_next in zip(pieces, dating):
+        if dates_next:
+            pending = f"{pending}、{p}" if pending else p
+        elif _is_fragment(p):
             if out:
                 out[-1] += p
             else:

@@ -132,14 +132,14 @@ _SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
 # `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
 # of a person's or an institution's page usually is.
 SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点",
-                               "作词", "填词", "作曲", "谱曲", "编曲"})
+                               "作词", "填词", "作曲", "谱曲", "编曲", "制作人"})
 # A song's credits: a name in a sentence that says nothing of words or music
 # (`演唱了张悬的《宝贝》`) is not its lyricist or composer. Any of these words in
 # the sentence is enough (`词：林夕`, `词曲创作`, `X词Y曲`); they need not bind.
 _LYRICS = re.compile(r"词|创作|打造|写")
 _MUSIC = re.compile(r"作曲|谱曲|词曲|曲作|[写供谱]曲|的曲|曲\s*[：:]|[\u4e00-\u9fff]{2,4}曲[\u4e00-\u9fff]{2,4}演唱|创作|打造|写")
 SENTENCE_EVIDENCE = {"作词": _LYRICS, "填词": _LYRICS, "作曲": _MUSIC, "谱曲": _MUSIC,
-                     "编曲": re.compile(r"编曲|编\s*[：:]")}
+                     "编曲": re.compile(r"编曲|编\s*[：:]"), "制作人": re.compile(r"制作|监制")}
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
 # Relations whose value is a date or a quantity: their cues bind to the
 # nearest date/quantity, not to a name.
@@ -210,6 +210,7 @@ ROLE = "~another part"
 ROLE_VERBS = ("执导", "主演", "出演", "领衔", "饰演", "参演", "编剧", "作词", "填词", "作曲", "谱曲", "编曲",
               "演唱", "原唱", "演绎", "监制", "改编自")
 _ROLE_VERB_RE = re.compile("|".join(ROLE_VERBS))
+WORK_RELATIONS = frozenset({"代表作品", "主要作品"})
 CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
                               "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
 
@@ -402,6 +403,12 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     # Event words date, they do not name; role verbs mark only credit relations.
     cues = [c for c in _cues_in(index, lo, hi, s, e)
             if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)]
+    award = bool(_AWARD_RELATION.search(relation))
+    if award or relation in WORK_RELATIONS:
+        # An award is told apart only from other awards (`香港金牌导演、著名喜剧导演`
+        # names no director's credit); a work is what an award was won with
+        # (`凭借《冷山》获得…`), so award cues do not bind a work.
+        cues = [c for c in cues if bool(_AWARD_RELATION.search(c[3])) == award]
     if not text[lo:s].strip(" 《“\"'"):
         # The subject of a clause is not what a dated relation's cue binds:
         # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
