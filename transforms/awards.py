@@ -86,12 +86,17 @@ def _number(s: str) -> int | None:
     return int(s) if s.isdigit() else _cn_int(s)
 
 
-@lru_cache(maxsize=64)
 def _squeeze(s: str) -> tuple[str, tuple[int, ...]]:
-    """s without spaces and quotes, and the original index of each character
-    kept (cached: one text is searched for each award value of its entry)."""
+    """s without spaces and quotes, and the original index of each character kept."""
     keep = tuple(i for i, ch in enumerate(s) if ch not in _SQUEEZED)
     return "".join(s[i] for i in keep), keep
+
+
+@lru_cache(maxsize=8)
+def _squeezed_text(text: str) -> tuple[str, tuple[int, ...]]:
+    """_squeeze of a text, cached: one text is searched for each award value
+    of its entry (values are cached apart, so they never evict the text)."""
+    return _squeeze(text)
 
 
 def award_core(body: str) -> str:
@@ -239,7 +244,7 @@ def award_spans(value: str, text: str) -> list[tuple[int, int]]:
     core = a.parts[0] if a is not None else ""
     if a is None or core not in text:
         return []
-    sq, idx = _squeeze(text)
+    sq, idx = _squeezed_text(text)
     forms = _category_forms(a.category) if a.category else ()
     hits: list[tuple[int, int, int]] = []  # (wins counted before it, start, end)
     i = sq.find(core)
