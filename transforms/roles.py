@@ -32,114 +32,10 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-# Canonical relation -> cue words. Relations are matched by name, after
-# stripping the suffixes in _STEM_SUFFIXES; the relation name and its stem are
-# always cues of their own.
-_FOUNDED = ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立", "诞生", "建于", "兴建", "建成", "落成")
-CUE_TABLE: dict[str, tuple[str, ...]] = {
-    "导演": ("执导", "导演", "指导"),
-    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰"),
-    "编剧": ("编剧", "剧本", "编写"),
-    "原著": ("原著", "改编自", "小说", "原作"),
-    "作词": ("作词", "填词", "词作"),
-    "填词": ("作词", "填词", "词作"),
-    "作曲": ("作曲", "谱曲", "曲作"),
-    "谱曲": ("作曲", "谱曲", "曲作"),
-    "编曲": ("编曲",),
-    "歌手": ("演唱", "原唱", "歌手", "演绎"),
-    "歌曲原唱": ("演唱", "原唱", "歌手", "演绎"),
-    "演唱歌手": ("演唱", "原唱", "歌手", "演绎"),
-    "演唱者": ("演唱", "原唱", "歌手"),
-    "专辑歌手": ("演唱", "歌手", "专辑"),
-    "制作人": ("制作人",),
-    "音乐风格": ("风格", "曲风", "歌曲", "音乐", "单曲", "元素", "唱法", "乐曲"),
-    "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
-    "制片人": ("制片", "制作", "监制"),
-    "出品公司": ("出品", "制作", "出品方"),
-    "所属专辑": ("专辑", "收录"),
-    "发行时间": ("发行", "推出", "发布"),
-    # A film's release is also said as its 发行 or 推出 (`于2012年8月17日推出的一部恐怖片`).
-    "上映时间": ("上映", "公映", "首映", "播出", "首播", "开播", "播映", "上线", "发行", "推出", "定档"),
-    "出品时间": ("出品",),
-    "拍摄日期": ("拍摄", "开拍", "开机", "杀青"),
-    "拍摄时间": ("拍摄", "开拍", "开机", "杀青"),
-    "拍摄地点": ("拍摄", "取景", "开拍", "实景"),
-    "创办时间": _FOUNDED,
-    "成立时间": _FOUNDED,
-    "成立日期": _FOUNDED,
-    "创刊时间": ("创刊",),
-    "逝世日期": ("逝世", "去世", "病逝", "牺牲", "辞世", "卒", "遇害"),
-    "出生日期": ("出生", "生于"),
-    "出生地": ("出生", "生于"),
-    "籍贯": ("籍贯", "祖籍"),
-    "毕业院校": ("毕业", "就读", "考入", "学位", "学习", "肄业"),
-    "曲目数量": ("曲目", "歌曲", "收录"),
-    "歌曲数量": ("曲目", "歌曲", "收录"),
-    "代表作品": ("作品", "代表作", "出演", "主演", "执导", "导演", "演唱", "发行", "创作", "提名", "凭借"),
-    "主要作品": ("作品", "代表作", "出演", "主演", "执导", "导演", "演唱", "发行", "创作", "提名", "凭借"),
-    "主要奖项": ("获得", "获", "荣获", "奖"),
-    "获得奖项": ("获得", "获", "荣获", "奖"),
-    "主要成就": ("获得", "获", "荣获", "当选", "成就"),
-    "妻子": ("妻子", "结婚", "夫人", "太太", "嫁"),
-    "丈夫": ("丈夫", "结婚", "嫁", "先生"),
-    "父亲": ("父亲", "之子", "之女", "儿子", "女儿"),
-    "母亲": ("母亲", "之子", "之女", "儿子", "女儿"),
-    "董事长": ("董事长",),
-    "创始人": ("创始人", "创办", "创建", "创立", "创始"),
-    "校长": ("校长",),
-    "现任校长": ("校长",),
-    "作者": ("作者", "著", "创作", "写"),
-    "主持人": ("主持",),
-    "嘉宾": ("嘉宾",),
-    "主管单位": ("主管",),
-    "主管部门": ("主管", "属"),
-    "主办单位": ("主办",),
-    # A company's seat is also where it was founded or where it lies (`成立于德国`, `位于杭州`).
-    "总部地点": ("总部", "位于", "坐落", "地处", "设在", "落户", "成立于", "创立于", "创办于"),
-    "连载网站": ("连载",),
-    "出版社": ("出版",),
-    "简称": ("简称",),
-    # A nationality is said as an attribute of what the person is: 英国导演, 印度模特.
-    "国籍": ("国籍", "籍", "演员", "导演", "歌手", "作家", "模特", "学家", "编剧", "企业家", "运动员",
-           "政治家", "艺术家", "画家", "诗人", "音乐人", "主持人", "球员", "男星", "女星", "明星", "商人",
-           "声优", "艺人", "作曲家", "音乐家", "制片人", "制作人", "乐队", "组合", "偶像", "舞者", "配音",
-           "来自", "国家", "国家及地区"),
-    "民族": ("族",),
-}
-# Relations whose cues are nouns the value qualifies (`英国导演`, `一部美国电影`):
-# when such a noun stands in the mention's clause without binding it, the
-# value qualifies something else (`战后日本电影…最多的女演员`). A clause with no
-# cue at all stays neutral.
-BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
-# What such a value qualifies when it is theirs, a few characters on: a person
-# (`中国著名建筑师`, `苏格兰人`) or a work (`香港动作片`).
-_QUALIFIED = {
-    "国籍": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:师|家|员|手|人|者|星|优|士|官|长|总统|总理|首相|国王|女王|王子|公主)"),
-    "制片地区": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:片|剧|电影|影片|动画|纪录)"),
-}
-# Relations stated only by a mention their cue binds: style words are common
-# adjectives of music texts (`流行组合`, `摇滚乐队`, `民谣歌手`), and a song's
-# style is said of the song (`一首流行歌曲`, `曲风以摇滚为主`).
-BOUND_ONLY = frozenset({"音乐风格", "类型"})
-# A genre is said of the work (`一部动作片`, `科幻冒险电影`, `综合性大学`), or the
-# value is itself the noun (`爱情片`); `动作科幻类漫画` is the genre of the
-# comic a film is based on, `动作场面的故事` a scene.
-_GENRE_NOUN = r"(?:片|电影|影片|剧|故事|动画|大学|学院|学校|公司|企业|歌曲|专辑|小说|游戏|节目|杂志|期刊)"
-_QUALIFIED["类型"] = re.compile(r"[\u4e00-\u7683\u7685-\u9fff、]{0,5}?" + _GENRE_NOUN)  # never across 的
-_SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
-# Relations of a secondary event of a work (its shooting): a date or place with
-# no cue of that event in its sentence is another event's (`该片以2014年…为背景`,
-# `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
-# of a person's or an institution's page usually is.
-SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点",
-                               "作词", "填词", "作曲", "谱曲", "编曲", "制作人"})
-# A song's credits: a name in a sentence that says nothing of words or music
-# (`演唱了张悬的《宝贝》`) is not its lyricist or composer. Any of these words in
-# the sentence is enough (`词：林夕`, `词曲创作`, `X词Y曲`); they need not bind.
-_LYRICS = re.compile(r"词|创作|打造|写")
-_MUSIC = re.compile(r"作曲|谱曲|词曲|曲作|[写供谱]曲|的曲|曲\s*[：:]|[\u4e00-\u9fff]{2,4}曲[\u4e00-\u9fff]{2,4}演唱|创作|打造|写")
-SENTENCE_EVIDENCE = {"作词": _LYRICS, "填词": _LYRICS, "作曲": _MUSIC, "谱曲": _MUSIC,
-                     "编曲": re.compile(r"编曲|编\s*[：:]"), "制作人": re.compile(r"制作|监制")}
+from transforms.role_cues import (
+    BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
+)
+
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
 # Relations whose value is a date or a quantity: their cues bind to the
 # nearest date/quantity, not to a name.
@@ -228,7 +124,7 @@ def _foreign_regex() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
-_AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+AWARD_RELATION = re.compile(r"奖|成就|荣誉")
 _IN_CATEGORY = re.compile(r"最佳[^，。；;、\s]{0,5}$")
 
 
@@ -298,7 +194,7 @@ class CueIndex:
         if "最佳" in seg:
             # `最佳导演奖`, `最佳国语男演唱人奖`: a role word inside an award's
             # category names the category, not a part the entity played.
-            out = [c for c in out if _AWARD_RELATION.search(c[3])
+            out = [c for c in out if AWARD_RELATION.search(c[3])
                    or not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
         out.sort()
         self._spans[(lo, hi)] = out
@@ -403,12 +299,12 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     # Event words date, they do not name; role verbs mark only credit relations.
     cues = [c for c in _cues_in(index, lo, hi, s, e)
             if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)]
-    award = bool(_AWARD_RELATION.search(relation))
+    award = bool(AWARD_RELATION.search(relation))
     if award or relation in WORK_RELATIONS:
         # An award is told apart only from other awards (`香港金牌导演、著名喜剧导演`
         # names no director's credit); a work is what an award was won with
         # (`凭借《冷山》获得…`), so award cues do not bind a work.
-        cues = [c for c in cues if bool(_AWARD_RELATION.search(c[3])) == award]
+        cues = [c for c in cues if bool(AWARD_RELATION.search(c[3])) == award]
     if not text[lo:s].strip(" 《“\"'"):
         # The subject of a clause is not what a dated relation's cue binds:
         # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
@@ -450,10 +346,10 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if relation in rels:
         cue = next(c[2] for c in binding if c[3] == relation)
         return RoleEvidence("own", cue, 1.0)
-    qualified = _QUALIFIED[relation].match(text, e) if relation in _QUALIFIED else None
+    qualified = QUALIFIED[relation].match(text, e) if relation in QUALIFIED else None
     if qualified:
         return RoleEvidence("own", text[e:qualified.end()], 1.0)
-    if relation in _SELF_QUALIFIED and _SELF_QUALIFIED[relation].search(text, s, e):
+    if relation in SELF_QUALIFIED and SELF_QUALIFIED[relation].search(text, s, e):
         return RoleEvidence("own", text[s:e], 1.0)
     if relation in BOUND_ONLY or (relation in BOUND_IN_CLAUSE and own_anywhere):
         return RoleEvidence("other", "no cue of " + relation + " binds it", 0.0)
@@ -479,7 +375,7 @@ _NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
 def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
     """An award the text says the entity was only nominated for (`入围第19届…`,
     `…最佳改编剧本提名`) is not an award it won, unless the value says so."""
-    if not _AWARD_RELATION.search(relation) or "提名" in value or "入围" in value:
+    if not AWARD_RELATION.search(relation) or "提名" in value or "入围" in value:
         return False
     return nomination_said(text, s, e)
 
