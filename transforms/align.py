@@ -393,7 +393,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "number", _number_all(value, text, cfg, relation), False
     if cfg.aliases:
         yield "alias", _alias_all([*aliases, *_variants(value)], text), True
-    if cfg.awards and relation and _awards.AWARD_RELATION.search(relation):
+    if cfg.awards and relation and _roles.is_award_relation(relation):
         yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True

@@ -33,6 +33,7 @@ from functools import lru_cache
 
 from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
+from transforms.text import find_all
 
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
                              "总部地点", "所在地区", "地区", "所在城市"})
@@ -64,12 +65,10 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
     for stem in dict.fromkeys((value, _stem(value))):
         if len(stem) < 2:
             continue
-        j = text.find(stem + "人")
-        while j != -1:
+        for j in find_all(text, stem + "人"):
             nxt = j + len(stem) + 1
             if nxt >= len(text) or text[nxt] not in _NOT_DEMONYM_NEXT:
                 out.append((j, j + len(stem)))
-            j = text.find(stem + "人", j + 1)
     return out
 
 
@@ -98,10 +97,7 @@ def place_cores(value: str) -> tuple[str, ...]:
 def place_spans(value: str, text: str) -> list[tuple[int, int]]:
     out = []
     for core in place_cores(value):
-        j = text.find(core)
-        while j != -1:
-            out.append((j, j + len(core)))
-            j = text.find(core, j + 1)
+        out = [(j, j + len(core)) for j in find_all(text, core)]
         if out:
             break
     return out
@@ -142,11 +138,9 @@ def short_name_spans(value: str, text: str) -> list[tuple[int, int]]:
     if core is None:
         return []
     out = []
-    j = text.find(core)
-    while j != -1:
+    for j in find_all(text, core):
         m = _ORG_TAIL.match(text, j + len(core))
         out.append((j, m.end() if m else j + len(core)))
-        j = text.find(core, j + 1)
     return out
 
 
@@ -222,8 +216,6 @@ def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tu
 
 
 _PRC_AFTER_LABEL = re.compile(r"国籍\s*[：:]\s*$")
-
-
 _REGION_OF_CHINA = re.compile(r"^中国(香港|澳门|台湾)$")
 _STATE_SUFFIX = re.compile(r"^([\u4e00-\u9fff]{2,4})(?:联邦共和国|民主共和国|人民共和国|共和国|合众国|联邦|王国)$")
 
@@ -234,21 +226,12 @@ def nationality_spans(value: str, text: str) -> list[tuple[int, int]]:
     out = []
     m = _REGION_OF_CHINA.match(value) or _STATE_SUFFIX.match(value)
     if m:
-        j = text.find(m.group(1))
-        while j != -1:
-            out.append((j, j + len(m.group(1))))
-            j = text.find(m.group(1), j + 1)
-    j = text.find(value + "籍")
-    while j != -1:
-        if not text.startswith("贯", j + len(value) + 1):
-            out.append((j, j + len(value)))
-        j = text.find(value + "籍", j + 1)
+        out.extend((j, j + len(m.group(1))) for j in find_all(text, m.group(1)))
+    out.extend((j, j + len(value)) for j in find_all(text, value + "籍")
+               if not text.startswith("贯", j + len(value) + 1))
     if value == "中国":
-        j = text.find("中华人民共和国")
-        while j != -1:
-            if _PRC_AFTER_LABEL.search(text, max(0, j - 8), j) or text.startswith("国籍", j + 7):
-                out.append((j, j + 7))
-            j = text.find("中华人民共和国", j + 1)
+        out.extend((j, j + 7) for j in find_all(text, "中华人民共和国")
+                   if _PRC_AFTER_LABEL.search(text, max(0, j - 8), j) or text.startswith("国籍", j + 7))
     return out
 
 
@@ -263,10 +246,4 @@ def era_spans(value: str, text: str) -> list[tuple[int, int]]:
     core = value[:-1] if len(value) >= 2 and value[-1] in "朝代" else value
     if not 1 <= len(core) <= 3:
         return []
-    out = []
-    j = text.find(core)
-    while j != -1:
-        if _RULER_OR_ERA.match(text, j + len(core)):
-            out.append((j, j + len(core)))
-        j = text.find(core, j + 1)
-    return out
+    return [(j, j + len(core)) for j in find_all(text, core) if _RULER_OR_ERA.match(text, j + len(core))]

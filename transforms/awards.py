@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from transforms.quantities import _cn_int
-from transforms.roles import AWARD_RELATION, nomination_said
+from transforms.roles import nomination_said
 
 # Characters a mention may carry or lack around the same words: spaces and quotes.
 _SQUEEZED = frozenset(" \t\u3000\xa0“”\"'‘’「」『』《》〈〉")

@@ -124,7 +124,14 @@ def _foreign_regex() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
-AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+_AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+
+
+@lru_cache(maxsize=4096)
+def is_award_relation(relation: str) -> bool:
+    """A relation whose values are awards or honours (主要奖项, 主要成就);
+    cached, as it is asked per cue on the role check's path."""
+    return bool(_AWARD_RELATION.search(relation))
 _IN_CATEGORY = re.compile(r"最佳[^，。；;、\s]{0,5}$")
 
 
@@ -194,7 +201,7 @@ class CueIndex:
         if "最佳" in seg:
             # `最佳导演奖`, `最佳国语男演唱人奖`: a role word inside an award's
             # category names the category, not a part the entity played.
-            out = [c for c in out if AWARD_RELATION.search(c[3])
+            out = [c for c in out if is_award_relation(c[3])
                    or not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
         out.sort()
         self._spans[(lo, hi)] = out
@@ -299,12 +306,12 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     # Event words date, they do not name; role verbs mark only credit relations.
     cues = [c for c in _cues_in(index, lo, hi, s, e)
             if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)]
-    award = bool(AWARD_RELATION.search(relation))
+    award = is_award_relation(relation)
     if award or relation in WORK_RELATIONS:
         # An award is told apart only from other awards (`香港金牌导演、著名喜剧导演`
         # names no director's credit); a work is what an award was won with
         # (`凭借《冷山》获得…`), so award cues do not bind a work.
-        cues = [c for c in cues if bool(AWARD_RELATION.search(c[3])) == award]
+        cues = [c for c in cues if is_award_relation(c[3]) == award]
     if not text[lo:s].strip(" 《“\"'"):
         # The subject of a clause is not what a dated relation's cue binds:
         # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
@@ -375,7 +382,7 @@ _NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
 def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
     """An award the text says the entity was only nominated for (`入围第19届…`,
     `…最佳改编剧本提名`) is not an award it won, unless the value says so."""
-    if not AWARD_RELATION.search(relation) or "提名" in value or "入围" in value:
+    if not is_award_relation(relation) or "提名" in value or "入围" in value:
         return False
     return nomination_said(text, s, e)
 

@@ -191,5 +191,15 @@ def find_bounded(haystack: str, needle: str, start: int = 0) -> int:
     return -1
 
 
+def find_all(haystack: str, needle: str) -> list[int]:
+    """Every start index of `needle` in `haystack`, overlapping ones included."""
+    out = []
+    i = haystack.find(needle)
+    while i != -1:
+        out.append(i)
+        i = haystack.find(needle, i + 1)
+    return out
+
+
 # Sentence-final punctuation, used by trim mode and clause splitting.
 SENTENCE_END = frozenset("。！？!?；;\n")
