@@ -102,6 +102,12 @@ def test_ids_are_stable_and_distinct():
         ("31-1718/N", "国内刊号", ["31-1718/N"]),  # a code, not a list
         ("北京市海淀区颐和园路5号、北大", "地址", ["北京市海淀区颐和园路5号、北大"]),  # no-split relation
         ("周杰伦[1]", "歌手", ["周杰伦"]),  # citation marker
+        # An award, then its category after a comma, is one award; a category after an
+        # award that has one is another award; two awards stay two.
+        ("第21届金马奖，最佳原创电影歌曲", "主要成就", ["第21届金马奖，最佳原创电影歌曲"]),
+        ("金马奖最佳导演、最佳剧情片", "获得奖项", ["金马奖最佳导演", "最佳剧情片"]),
+        ("金马奖，金像奖", "获得奖项", ["金马奖", "金像奖"]),
+        ("动作片，最佳拍档", "类型", ["动作片", "最佳拍档"]),  # not an award relation
         ("", "歌手", [""]),
     ],
 )

@@ -4,7 +4,7 @@ A Baike entry becomes one pair (paper §3.1): the entity is the entry title
 (its subtitle, the disambiguation note, kept apart), the text is the summary,
 and every infobox row (name, value) becomes a triple (entity, name, value).
 Infobox values often list several objects in one cell (`主演: A、B、C`);
-those are split into one triple per object by a configurable rule, because a
+those are split into one triple per object (transforms/cells.py), because a
 text that names only A supports (x, 主演, A) but not the whole cell.
 
 Ids are hashes of canonical keys, so the same entry gets the same pair_id in
@@ -15,14 +15,13 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
+from transforms.cells import PairConfig, clean_relation_name, split_cell, split_values  # noqa: F401 (re-exported)
 from transforms.dedup import parse_fetched_at
-from transforms.quantities import _UNITS
 from transforms.text import normalise
 
 # Every key of the output schemas, so pairs built here always carry all
@@ -236,171 +235,6 @@ def triple_ids(pair_id: str, triples: list[dict]) -> list[str]:
     return out
 
 
-# ---------------------------------------------------------------- multi-value split
-
-@dataclass
-class PairConfig:
-    """How infobox cells become triples.
-
-    A cell is split on `separators` into one triple per value, except for
-    relations in `no_split_relations` (names, addresses, descriptions whose
-    punctuation is not a list). Separators inside brackets (《A、B》) and
-    ',', '.', '/' between digits never split. A cell with more than
-    `max_values` pieces is kept whole: such cells are prose, not lists.
-    """
-
-    separators: tuple[str, ...] = ("、", "，", ",", "；", ";", "/", "／", "\n", "|", "｜")
-    max_values: int = 30
-    no_split_relations: frozenset[str] = field(default_factory=lambda: frozenset({
-        "中文名", "外文名", "英文名", "中文名称", "外文名称", "英文名称",
-        "地址", "总部地址", "详细地址", "简介", "经营范围", "口号", "校训", "座右铭",
-    }))
-    # Trailing words that close a list but are not part of the last value.
-    strip_suffixes: tuple[str, ...] = ("等等", "等")
-    # Citation markers like [1] or [2-3] copied from the page.
-    strip_citations: bool = True
-
-
-def _is_latin(ch: str) -> bool:
-    return bool(ch) and ch.isascii() and ch.isalnum()
-
-
-# Whitespace between two CJK characters in an infobox name is layout
-# (Baike renders two-character names as `简    称`), not part of the name.
-_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
-
-
-@lru_cache(maxsize=16384)
-def clean_relation_name(name: str) -> str:
-    """Infobox name as written, minus layout whitespace: `简\xa0\xa0称` -> `简称`."""
-    return _CJK_GAP.sub("", name.strip())
-
-
-_CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
-# 《A》《B》 and 《A》（粤）《B》（国）: a title, with its bracket note, ends a value.
-_TITLE_END = re.compile(r"》\s*(?:[（(][^（）()]{1,8}[）)])?\s*$")
-_OPEN = "《（(【[「『〈<“‘\""
-_CLOSE = "》）)】]」』〉>”’\""
-
-
-def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
-    """One string per object named in an infobox cell (at least one)."""
-    return list(_split_cell(value, relation, cfg))
-
-
-def _split_cell(value: str, relation: str, cfg: PairConfig) -> tuple[str, ...]:
-    seps, suffixes, no_split = cfg.separators, cfg.strip_suffixes, cfg.no_split_relations
-    if seps.__class__ is not tuple or suffixes.__class__ is not tuple or no_split.__class__ is not frozenset:
-        seps, suffixes, no_split = tuple(seps), tuple(suffixes), frozenset(no_split)  # hashable for the cache
-    return _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
-
-
-@lru_cache(maxsize=16384)
-def _split_cached(value: str, relation: str, separators: tuple[str, ...], max_values: int,
-                  no_split: frozenset[str], strip_suffixes: tuple[str, ...], strip_citations: bool) -> tuple[str, ...]:
-    """split_values on the config's fields, memoised: cells repeat across
-    entries (男, 中国, 汉族) and most hold one value."""
-    return tuple(_split(value, relation, frozenset(separators), max_values, no_split, strip_suffixes,
-                        strip_citations))
-
-
-def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_split: frozenset[str],
-           strip_suffixes: tuple[str, ...], strip_citations: bool) -> list[str]:
-    if strip_citations and "[" in value:
-        value = _CITATION.sub("", value)
-    value = value.strip()
-    if clean_relation_name(relation) in no_split or not value:
-        return [value]
-    if "》" not in value and seps.isdisjoint(value):
-        # Fast path: most cells hold one value.
-        for suf in strip_suffixes:
-            if value.endswith(suf) and len(value) > len(suf):
-                return [value[: -len(suf)].strip()]
-        return [value]
-    pieces, buf, depth = [], [], 0
-    n = len(value)
-    for i, ch in enumerate(value):
-        if depth == 0 and ch == "《" and buf and _TITLE_END.search("".join(buf)):
-            # 《A》《B》: adjacent titles are a list even without a separator.
-            pieces.append("".join(buf))
-            buf = [ch]
-            depth = 1
-            continue
-        if ch in _OPEN and not (ch == '"' and depth > 0):
-            depth += 1
-        elif ch in _CLOSE and depth > 0:
-            depth -= 1
-        elif depth == 0 and ch in seps:
-            prev = value[i - 1] if i else ""
-            nxt = value[i + 1] if i + 1 < n else ""
-            if ch in ",/，." and prev.isdigit() and nxt.isdigit():
-                buf.append(ch)
-                continue
-            if ch in "/／" and (_is_latin(prev) or _is_latin(nxt)):
-                # 31-1718/N, TCP/IP: a code, not a list (演员/歌手 is one).
-                buf.append(ch)
-                continue
-            pieces.append("".join(buf))
-            buf = []
-            continue
-        buf.append(ch)
-    pieces.append("".join(buf))
-    out = []
-    for p in pieces:
-        p = p.strip()
-        for suf in strip_suffixes:
-            if p.endswith(suf) and len(p) > len(suf):
-                p = p[: -len(suf)].strip()
-                break
-        if p:
-            out.append(p)
-    if not out:
-        return [value]
-    out = _merge_fragments(out)
-    if len(out) > max_values:
-        return [value]
-    return out
-
-
-_BRACKET_NOTE = re.compile(r"^[（(【\[][^）)】\]]*[）)】\]]$")
-
-
-_YEAR_ONLY = re.compile(r"^\d{4}年$")
-
-
-def _is_fragment(piece: str) -> bool:
-    """A unit (`个`, `人`) or a bracket note (`（一级学科）`) cut off by a line
-    break: it qualifies the piece before it and is never a value of its own."""
-    return piece in _UNITS or bool(_BRACKET_NOTE.match(piece))
-
-
-def _merge_fragments(pieces: list[str]) -> list[str]:
-    """`27（一级学科）个、专业学位6\n个` -> [`27（一级学科）个`, `专业学位6个`]:
-    fragments go back onto the piece they qualify (the previous one, or the
-    next one for a leading fragment). A bare year before what it dates
-    (`2002年，奥斯卡最佳外语片提名`) goes onto the piece after it."""
-    if len(pieces) < 2:
-        return pieces
-    dating = [bool(_YEAR_ONLY.match(p)) and not all(_YEAR_ONLY.match(q) for q in pieces[i + 1:])
-              for i, p in enumerate(pieces)]
-    if not any(dating) and not any(_is_fragment(p) for p in pieces):
-        return pieces
-    out: list[str] = []
-    pending = ""
-    for p, dates_next in zip(pieces, dating):
-        if dates_next:
-            pending = f"{pending}、{p}" if pending else p
-        elif _is_fragment(p):
-            if out:
-                out[-1] += p
-            else:
-                pending += p
-        else:
-            out.append(pending + p if pending and _BRACKET_NOTE.match(pending) is None else p)
-            pending = ""
-    return out or ["".join(pieces)]
-
-
 def _link_title(link: dict) -> list[str]:
     """Names a value link gives: its anchor title and the linked page title
     (from /item/<title>/<id> URLs)."""
@@ -477,7 +311,7 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
     anchors = anchor_index(raw) if raw.get("links") else None
     for item in raw.get("infobox") or []:
         relation = clean_relation_name(item.get("name") or "")
-        pieces = _split_cell(item.get("value") or "", relation, cfg)
+        pieces = split_cell(item.get("value") or "", relation, cfg)
         for piece in pieces:
             triples.append({**_EMPTY_TRIPLE, "head": entity, "relation": relation, "tail": piece})
             aliases.append(triple_aliases(item, piece, len(pieces), anchors))

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+# Relations whose values are awards or honours (主要奖项, 获得奖项, 主要成就).
+AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+
 # Canonical relation -> cue words. Relations are matched by name, after
 # stripping the suffixes in roles._STEM_SUFFIXES; the relation name and its stem are
 # always cues of their own.

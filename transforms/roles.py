@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transforms.role_cues import (
-    BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
+    AWARD_RELATION, BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
 )
 
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
@@ -124,14 +124,13 @@ def _foreign_regex() -> re.Pattern:
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
 
 
-_AWARD_RELATION = re.compile(r"奖|成就|荣誉")
-
-
 @lru_cache(maxsize=4096)
 def is_award_relation(relation: str) -> bool:
     """A relation whose values are awards or honours (主要奖项, 主要成就);
     cached, as it is asked per cue on the role check's path."""
-    return bool(_AWARD_RELATION.search(relation))
+    return bool(AWARD_RELATION.search(relation))
+
+
 _IN_CATEGORY = re.compile(r"最佳[^，。；;、\s]{0,5}$")
 
 

@@ -1,0 +1,197 @@
+"""Infobox cells -> values (paper §3.1: a multi-valued cell is one triple per value).
+
+A cell is split into the values a reader sees in it (`A、B、C`), never into a
+unit, a bracket note or a bare number cut off by a line break, and never
+inside brackets or codes. Kept apart from transforms/pairs.py (ids, validation,
+pairs) because it is the one place where "what is a value" is decided: the
+labelled alignment set (docs/alignment.md, "Values") is read the same way.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from transforms.quantities import _UNITS
+from transforms.role_cues import AWARD_RELATION
+
+@dataclass
+class PairConfig:
+    """How infobox cells become triples.
+
+    A cell is split on `separators` into one triple per value, except for
+    relations in `no_split_relations` (names, addresses, descriptions whose
+    punctuation is not a list). Separators inside brackets (《A、B》) and
+    ',', '.', '/' between digits never split. A cell with more than
+    `max_values` pieces is kept whole: such cells are prose, not lists.
+    """
+
+    separators: tuple[str, ...] = ("、", "，", ",", "；", ";", "/", "／", "\n", "|", "｜")
+    max_values: int = 30
+    no_split_relations: frozenset[str] = field(default_factory=lambda: frozenset({
+        "中文名", "外文名", "英文名", "中文名称", "外文名称", "英文名称",
+        "地址", "总部地址", "详细地址", "简介", "经营范围", "口号", "校训", "座右铭",
+    }))
+    # Trailing words that close a list but are not part of the last value.
+    strip_suffixes: tuple[str, ...] = ("等等", "等")
+    # Citation markers like [1] or [2-3] copied from the page.
+    strip_citations: bool = True
+
+
+def _is_latin(ch: str) -> bool:
+    return bool(ch) and ch.isascii() and ch.isalnum()
+
+
+# Whitespace between two CJK characters in an infobox name is layout
+# (Baike renders two-character names as `简    称`), not part of the name.
+_CJK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fff])")
+
+
+@lru_cache(maxsize=16384)
+def clean_relation_name(name: str) -> str:
+    """Infobox name as written, minus layout whitespace: `简\xa0\xa0称` -> `简称`."""
+    return _CJK_GAP.sub("", name.strip())
+
+
+_CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
+# 《A》《B》 and 《A》（粤）《B》（国）: a title, with its bracket note, ends a value.
+_TITLE_END = re.compile(r"》\s*(?:[（(][^（）()]{1,8}[）)])?\s*$")
+_OPEN = "《（(【[「『〈<“‘\""
+_CLOSE = "》）)】]」』〉>”’\""
+
+
+def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
+    """One string per object named in an infobox cell (at least one)."""
+    return list(split_cell(value, relation, cfg))
+
+
+def split_cell(value: str, relation: str, cfg: PairConfig) -> tuple[str, ...]:
+    seps, suffixes, no_split = cfg.separators, cfg.strip_suffixes, cfg.no_split_relations
+    if seps.__class__ is not tuple or suffixes.__class__ is not tuple or no_split.__class__ is not frozenset:
+        seps, suffixes, no_split = tuple(seps), tuple(suffixes), frozenset(no_split)  # hashable for the cache
+    return _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
+
+
+@lru_cache(maxsize=16384)
+def _split_cached(value: str, relation: str, separators: tuple[str, ...], max_values: int,
+                  no_split: frozenset[str], strip_suffixes: tuple[str, ...], strip_citations: bool) -> tuple[str, ...]:
+    """split_values on the config's fields, memoised: cells repeat across
+    entries (男, 中国, 汉族) and most hold one value."""
+    return tuple(_split(value, relation, frozenset(separators), max_values, no_split, strip_suffixes,
+                        strip_citations))
+
+
+# An award cell names the award, then its category (`第20届金曲奖，最佳女歌手`):
+# the category alone is no award. A piece that already has a category is a
+# whole award, and what follows it another (`金曲奖最佳制作人、最佳作词`).
+_AWARD_BODY_END = re.compile(r"(?:奖|节|榜|盛典|典礼|大赏)$")
+_CATEGORY_START = re.compile(r"\s*(?:最佳|年度|最受欢迎)")
+_HAS_CATEGORY = re.compile(r"最佳|年度|最受欢迎")
+
+
+def _category_follows(buf: list[str], value: str, at: int) -> bool:
+    """The piece so far is an award without a category, and a category follows."""
+    piece = "".join(buf).strip()
+    return (bool(_AWARD_BODY_END.search(piece)) and not _HAS_CATEGORY.search(piece)
+            and bool(_CATEGORY_START.match(value, at)))
+
+
+def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_split: frozenset[str],
+           strip_suffixes: tuple[str, ...], strip_citations: bool) -> list[str]:
+    if strip_citations and "[" in value:
+        value = _CITATION.sub("", value)
+    value = value.strip()
+    if clean_relation_name(relation) in no_split or not value:
+        return [value]
+    if "》" not in value and seps.isdisjoint(value):
+        # Fast path: most cells hold one value.
+        for suf in strip_suffixes:
+            if value.endswith(suf) and len(value) > len(suf):
+                return [value[: -len(suf)].strip()]
+        return [value]
+    pieces, buf, depth = [], [], 0
+    n = len(value)
+    award = bool(AWARD_RELATION.search(relation))
+    for i, ch in enumerate(value):
+        if depth == 0 and ch == "《" and buf and _TITLE_END.search("".join(buf)):
+            # 《A》《B》: adjacent titles are a list even without a separator.
+            pieces.append("".join(buf))
+            buf = [ch]
+            depth = 1
+            continue
+        if ch in _OPEN and not (ch == '"' and depth > 0):
+            depth += 1
+        elif ch in _CLOSE and depth > 0:
+            depth -= 1
+        elif depth == 0 and ch in seps:
+            prev = value[i - 1] if i else ""
+            nxt = value[i + 1] if i + 1 < n else ""
+            if ch in ",/，." and prev.isdigit() and nxt.isdigit():
+                buf.append(ch)
+                continue
+            if ch in "/／" and (_is_latin(prev) or _is_latin(nxt)):
+                # 31-1718/N, TCP/IP: a code, not a list (演员/歌手 is one).
+                buf.append(ch)
+                continue
+            if award and ch in "，," and _category_follows(buf, value, i + 1):
+                buf.append(ch)
+                continue
+            pieces.append("".join(buf))
+            buf = []
+            continue
+        buf.append(ch)
+    pieces.append("".join(buf))
+    out = []
+    for p in pieces:
+        p = p.strip()
+        for suf in strip_suffixes:
+            if p.endswith(suf) and len(p) > len(suf):
+                p = p[: -len(suf)].strip()
+                break
+        if p:
+            out.append(p)
+    if not out:
+        return [value]
+    out = _merge_fragments(out)
+    if len(out) > max_values:
+        return [value]
+    return out
+
+
+_BRACKET_NOTE = re.compile(r"^[（(【\[][^）)】\]]*[）)】\]]$")
+
+
+_YEAR_ONLY = re.compile(r"^\d{4}年$")
+
+
+def _is_fragment(piece: str) -> bool:
+    """A unit (`个`, `人`) or a bracket note (`（一级学科）`) cut off by a line
+    break: it qualifies the piece before it and is never a value of its own."""
+    return piece in _UNITS or bool(_BRACKET_NOTE.match(piece))
+
+
+def _merge_fragments(pieces: list[str]) -> list[str]:
+    """`27（一级学科）个、专业学位6\n个` -> [`27（一级学科）个`, `专业学位6个`]:
+    fragments go back onto the piece they qualify (the previous one, or the
+    next one for a leading fragment). A bare year before what it dates
+    (`2002年，奥斯卡最佳外语片提名`) goes onto the piece after it."""
+    if len(pieces) < 2:
+        return pieces
+    dating = [bool(_YEAR_ONLY.match(p)) and not all(_YEAR_ONLY.match(q) for q in pieces[i + 1:])
+              for i, p in enumerate(pieces)]
+    if not any(dating) and not any(_is_fragment(p) for p in pieces):
+        return pieces
+    out: list[str] = []
+    pending = ""
+    for p, dates_next in zip(pieces, dating):
+        if dates_next:
+            pending = f"{pending}、{p}" if pending else p
+        elif _is_fragment(p):
+            if out:
+                out[-1] += p
+            else:
+                pending += p
+        else:
+            out.append(pending + p if pending and _BRACKET_NOTE.match(pending) is None else p)
+            pending = ""
+    return out or ["".join(pieces)]
