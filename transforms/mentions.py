@@ -40,10 +40,6 @@ _LOCK = threading.Lock()
 _DICT: tuple[dict, float] | None = None
 
 
-def _cjk(ch: str) -> bool:
-    return "\u3400" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff"
-
-
 # jieba's tags of names: a word with one of them is a name a mention must not cut.
 _NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j"})
 
@@ -140,8 +136,11 @@ def _cuts_cached(run: str, lexicon: frozenset[str], max_len: int) -> frozenset[i
 def needs_segmentation(text: str, start: int, end: int) -> bool:
     """A CJK character on either side of a CJK edge: only then can a longer
     word cross the edge."""
-    return ((start > 0 and _cjk(text[start - 1]) and _cjk(text[start]))
-            or (end < len(text) and _cjk(text[end]) and _cjk(text[end - 1])))
+    return ((start > 0 and _CJK_PAIR.match(text, start - 1) is not None)
+            or _CJK_PAIR.match(text, end - 1) is not None)
+
+
+_CJK_PAIR = re.compile("[\u3400-\u9fff\uf900-\ufaff]{2}")
 
 
 @lru_cache(maxsize=64)

@@ -146,6 +146,7 @@ class CueIndex:
         self._plans = [(rel, _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ()))
                        for rel in dict.fromkeys(relations)]
         self._own_words = None
+        self._by_char: tuple | None = None
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.kinds[EVENT] = "date"
         self.dated = frozenset(self.kinds)
@@ -159,6 +160,16 @@ class CueIndex:
             self._own_words = frozenset(c for _, plan in self._plans for _, cues in plan for c in cues)
         return self._own_words
 
+    def _cues_by_first_char(self) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+        """(first character, ((cue, relation), ...)) over all the entry's
+        relations: relations share first characters (演, 作, 出), and a span
+        is tested once per character, not once per relation."""
+        merged: dict[str, list[tuple[str, str]]] = {}
+        for rel, plan in self._plans:
+            for ch, cues in plan:
+                merged.setdefault(ch, []).extend((cue, rel) for cue in cues)
+        return tuple((ch, tuple(cues)) for ch, cues in merged.items())
+
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
         return cls(text, relations, dated, mined)
@@ -170,15 +181,16 @@ class CueIndex:
             return got
         seg = self.text[lo:hi]
         out = []
-        for rel, plan in self._plans:
-            for ch, cues in plan:
-                if ch not in seg:
-                    continue
-                for cue in cues:
-                    j = seg.find(cue)
-                    while j != -1:
-                        out.append((lo + j, lo + j + len(cue), cue, rel))
-                        j = seg.find(cue, j + 1)
+        if self._by_char is None:
+            self._by_char = self._cues_by_first_char()
+        for ch, cues in self._by_char:
+            if ch not in seg:
+                continue
+            for cue, rel in cues:
+                j = seg.find(cue)
+                while j != -1:
+                    out.append((lo + j, lo + j + len(cue), cue, rel))
+                    j = seg.find(cue, j + 1)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
