@@ -130,6 +130,17 @@ def test_demonym_place_list_item_paraphrase_and_lifespan_levels():
     assert kept2[("属性", "省部共建高校")]["match"] == "paraphrase"
     raw3 = _entry("某人", "某人出生于大阪，日本演员。", [("出生地", "日本大阪府大阪市")])
     assert _kept(raw3)[("出生地", "日本大阪府大阪市")]["match"] == "place"
+    # a state's short name names the state, not a city of it (less precise)
+    raw5 = _entry("某人", "某人出生于美国加州，演员。", [("出生地", "加利福尼亚州"), ("籍贯", "美国加利福尼亚州洛杉矶")])
+    assert _kept(raw5)[("出生地", "加利福尼亚州")]["match"] == "place"
+    assert ("籍贯", "美国加利福尼亚州洛杉矶") in _dropped(raw5)
+    # The brackets may follow a space and hold other names first; the birth
+    # date there is the entity's, the death date is no birth date.
+    text4 = "王敏 （Wang Min，又名阿敏，1931年5月2日—2008年11月30日），出生于上海，2008年11月30日逝世。"
+    raw4 = _entry("王敏", text4, [("出生日期", "1931年05月02日"), ("逝世日期", "2008年11月30日")])
+    kept4 = _kept(raw4)
+    assert kept4[("出生日期", "1931年05月02日")]["match"] == "lifespan"
+    assert kept4[("逝世日期", "2008年11月30日")]["start"] == text4.find("2008年11月30日")
     # each level can be switched off
     cfg = CleaningConfig()
     cfg.align.demonyms = cfg.align.lifespans = cfg.align.list_items = cfg.align.paraphrases = False

@@ -94,9 +94,21 @@ def place_cores(value: str) -> tuple[str, ...]:
     return tuple(cores)
 
 
+# Short names a text uses for a place more often than its full name.
+PLACE_SHORT_NAMES = {"加利福尼亚": ("加州",), "宾夕法尼亚": ("宾州",), "马萨诸塞": ("麻省", "麻州"),
+                     "得克萨斯": ("德州",), "德克萨斯": ("德州",), "佛罗里达": ("佛州",)}
+
+
+def _short_names(places: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(n for p in places for n in PLACE_SHORT_NAMES.get(_stem(p), ()))
+
+
 def place_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """The most specific part of the place (place_cores), or its short name
+    (`加州` for 加利福尼亚州)."""
     out = []
-    for core in place_cores(value):
+    cores = place_cores(value)
+    for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
         out = [(j, j + len(core)) for j in find_all(text, core)]
         if out:
             break
@@ -189,7 +201,7 @@ def paraphrase_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 
 _LIFE_DATE = r"(\d{4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?)"
-_LIFESPAN = re.compile(r"[（(](?:[^（）()，,]{1,40}[，,])?\s*" + _LIFE_DATE + r"\s*年?\s*[—–\-~～－至]+\s*" + _LIFE_DATE + r"?\s*年?\s*[）)]")
+_LIFESPAN = re.compile(r"\s*[（(](?:[^（）()，,]{1,40}[，,]\s*){0,2}" + _LIFE_DATE + r"\s*年?\s*[—–\-~～－至]+\s*" + _LIFE_DATE + r"?\s*年?\s*[）)]")
 
 
 def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tuple[int, int]]:
