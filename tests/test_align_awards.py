@@ -125,3 +125,10 @@ def test_an_award_is_told_apart_from_awards_only_and_a_work_is_what_won_it():
     fates = _fates("裘德·洛", "2004年，他凭借电影《冷山》获得奥斯卡金像奖最佳男主角提名。",
                    [("代表作品", "《冷山》"), ("主要成就", "奥斯卡金像奖最佳男主角提名")])
     assert fates[("代表作品", "《冷山》")][0] == "kept"
+
+
+def test_a_count_of_nominations_reads_digits_and_numerals_alike():
+    text = "2008年，艾米·怀恩豪斯凭借专辑《Back to Black》获得第50届格莱美奖6项提名。"
+    assert award_spans("第50届格莱美奖六项提名", text) == [(text.find("第50届"), text.find("提名") + 2)]
+    assert award_spans("第50届格莱美奖5项提名", text) == []  # another count is another fact
+    assert award_spans("第50届格莱美奖六项提名", text.replace("6项", "六项")) != []

@@ -221,11 +221,35 @@ def _parts_after(sq: str, pos: int, hi: int, parts: tuple[str, ...]) -> int | No
     """End of the body's other parts, each found in order a few characters
     on in the same phrase (`柏林电影节金熊奖` for 柏林…金熊), or None."""
     for part in parts:
-        j = sq.find(part, pos, min(hi, pos + 14))
+        counted = _count_part(part)
+        if counted is None:
+            j, end = sq.find(part, pos, min(hi, pos + 14)), None
+        else:
+            m = counted.search(sq, pos, min(hi, pos + 14))
+            j, end = (m.start(), m.end()) if m else (-1, None)
         if j == -1 or any(ch in "，。、；;" for ch in sq[pos:j]):
             return None
-        pos = j + len(part)
+        pos = end if end is not None else j + len(part)
     return pos
+
+
+_COUNT_PART = re.compile(r"^([0-9０-９]+|[一二两三四五六七八九十]+)(项|个)$")
+_CN_DIGITS = "零一二三四五六七八九十"
+
+
+@lru_cache(maxsize=1024)
+def _count_part(part: str) -> re.Pattern | None:
+    """`五项` (提名) as a pattern that also reads `5项`, and the other way round."""
+    m = _COUNT_PART.match(part)
+    n = _number(m.group(1)) if m else None
+    if n is None:
+        return None
+    forms = {str(n)}
+    if n <= 10:
+        forms.add(_CN_DIGITS[n])
+    if n == 2:
+        forms.add("两")
+    return re.compile("(?:" + "|".join(sorted(forms)) + ")" + m.group(2))
 
 
 def _times_before(sq: str, lo: int, i: int) -> int:
