@@ -259,6 +259,13 @@ def test_a_value_inside_a_title_or_an_edition_numbered_award_is_not_stated():
     # a title's bracketed edition: the part before it names the work too
     raw = _entry("秋声", "《秋声》收录在专辑《远行(纪念版)》中。", [("所属专辑", "远行")])
     assert ("所属专辑", "远行") in _kept(raw)
+    # events and charts named by their year or by the music they rank
+    for text in ("该专辑获得2011年度华语流行音乐典礼最佳专辑奖。", "该曲登上中国原创音乐流行榜冠军。"):
+        drops = _dropped(_entry("夏夜", text, [("音乐风格", "流行")]))
+        assert drops[("音乐风格", "流行")].startswith("only inside longer names"), text
+    # a year and a 节目 are no event name: the singer is named
+    raw = _entry("夏夜", "《夏夜》是歌手陈小雨演唱的歌曲。2012年并不走红的陈小雨参加了选秀节目。", [("歌手", "陈小雨")])
+    assert ("歌手", "陈小雨") in _kept(raw)
 
 
 def test_a_country_must_qualify_the_person_or_the_film():

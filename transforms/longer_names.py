@@ -1,7 +1,7 @@
 """Longer names that jieba cannot see, and that a mention must not be cut from.
 
 The segmentation of transforms/mentions.py knows dictionary words and the
-entry's own names. Three kinds of name escape both, and a value inside them
+entry's own names. Four kinds of name escape both, and a value inside them
 is not stated (docs/alignment.md, rule 4):
 
 - a title in 《》 that holds more than the value: `《上海大学学报（自然科学版）》`
@@ -11,6 +11,8 @@ is not stated (docs/alignment.md, rule 4):
 - an award or event numbered by its edition, `第N届…奖/节/榜/赛`:
   `第57届德国电影奖` does not state `制片地区 德国`, `第2届全球流行音乐金榜`
   not `音乐风格 流行`;
+- an event or chart named by its year or by the music it ranks:
+  `2009年度北京流行音乐典礼`, `原创音乐流行榜` do not state `音乐风格 流行`;
 - a quoted name of an institution, award or programme (“…大学联盟”,
   “…年度最佳音乐电视奖”); quotes around a plain phrase (“慰安妇纪录片”)
   are emphasis, not a name, and do not count.
@@ -26,6 +28,10 @@ from functools import lru_cache
 _TITLE = re.compile(r"《([^《》\n]{1,80})》")
 _EDITION = re.compile(r"第[0-9０-９一二三四五六七八九十百零〇两]+(?:届|屆)"
                       r"[^，。；;、,\n《》“”\"（）()]{1,24}?(?:奖|獎|节|榜|赛|盛典|典礼|展)")
+# Events and charts named by their year (`N年度`), or by the music they rank, hold what they
+# name: `2009年度北京流行音乐典礼`, `中国原创音乐流行榜` do not state `音乐风格 流行`.
+_YEAR_EVENT = re.compile(r"[0-9]{4}年度[^，。；;、,\n《》“”\"（）()的]{1,16}?(?:奖|獎|节(?!目)|榜|盛典|典礼|大赏)")
+_CHART = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:音乐|流行|金曲|歌曲)(?:排行榜|榜|典礼|盛典|大赏|节)")
 _QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{2,60})[”」』]")
 _NAME_END = re.compile(r"(?:奖|獎|节|榜|赛|盛典|典礼|大学|学院|学校|公司|集团|联盟|协会|学会|委员会|中心|"
                        r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台)$")
@@ -36,16 +42,17 @@ _AWARD_RELATION = re.compile(r"奖|成就|荣誉|提名|称号")
 
 @lru_cache(maxsize=256)
 def name_spans(text: str) -> tuple[tuple[int, int], ...]:
-    """[start, end) of every title content, edition-numbered event name and
-    quoted institution name of the text (one list item each)."""
+    """[start, end) of every title content, edition- or year-numbered event
+    name, chart name and quoted institution name of the text (one list item
+    each)."""
     out: list[tuple[int, int]] = []
     for m in _TITLE.finditer(text):
         out.append(m.span(1))
         for b in _BRACKETED.finditer(m.group(1)):  # 《小号练习中（ラッパ练习中）》: two names of one work
             out.append((m.start(1), m.start(1) + b.start()))
             out.append((m.start(1) + b.start(1), m.start(1) + b.end(1)))
-    for m in _EDITION.finditer(text):
-        out.append(m.span())
+    for rx in (_EDITION, _YEAR_EVENT, _CHART):
+        out.extend(m.span() for m in rx.finditer(text))
     for m in _QUOTED.finditer(text):
         base = m.start(1)
         for item in _ITEM_SEP.split(m.group(1)):
