@@ -217,6 +217,10 @@ def test_fuzzy_never_runs_on_short_values_or_changes_numbers():
     assert align_value("张智尧", "张智霖主演。", cfg=cfg) is None  # shorter than fuzzy_min_length
     # 10.7亿美元 and 10.5亿美元 are different facts however similar the strings.
     assert align_value("10.7亿美元", "全球票房10.5亿美元。", cfg=cfg) is None
+    # A counted award is not one win, however close the rest is.
+    text = "1997年她荣获台湾金曲奖最佳国语女演唱人。"
+    assert align_value("两届台湾金曲奖最佳国语女演唱人", text) is None
+    assert align_value("台湾金曲奖最佳国语女演唱人", text.replace("奖最佳", "奖的最佳")).match == "fuzzy"
 
 
 def test_empty_inputs():

@@ -13,7 +13,8 @@ import re
 
 from transforms.text import absent_ideographs, normalise, normalise_with_map
 
-_DIGITS = re.compile(r"\d+")
+# Digit runs, and numerals that count (`两届`, `五座`): a near match must keep them.
+_DIGITS = re.compile(r"\d+|[一二两三四五六七八九十百]+(?=[届座次项部张首])")
 
 
 def fuzzy_score(value: str, text: str) -> tuple[float, int, int] | None:
@@ -107,7 +108,7 @@ def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
         return None
     ns, ne = w0 + sub[0], w0 + sub[1]
     # A different number is a different fact (10.7亿 is not 10.5亿, 9220 is
-    # not 9320): a fuzzy match must keep every digit run of the value.
+    # not 9320, 两届 is not one win): a fuzzy match must keep every number of the value.
     if _DIGITS.findall(nv) != _DIGITS.findall(nt.text[ns:ne]):
         return None
     return nt.span(ns, ne)
