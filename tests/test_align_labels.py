@@ -1,10 +1,10 @@
 """Issue 10: the aligner against our labelled alignment set (docs/alignment.md).
 
 The set stores locators and labels only; the texts are read at run time from
-../shared/data (skipped when absent). The held-out part (round 5, 60 pages
-labelled before anyone ran the aligner on them) was never used to tune it:
-its figures are the measurement; the tune part's (rounds 1-4) are what
-development reached. See docs/alignment.md for the rounds.
+../shared/data (skipped when absent). The held-out part (the newest round,
+64 pages labelled before anyone ran the aligner on them) was never used to
+tune it: its figures are the measurement; the tune part's (all older
+rounds) are what development reached. See docs/alignment.md for the rounds.
 """
 from __future__ import annotations
 
@@ -60,15 +60,16 @@ def test_tune_part(labelled):
 def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors below are what the aligner reaches on text it was not tuned on
-    (0.962 / 0.911 / 3.4%, see docs/alignment.md), so a regression fails here."""
+    (round 8: 0.948 / 0.919 / 4.9%, see docs/alignment.md), so a regression
+    fails here."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
     base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
     assert base["kept"] == r["kept"]  # deterministic
-    assert r["span_precision"] >= 0.955
-    assert r["recall"] >= 0.90
-    assert r["false_keeps"] <= 0.04
+    assert r["span_precision"] >= 0.945
+    assert r["recall"] >= 0.91
+    assert r["false_keeps"] <= 0.05
 
 
 def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):
