@@ -108,7 +108,7 @@ def test_two_parts_of_a_body_a_count_before_it_and_a_nickname():
 
 
 def test_a_year_before_an_award_dates_it_and_an_edition_outranks_the_year():
-    from transforms.pairs import PairConfig, split_values
+    from transforms.cells import PairConfig, split_values
     assert split_values("2002年，奥斯卡最佳外语片提名", "主要成就", PairConfig()) == ["2002年奥斯卡最佳外语片提名"]
     assert split_values("2002年、2003年", "上映时间", PairConfig()) == ["2002年", "2003年"]
     assert split_values("1701、8", "代表作品", PairConfig()) == ["1701", "8"]  # a title, not a year

@@ -8,7 +8,8 @@ import pytest
 from transforms.align import AlignConfig, align_context, align_triple, kind_mismatch
 from transforms.coverage import clause_spans, coverage, coverage_bin
 from transforms.mentions import at_word_boundaries
-from transforms.pairs import PairConfig, split_values, validate_raw_entry
+from transforms.cells import PairConfig, split_values
+from transforms.pairs import validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
 
 

@@ -6,13 +6,12 @@ import pyarrow as pa
 import pytest
 
 from schemas.outputs import PAIR_SCHEMA
+from transforms.cells import PairConfig, split_values
 from transforms.pairs import (
-    PairConfig,
     entry_key,
     entry_to_pair,
     make_pair_id,
     make_triple_id,
-    split_values,
     triple_aliases,
     triple_ids,
     validate_raw_entry,

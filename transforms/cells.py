@@ -15,6 +15,7 @@ from functools import lru_cache
 from transforms.quantities import _UNITS
 from transforms.role_cues import AWARD_RELATION
 
+
 @dataclass
 class PairConfig:
     """How infobox cells become triples.

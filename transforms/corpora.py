@@ -146,7 +146,7 @@ def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:
 
     A triple produced by splitting a cell inherits the cell's label.
     """
-    from transforms.pairs import split_values
+    from transforms.cells import split_values
     from transforms.redundancy import CleaningConfig, clean_entry
 
     cfg = cfg or CleaningConfig()

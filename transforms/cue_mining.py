@@ -21,7 +21,8 @@ import re
 from collections import Counter, defaultdict
 from typing import Iterable
 
-from transforms.pairs import PairConfig, pair_with_aliases
+from transforms.cells import PairConfig
+from transforms.pairs import pair_with_aliases
 
 _CJK2 = re.compile(r"^[\u4e00-\u9fff]{2}$")
 _STOP = frozenset({"的是", "是一", "一个", "一部", "一首", "以及", "并且", "其中", "他的", "她的", "我们", "这个",

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
-from transforms.cells import PairConfig, clean_relation_name, split_cell, split_values  # noqa: F401 (re-exported)
+from transforms.cells import PairConfig, clean_relation_name, split_cell
 from transforms.dedup import parse_fetched_at
 from transforms.text import normalise
 

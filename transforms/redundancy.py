@@ -22,7 +22,8 @@ from functools import lru_cache
 from typing import Any
 
 from transforms.align import AlignConfig, align_context, align_triple, find_quantities
-from transforms.pairs import PairConfig, entity_names, pair_with_aliases
+from transforms.cells import PairConfig
+from transforms.pairs import entity_names, pair_with_aliases
 from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
 from transforms.coverage import coverage

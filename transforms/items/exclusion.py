@@ -4,7 +4,7 @@ For an item asking (h, r, ?) with gold g, a candidate x is excluded when
   - `true_answer`: (h, r, x) is stated anywhere in the graph (any sense of
     the name h: a question cannot tell the senses apart unless it shows the
     subtitle, so every sense's values count), compared after the build's own
-    multi-value split (transforms/pairs.split_values) and normalisation
+    multi-value split (transforms/cells.split_values) and normalisation
     (transforms/text.normalise: width, case, spaces, punctuation), so
     `《呐喊》` is `呐喊` and `A、B` is both A and B;
   - `gold_alias`: x is another name of the gold (its 中文名/别名/简称/外文名
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from transforms.pairs import PairConfig, split_values
+from transforms.cells import PairConfig, split_values
 from transforms.text import normalise
 
 _SPLIT = PairConfig()
