@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transforms.role_cues import (
-    AWARD_RELATION, BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
+    AWARD_RELATION, BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY,
+    SENTENCE_EVIDENCE,
 )
 
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
