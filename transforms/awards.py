@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from transforms.quantities import _cn_int
-from transforms.roles import nomination_said
+from transforms.roles import nomination_said, sentence_span
+from transforms.text import find_all
 
 # Characters a mention may carry or lack around the same words: spaces and quotes.
 _SQUEEZED = frozenset(" \t\u3000\xa0“”\"'‘’「」『』《》〈〉")
@@ -54,7 +55,6 @@ _BODY_WORDS = tuple(sorted(set(_GENERIC + _BODY_SUFFIXES), key=len, reverse=True
 _CATEGORY_SWAPS = (("女主角", "女演员"), ("男主角", "男演员"), ("评审团", "评委会"), ("歌手", "演唱人"))
 # A festival's best actor is its 影帝, its best actress its 影后.
 _CATEGORY_NICKNAMES = {"影帝": ("最佳男演员", "最佳男主角"), "影后": ("最佳女演员", "最佳女主角")}
-_SENTENCE_END = frozenset("。！？!?；;\n")
 # After the text's own body word: `奥斯卡|金像奖`, `戛纳|国际电影节` (never into a category).
 _BODY_TAIL = re.compile(r"(?:(?!最佳|年度|评审|评委|十大)[^，。、；;！？]){0,5}?(?:奖|节|榜)")
 # What may stand between the body and the category: other categories, a ceremony.
@@ -179,16 +179,6 @@ def _category_forms(category: str) -> tuple[str, ...]:
     return tuple(sorted(forms, key=len, reverse=True))
 
 
-def _sentence(sq: str, i: int) -> tuple[int, int]:
-    lo = i
-    while lo > 0 and sq[lo - 1] not in _SENTENCE_END:
-        lo -= 1
-    hi = i
-    while hi < len(sq) and sq[hi] not in _SENTENCE_END:
-        hi += 1
-    return lo, hi
-
-
 def _edition_before(sq: str, lo: int, at: int, editions: frozenset[int]) -> int | None:
     """Start of a `第N届` naming one of `editions`, ending at most a region
     word before the body (`第41届台湾金马奖`); None if there is none."""
@@ -269,9 +259,8 @@ def award_spans(value: str, text: str) -> list[tuple[int, int]]:
     sq, idx = _squeezed_text(text)
     forms = _category_forms(a.category) if a.category else ()
     hits: list[tuple[int, int, int]] = []  # (wins counted before it, start, end)
-    i = sq.find(core)
-    while i != -1:
-        lo, hi = _sentence(sq, i)
+    for i in find_all(sq, core):
+        lo, hi = sentence_span(sq, i)
         start: int | None = i
         body_end = _parts_after(sq, i + len(core), hi, a.parts[1:])
         if body_end is None:
@@ -293,7 +282,6 @@ def award_spans(value: str, text: str) -> list[tuple[int, int]]:
             s, e = idx[start], idx[end - 1] + 1
             if a.nomination or not nomination_said(text, s, e):  # a nomination is not one of the wins
                 hits.append((_times_before(sq, lo, i), s, e))
-        i = sq.find(core, i + 1)
     if a.count > 1:
         # `五届…`: the mention that counts them (`第五次`, `两座`), or as many mentions as wins.
         nth = [h for h in hits if h[0] >= a.count]
