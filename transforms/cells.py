@@ -86,8 +86,9 @@ def _split_cached(value: str, relation: str, separators: tuple[str, ...], max_va
 # the category alone is no award. A piece that already has a category is a
 # whole award, and what follows it another (`金曲奖最佳制作人、最佳作词`).
 _AWARD_BODY_END = re.compile(r"(?:奖|节|榜|盛典|典礼|大赏)$")
-_CATEGORY_START = re.compile(r"\s*(?:最佳|年度|最受欢迎)")
-_HAS_CATEGORY = re.compile(r"最佳|年度|最受欢迎")
+_CATEGORY_WORDS = "最佳|年度|最受欢迎"
+_CATEGORY_START = re.compile(rf"\s*(?:{_CATEGORY_WORDS})")
+_HAS_CATEGORY = re.compile(_CATEGORY_WORDS)
 
 
 def _category_follows(buf: list[str], value: str, at: int) -> bool:
