@@ -373,3 +373,106 @@ def test_a_sequel_numeral_a_state_s_short_name_and_a_producer_s_cue():
     # An album's singer is not its producer unless the sentence says who produced it.
     raw = _entry("寓言", "《寓言》是王菲在2000年发行的国语专辑。", [("制作人", "王菲")])
     assert "no cue of 制作人" in _dropped(raw)[("制作人", "王菲")]
+
+
+# ------------------------------------------------- rules of session 7 (round 8)
+
+def test_a_novelist_named_before_the_same_titled_novel_is_the_source():
+    raw = _entry("阿甘正传", "《阿甘正传》根据温斯顿·格卢姆同名小说改编，由罗伯特·泽米吉斯执导。",
+                 [("原著", "温斯顿·格卢姆"), ("编剧", "温斯顿·格卢姆")])
+    assert _kept(raw)[("原著", "温斯顿·格卢姆")]["cue"] == "小说"
+    assert ("编剧", "温斯顿·格卢姆") in _dropped(raw)
+
+
+def test_a_date_of_the_album_an_award_or_the_box_office_is_not_the_work_s_date():
+    raw = _entry("稻香", "《稻香》是一首歌曲，收录在周杰伦2008年发行专辑《魔杰座》里。", [("发行时间", "2008年")])
+    assert "the date of the album it is on" in _dropped(raw)[("发行时间", "2008年")]
+    raw = _entry("卧虎藏龙", "《卧虎藏龙》是李安执导的武侠片。该片获得2001年奥斯卡最佳外语片奖。",
+                 [("上映时间", "2001年")])
+    assert "the date of 获" in _dropped(raw)[("上映时间", "2001年")]
+    raw = _entry("泰坦尼克号", "《泰坦尼克号》是一部爱情片，于1997年上映。1998年全球票房突破18亿美元。",
+                 [("上映时间", "1998年"), ("上映时间", "1997年")])
+    assert "the date of 票房" in _dropped(raw)[("上映时间", "1998年")]
+    assert ("上映时间", "1997年") in _kept(raw)
+    # The release year in its own clause is kept beside an award in the next one.
+    raw = _entry("卧虎藏龙", "该片于2000年上映，2001年获得奥斯卡最佳外语片奖。", [("上映时间", "2000年")])
+    assert ("上映时间", "2000年") in _kept(raw)
+
+
+def test_where_a_film_opened_is_not_where_it_was_made():
+    raw = _entry("泰坦尼克号", "《泰坦尼克号》是一部美国电影。1998年4月该片在中国上映。",
+                 [("制片地区", "美国"), ("制片地区", "中国")])
+    assert ("制片地区", "美国") in _kept(raw)
+    assert "where it was released" in _dropped(raw)[("制片地区", "中国")]
+
+
+def test_a_region_of_china_describing_the_person_states_chinese_nationality():
+    text = "邓丽君，出生于中国台湾云林县，中国台湾女歌手。"
+    t = _kept(_entry("邓丽君", text, [("国籍", "中国")]))[("国籍", "中国")]
+    assert t["match"] == "nationality" and t["start"] == text.find("中国台湾女歌手")
+    # A birthplace alone does not.
+    assert ("国籍", "中国") in _dropped(_entry("邓丽君", "邓丽君出生于中国台湾云林县。", [("国籍", "中国")]))
+
+
+def test_a_nationality_word_qualifying_a_school_or_a_work_is_not_the_person_s():
+    raw = _entry("今村昌平", "今村昌平创办了日本映画学校。", [("国籍", "日本")])
+    assert "qualifies a 学校" in _dropped(raw)[("国籍", "日本")]
+    raw = _entry("宫崎骏", "宫崎骏的《龙猫》是日本经典动画片。", [("国籍", "日本")])
+    assert "qualifies a 片" in _dropped(raw)[("国籍", "日本")]
+    # A work noun inside a person's description is no work (`编剧`, `电影演员`).
+    assert ("国籍", "日本") in _kept(_entry("是枝裕和", "是枝裕和是日本编剧、导演。", [("国籍", "日本")]))
+    assert ("国籍", "美国") in _kept(_entry("汤姆·汉克斯", "汤姆·汉克斯是美国电影演员。", [("国籍", "美国")]))
+
+
+def test_places_written_without_their_admin_suffixes():
+    text = "张艺谋1950年出生于陕西省西安市。"
+    t = _kept(_entry("张艺谋", text, [("出生地", "陕西西安")]))[("出生地", "陕西西安")]
+    assert t["match"] == "place" and text[t["start"]:t["end"]] == "西安市"
+
+
+def test_a_title_s_chinese_numeral_is_also_written_in_digits():
+    raw = _entry("周星驰", "2008年，周星驰执导的科幻片《长江7号》上映。", [("代表作品", "长江七号")])
+    assert _kept(raw)[("代表作品", "长江七号")]["match"] == "alias"
+    from transforms.align import _variants_of
+    assert _variants_of("统一") == [] and _variants_of("天下第一") == []  # words, not numbered titles
+
+
+def test_occupations_said_in_other_words():
+    raw = _entry("李宗盛", "李宗盛是台湾音乐创作人、制作人。", [("职业", "音乐人")])
+    assert _kept(raw)[("职业", "音乐人")]["match"] == "paraphrase"
+    assert ("职业", "制片人") in _kept(_entry("徐克", "徐克是香港导演、制作人。", [("职业", "制片人")]))
+    # A music producer is not a film producer.
+    assert ("职业", "制片人") in _dropped(_entry("陈建骐", "陈建骐是台湾音乐制作人。", [("职业", "制片人")]))
+    cfg = CleaningConfig()
+    cfg.align.paraphrases = False
+    assert ("职业", "音乐人") in _dropped(raw, cfg)
+
+
+def test_a_transliterated_name_spelt_with_other_characters_of_the_same_sound():
+    text = "昆汀·塔伦蒂诺1963年出生于美国田纳西州挪克斯维尔。"
+    raw = _entry("昆汀·塔伦蒂诺", text, [("出生地", "诺克斯维尔")])
+    t = _kept(raw)[("出生地", "诺克斯维尔")]
+    assert t["match"] == "transliteration" and text[t["start"]:t["end"]] == "挪克斯维尔"
+    cfg = CleaningConfig()
+    cfg.align.transliterations = cfg.align.fuzzy = False
+    assert ("出生地", "诺克斯维尔") in _dropped(raw, cfg)
+    # A short name with one character changed is another name.
+    assert ("主演", "李娜") in _dropped(_entry("某片", "该片由李纳主演。", [("主演", "李娜")]))
+
+
+def test_a_guild_award_an_honorary_degree_and_a_predecessor_state_nothing():
+    raw = _entry("李安", "李安凭借《卧虎藏龙》获得美国导演工会奖。", [("职业", "导演")])
+    assert _dropped(raw)[("职业", "导演")].startswith("only inside longer names")
+    raw = _entry("成龙", "成龙拥有香港浸会大学荣誉博士学位。", [("毕业院校", "香港浸会大学")])
+    assert "an honorary degree" in _dropped(raw)[("毕业院校", "香港浸会大学")]
+    raw = _entry("北京电影学院", "北京电影学院创办于1956年，前身是1950年成立的表演艺术研究所。",
+                 [("创办时间", "1956年"), ("创办时间", "1950年")])
+    assert ("创办时间", "1956年") in _kept(raw)
+    assert "the date of its predecessor" in _dropped(raw)[("创办时间", "1950年")]
+
+
+def test_a_band_member_is_not_its_lead_singer_unless_the_sentence_says_so():
+    raw = _entry("五月天", "五月天是台湾摇滚乐团，成员有阿信、怪兽、石头、玛莎和冠佑。", [("主唱", "阿信")])
+    assert "no cue of 主唱" in _dropped(raw)[("主唱", "阿信")]
+    raw = _entry("五月天", "五月天是台湾摇滚乐团，阿信担任乐团主唱。", [("主唱", "阿信")])
+    assert ("主唱", "阿信") in _kept(raw)

@@ -173,3 +173,11 @@ def test_anchor_texts_of_page_links_are_aliases():
     assert err is None
     [t] = clean_entry(raw).pair["triples"]
     assert (t["tail"], t["match"], raw["summary"][t["start"]:t["end"]]) == ("刘德华", "alias", "华仔")
+
+
+def test_an_occupation_cell_lists_its_words_with_spaces_too():
+    cfg = PairConfig()
+    assert split_values("演员 模特", "职业", cfg) == ["演员", "模特"]
+    # Elsewhere a space joins the parts of one value.
+    assert split_values("美国 伊利诺斯州", "出生地", cfg) == ["美国 伊利诺斯州"]
+    assert split_values("剧情 历史", "类型", cfg) == ["剧情 历史"]

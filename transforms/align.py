@@ -97,6 +97,7 @@ class AlignConfig:
     nationalities: bool = True  # 希腊籍 = 国籍 希腊
     eras: bool = True          # 唐太宗 = 朝代 唐
     awards: bool = True        # 第23届凯撒奖最佳导演奖 = 第23届 法国电影凯撒奖最佳导演奖
+    transliterations: bool = True  # 卡罗莱纳 = 卡罗莱那
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
@@ -115,7 +116,7 @@ class Alignment:
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | demonym | place | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
+    match: str  # exact | date | number | alias | transliteration | demonym | place | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
     cue: str | None = None
     support_score: float | None = None
 
@@ -214,10 +215,17 @@ _ROMAN = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5", "VI": "6",
 _ROMAN_SEQUEL = re.compile(r"^(.*[\u4e00-\u9fff》])\s*(I{1,3}|IV|VI?|[ⅠⅡⅢⅣⅤⅥ])(》?)$")
 
 
+# A title's closing numeral in Chinese (`长江七号`, `无间道三`), also written in digits.
+_CN_NUMERAL_TITLE = re.compile(r"^(《?.*[\u4e00-\u9fff]{2}(?<![十第百千万零]))([一二三四五六七八九])([号部季集]?》?)$")
+
+
 def _variants_of(value: str) -> list[str]:
     m = _ROMAN_SEQUEL.match(value)
     if m:  # `异形II`: a sequel's numeral is also written in digits (`异形2`)
         return [m.group(1) + _ROMAN[m.group(2)] + m.group(3)]
+    m = _CN_NUMERAL_TITLE.match(value)
+    if m:  # `长江七号` is also written `长江7号`
+        return [m.group(1) + str("一二三四五六七八九".index(m.group(2)) + 1) + m.group(3)]
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]
@@ -393,6 +401,8 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "number", _number_all(value, text, cfg, relation), False
     if cfg.aliases:
         yield "alias", _alias_all([*aliases, *_variants(value)], text), True
+    if cfg.transliterations:
+        yield "transliteration", _forms.transliteration_spans(value, text), True
     if cfg.awards and relation and _roles.is_award_relation(relation):
         yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
@@ -406,7 +416,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.list_items:
         yield "list_item", _forms.list_item_spans(value, text), True
     if cfg.paraphrases:
-        yield "paraphrase", _forms.paraphrase_spans(value, text), False
+        yield "paraphrase", _forms.paraphrase_spans(value, text, relation), False
     if cfg.short_names:
         yield "short_name", _forms.short_name_spans(value, text), True
     if cfg.fuzzy:

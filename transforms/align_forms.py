@@ -9,7 +9,8 @@ switched on or off in `AlignConfig`:
   the larger units before the last one only locate it;
 - `list_item`: `是北方大学联盟、东部高校联盟成员高校` states
   `属性 北方大学联盟成员`: the suffix closing a list belongs to each item;
-- `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`;
+- `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`, and
+  `音乐创作人` states `职业 音乐人` (OCCUPATION_SYNONYMS);
 - `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
   `逝世日期 1926年`: the dates in brackets after the entity's name.
 - `nationality`: `希腊籍运动员` states `国籍 希腊`, and `国籍：中华人民共和国`
@@ -17,6 +18,8 @@ switched on or off in `AlignConfig`:
 - `era`: `唐太宗`, `隋炀帝时期`, `明嘉靖三十一年` state `朝代 唐`/`隋`/`明`: a
   dynasty is named by its rulers and its eras, which a word boundary would
   cut it from;
+- `transliteration`: `卡罗莱纳的私生女` states `代表作品 卡罗莱那的私生女`:
+  a foreign name spelt with other characters of the same sounds;
 - `short_name`: `华纳兄弟公司` and `梦工厂` state `出品公司 华纳兄弟娱乐公司`
   and `梦工厂电影发行公司`: a company is named by its distinctive part, the
   generic words of its trade and legal form (电影, 发行, 娱乐, 有限公司)
@@ -85,13 +88,29 @@ def place_cores(value: str) -> tuple[str, ...]:
             v = v[len(c):].lstrip("·・ ")
             break
     parts = [p for p in _UNIT_SPLIT.split(v) if p]
-    last = parts[-1] if parts else v
+    last = _last_place(parts[-1]) if parts else v
     if len(last) < 2 or last == value:
         return ()
     cores = [last]
     if len(_stem(last)) >= 2 and _stem(last) != last:
         cores.append(_stem(last))
     return tuple(cores)
+
+
+def _last_place(part: str) -> str:
+    """The last of two places written without their admin suffixes
+    (`陕西西安` -> 西安, `波士顿剑桥市` -> 剑桥市): a known place name closing
+    the part, after a known place (or a name of three characters or more)."""
+    places = jieba_place_names()
+    for i in range(2, len(part) - 1):
+        head, rest = part[:i], part[i:]
+        if (rest in places or _stem(rest) in places) and (head in places or len(head) >= 3):
+            return rest
+    return part
+
+
+def _suffixed(text: str, end: int) -> bool:
+    return end < len(text) and text[end] in "市省县"
 
 
 # Short names a text uses for a place more often than its full name.
@@ -104,12 +123,13 @@ def _short_names(places: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def place_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """The most specific part of the place (place_cores), or its short name
+    """The most specific part of the place (place_cores), with the admin
+    suffix the text gives it (`西安市` for 陕西西安), or its short name
     (`加州` for 加利福尼亚州)."""
     out = []
     cores = place_cores(value)
     for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
-        out = [(j, j + len(core)) for j in find_all(text, core)]
+        out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
         if out:
             break
     return out
@@ -183,6 +203,41 @@ def list_item_spans(value: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
+# Characters that write the same sound in a transliterated name
+# (`卡罗莱那` / `卡罗莱纳`, `挪克斯维尔` / `诺克斯维尔`): one written for another
+# of its group spells the same name. Each maps to the first of its group.
+_SAME_SOUND = ("那纳娜", "莱来", "丽莉俐", "斯丝思", "尔儿", "伊依", "娅亚", "妮尼", "琳林", "蒂迪",
+               "菲斐", "蕾雷", "玛马", "黛戴", "莎沙", "瑟塞", "茜西希", "索萨", "诺挪")
+_SOUND_OF = str.maketrans({ch: group[0] for group in _SAME_SOUND for ch in group[1:]})
+_SOUND_CHARS = frozenset("".join(_SAME_SOUND))
+
+
+@lru_cache(maxsize=16384)
+def _sound_key(value: str) -> tuple[str, str] | None:
+    """(the value with each character replaced by the first of its sound
+    group, its longest run of other characters); None for a value shorter
+    than four characters (in a shorter name one character changed is another
+    name: 李娜 is not 李纳) or with no such character."""
+    if len(value) < 4 or _SOUND_CHARS.isdisjoint(value):
+        return None
+    runs = re.split("[" + "".join(sorted(_SOUND_CHARS)) + "]", value)
+    return value.translate(_SOUND_OF), max(runs, key=len)
+
+
+@lru_cache(maxsize=8)
+def _text_by_sound(text: str) -> str:
+    return text.translate(_SOUND_OF)
+
+
+def transliteration_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """The value spelt with other characters of the same sounds."""
+    keys = _sound_key(value)
+    if keys is None or keys[1] not in text:  # the characters that keep their spelling are not there
+        return []
+    key = keys[0]
+    return [(j, j + len(key)) for j in find_all(_text_by_sound(text), key) if text[j:j + len(key)] != value]
+
+
 # Paraphrases of frequent values: value pattern -> text pattern.
 PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^(?:省部|部省|部市|省市|部委与地方)共建"),
@@ -192,11 +247,25 @@ PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 )
 
 
-def paraphrase_spans(value: str, text: str) -> list[tuple[int, int]]:
+# Occupations said in other words: value -> the words a text uses for it.
+# A film's 制作人 is its producer; a music producer (`音乐制作人`) is not.
+_SAME_OCCUPATION = (("词曲作家", "词曲创作人", "词曲作者"), ("填词人", "作词人"), ("配音员", "配音演员"),
+                    ("模特儿", "模特"))
+OCCUPATION_SYNONYMS = {
+    "制片人": re.compile(r"(?<!音乐)(?<!唱片)制作人"),
+    "音乐人": re.compile(r"音乐创作人"),
+    **{v: re.compile("|".join(w for w in group if w != v)) for group in _SAME_OCCUPATION for v in group},
+}
+OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
+
+
+def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     out = []
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))
+    if relation in OCCUPATION_RELATIONS and value in OCCUPATION_SYNONYMS:
+        out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))
     return out
 
 
@@ -244,7 +313,14 @@ def nationality_spans(value: str, text: str) -> list[tuple[int, int]]:
     if value == "中国":
         out.extend((j, j + 7) for j in find_all(text, "中华人民共和国")
                    if _PRC_AFTER_LABEL.search(text, max(0, j - 8), j) or text.startswith("国籍", j + 7))
+        out.extend((m.start(), m.start() + 2) for m in _REGION_OF_CHINA_PERSON.finditer(text))
     return out
+
+
+# `中国台湾女歌手`, `中国香港影视男演员`: a person described by a region of
+# China is of Chinese nationality (a place of birth is not: `出生于中国台湾`).
+_REGION_OF_CHINA_PERSON = re.compile(r"中国(?:台湾|香港|澳门|内地|大陆)(?:地区)?[\u4e00-\u9fff]{0,6}?"
+                                     r"(?:演员|歌手|导演|编剧|艺人|主持人|模特|作家|音乐人|制作人|制片人|明星|男星|女星|偶像|组合|乐队)")
 
 
 # What follows a dynasty's name when its ruler or its era is meant:

@@ -1,7 +1,7 @@
 """Longer names that jieba cannot see, and that a mention must not be cut from.
 
 The segmentation of transforms/mentions.py knows dictionary words and the
-entry's own names. Four kinds of name escape both, and a value inside them
+entry's own names. Five kinds of name escape both, and a value inside them
 is not stated (docs/alignment.md, rule 4):
 
 - a title in 《》 that holds more than the value: `《上海大学学报（自然科学版）》`
@@ -13,6 +13,8 @@ is not stated (docs/alignment.md, rule 4):
   not `音乐风格 流行`;
 - an event or chart named by its year or by the music it ranks:
   `2009年度北京流行音乐典礼`, `原创音乐流行榜` do not state `音乐风格 流行`;
+- an award named by the guild or academy that gives it: `美国制片人工会奖`
+  does not state `职业 制片人`;
 - a quoted name of an institution, award or programme (“…大学联盟”,
   “…年度最佳音乐电视奖”); quotes around a plain phrase (“慰安妇纪录片”)
   are emphasis, not a name, and do not count.
@@ -32,6 +34,9 @@ _EDITION = re.compile(r"第[0-9０-９一二三四五六七八九十百零〇两
 # name: `2009年度北京流行音乐典礼`, `中国原创音乐流行榜` do not state `音乐风格 流行`.
 _YEAR_EVENT = re.compile(r"[0-9]{4}年度[^，。；;、,\n《》“”\"（）()的]{1,16}?(?:奖|獎|节(?!目)|榜|盛典|典礼|大赏)")
 _CHART = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:音乐|流行|金曲|歌曲)(?:排行榜|榜|典礼|盛典|大赏|节)")
+# Awards named by the body that gives them: `美国制片人工会奖` does not state
+# `职业 制片人`, `纽约影评人协会奖` not `国籍 美国`.
+_GUILD_AWARD = re.compile(r"[\u4e00-\u9fff]{2,10}?(?:工会|公会|协会|学会|学院)奖")
 _QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{2,60})[”」』]")
 _NAME_END = re.compile(r"(?:奖|獎|节|榜|赛|盛典|典礼|大学|学院|学校|公司|集团|联盟|协会|学会|委员会|中心|"
                        r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台)$")
@@ -51,7 +56,7 @@ def name_spans(text: str) -> tuple[tuple[int, int], ...]:
         for b in _BRACKETED.finditer(m.group(1)):  # 《小号练习中（ラッパ练习中）》: two names of one work
             out.append((m.start(1), m.start(1) + b.start()))
             out.append((m.start(1) + b.start(1), m.start(1) + b.end(1)))
-    for rx in (_EDITION, _YEAR_EVENT, _CHART):
+    for rx in (_EDITION, _YEAR_EVENT, _CHART, _GUILD_AWARD):
         out.extend(m.span() for m in rx.finditer(text))
     for m in _QUOTED.finditer(text):
         base = m.start(1)

@@ -112,7 +112,7 @@ SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
 # `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
 # of a person's or an institution's page usually is.
 SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点",
-                               "作词", "填词", "作曲", "谱曲", "编曲", "制作人"})
+                               "作词", "填词", "作曲", "谱曲", "编曲", "制作人", "主唱"})
 # A song's credits: a name in a sentence that says nothing of words or music
 # (`演唱了张悬的《宝贝》`) is not its lyricist or composer. Any of these words in
 # the sentence is enough (`词：林夕`, `词曲创作`, `X词Y曲`); they need not bind.
