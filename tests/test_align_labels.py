@@ -47,29 +47,29 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-4, the pages the rules were developed on: span precision and
-    recall reach the issue's targets there, false keeps do not quite."""
+    """Rounds 1-8, the pages the rules were developed on: the issue's targets
+    hold there (0.981 / 0.970 / 1.7%)."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="tune")
     _report(r)
-    assert r["span_precision"] >= 0.97, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
-    assert r["recall"] >= 0.95, r["errors"]["missed"]
-    assert r["false_keeps"] <= 0.03, r["errors"]["false_keep"]
+    assert r["span_precision"] >= 0.975, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
+    assert r["recall"] >= 0.965, r["errors"]["missed"]
+    assert r["false_keeps"] <= 0.02, r["errors"]["false_keep"]
 
 
 def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors below are what the aligner reaches on text it was not tuned on
-    (round 8: 0.948 / 0.919 / 4.9%, see docs/alignment.md), so a regression
+    (round 9: 0.969 / 0.926 / 2.8%, see docs/alignment.md), so a regression
     fails here."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
     base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
     assert base["kept"] == r["kept"]  # deterministic
-    assert r["span_precision"] >= 0.945
-    assert r["recall"] >= 0.91
-    assert r["false_keeps"] <= 0.05
+    assert r["span_precision"] >= 0.965
+    assert r["recall"] >= 0.92
+    assert r["false_keeps"] <= 0.03
 
 
 def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):
