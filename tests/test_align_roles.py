@@ -433,7 +433,7 @@ def test_places_written_without_their_admin_suffixes():
 def test_a_title_s_chinese_numeral_is_also_written_in_digits():
     raw = _entry("周星驰", "2008年，周星驰执导的科幻片《长江7号》上映。", [("代表作品", "长江七号")])
     assert _kept(raw)[("代表作品", "长江七号")]["match"] == "alias"
-    from transforms.align import _variants_of
+    from transforms.value_variants import _variants_of
     assert _variants_of("统一") == [] and _variants_of("天下第一") == []  # words, not numbered titles
 
 

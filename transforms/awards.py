@@ -24,7 +24,7 @@ So the value is read as parts and each part is compared on its own:
   listed in `_CATEGORY_SWAPS` are the same category (`女主角`/`女演员`);
 - a **nomination** (`提名`, `入围`) in the value must be said in the text; a
   win in the value said as a nomination is rejected later, by the role check
-  (transforms/roles.py `nominated`).
+  (transforms/other_roles.py `nominated`).
 
 Pure functions; spans index the original text.
 """
@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from transforms.quantities import _cn_int
-from transforms.roles import nomination_said, sentence_span
+from transforms.other_roles import nomination_said
+from transforms.roles import sentence_span
 from transforms.text import find_all
 
 # Characters a mention may carry or lack around the same words: spaces and quotes.

@@ -32,9 +32,11 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from transforms.other_roles import (  # noqa: F401 (is_award_relation, nominated: the role check's API)
+    album_date, another_event, is_award_relation, name_told_elsewhere, nominated, predecessor_date,
+)
 from transforms.role_cues import (
-    AWARD_RELATION, BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY,
-    SENTENCE_EVIDENCE,
+    BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
 )
 
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
@@ -123,13 +125,6 @@ def _event_regex() -> re.Pattern:
 def _foreign_regex() -> re.Pattern:
     words = {c for cues in CUE_TABLE.values() for c in cues if len(c) >= 2}
     return re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)))
-
-
-@lru_cache(maxsize=4096)
-def is_award_relation(relation: str) -> bool:
-    """A relation whose values are awards or honours (主要奖项, 主要成就);
-    cached, as it is asked per cue on the role check's path."""
-    return bool(AWARD_RELATION.search(relation))
 
 
 _IN_CATEGORY = re.compile(r"最佳[^，。；;、\s]{0,5}$")
@@ -313,14 +308,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     mention (`制作人是方大同`, `主要演员有A、B`); a cue followed by a colon
     binds only to its right (`作词：林夕 作曲：周传雄`)."""
     text = index.text
-    if relation in PRODUCTION_REGION and released_in(text, s, e):
-        return RoleEvidence("other", "where it was released", 0.0)
-    if relation in ALMA_MATER and _HONORARY.match(text, e):
-        return RoleEvidence("other", "an honorary degree", 0.0)
-    if relation in NATIONALITY:
-        thing = _NOT_A_PERSON.match(text, e)
-        if thing:
-            return RoleEvidence("other", "it qualifies a " + (thing.group(1) or thing.group(2)), 0.0)
+    elsewhere = name_told_elsewhere(text, s, e, relation)
+    if elsewhere:
+        return RoleEvidence("other", elsewhere, 0.0)
     lo, hi = clause_span(text, s)
     hi = max(hi, clause_span(text, max(e - 1, s))[1])
     # Event words date, they do not name; role verbs mark only credit relations.
@@ -395,61 +385,6 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
 
-_NOMINATED_BEFORE = re.compile(r"(?:入围|提名)[^，。；;]{0,6}$")
-_NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
-
-
-def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
-    """An award the text says the entity was only nominated for (`入围第19届…`,
-    `…最佳改编剧本提名`) is not an award it won, unless the value says so."""
-    if not is_award_relation(relation) or "提名" in value or "入围" in value:
-        return False
-    return nomination_said(text, s, e)
-
-
-def nomination_said(text: str, s: int, e: int) -> bool:
-    """The text says the award at text[s:e] was a nomination (`入围…`, `…提名`)."""
-    return bool(_NOMINATED_BEFORE.search(text, max(0, s - 8), s) or _NOMINATED_AFTER.match(text[e:e + 40]))
-
-
-# Where a film opened (`影片在美国上映`, `于日本公映`) is not where it was made.
-PRODUCTION_REGION = frozenset({"制片地区", "制片国家", "制片国家/地区", "出品地区"})
-_RELEASED_BEFORE = re.compile(r"(?:[在于]|登陆)$")
-_RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行|播出|首播|上线)")
-
-
-def released_in(text: str, s: int, e: int) -> bool:
-    """The place at text[s:e] is where the work opened, not where it was made."""
-    return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
-
-
-# A nationality qualifies a person; a country word that opens the name of a
-# school (`日本艺术专科学校…讲师`) or qualifies a work (`中国第一部宽银幕
-# 动画片。`) says nothing of the person's nationality. A work noun counts only
-# where the phrase ends (`美国电影演员` is a person). Other institutions are
-# left alone: DuIE reads `中国工程院院士`, `中国跆拳道协会的名誉主席` as
-# stating 国籍 中国, and a member of a national body mostly is its national.
-NATIONALITY = frozenset({"国籍"})
-_NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
-                           r"|[\u4e00-\u9fff]{0,8}?(片|电影|影片|动画|(?<!编)剧|作品|小说)(?=[，。；;、,]|$)")
-
-
-# A school that gave an honorary degree (`拥有X大学荣誉博士学位`) is not one
-# the person studied at.
-ALMA_MATER = frozenset({"毕业院校", "毕业学校", "母校"})
-_HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|学位|教授|院士)")
-
-
-# `其前身是1962年…创办的…`: a date told right after 前身 is of what the
-# entity grew out of (`前身蚕学馆创办于1897年` dates the founding of both).
-_PREDECESSOR = re.compile(r"前身[是为]?\s*$")
-
-
-# The date of the album a song is on: `收录于…2014年6月13日发行的专辑《…》`,
-# `收录在…1999年发行专辑《…》里`: the album is named after the date, before any title.
-_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
-
-
 def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tuple[int, int]],
                kind: str = "date") -> RoleEvidence:
     """Role of a date or quantity mention text[s:e]; `anchors` are the dates
@@ -457,7 +392,7 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
     clause, else of its sentence (the one after it on a tie: `成立于1994年`)."""
     text = index.text
     lo, hi = sentence_span(text, s)
-    if _PREDECESSOR.search(text, max(0, s - 4), s):
+    if predecessor_date(text, s):
         return RoleEvidence("other", "the date of its predecessor", 0.0)
     cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] in index.dated or c[3] == relation]
     if not any(c[3] == relation for c in cues) and relation in SENTENCE_CUE_ONLY:
@@ -483,9 +418,9 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
                 own_bound = own_bound or (cue, clo <= s < chi)
             else:
                 other_bound.append(cue)
-    if own_bound and "收录" in text[lo:s] and _ALBUM_AFTER.match(text[e:e + 24]):
+    if own_bound and album_date(text, lo, s, e):
         return RoleEvidence("other", "the date of the album it is on", 0.0)
-    if own_bound and (own_bound[1] or not _another_event(text, s, e, relation)):
+    if own_bound and (own_bound[1] or not another_event(text, s, e, relation, *clause_span(text, s))):
         return RoleEvidence("own", own_bound[0], 1.0)
     if other_bound:
         return RoleEvidence("other", "/".join(sorted(set(other_bound))), 0.0)
@@ -495,21 +430,7 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
 
 
 def _unbound_date(text: str, s: int, e: int, relation: str) -> RoleEvidence:
-    event = _another_event(text, s, e, relation)
+    event = another_event(text, s, e, relation, *clause_span(text, s))
     if event:
         return RoleEvidence("other", "the date of " + event.group(), 0.0)
     return RoleEvidence("neutral", None, 0.5)
-
-
-# Events a date of a work's own life (its release, its making) is not: an
-# award (`该片获得1954年威尼斯电影节银狮奖`) or a box office (`1988年北美地区票房…`).
-_OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜")
-
-
-def _another_event(text: str, s: int, e: int, relation: str):
-    """The word of another event in the clause of the date text[s:e], when
-    no cue of the relation stands in that clause."""
-    if is_award_relation(relation):
-        return None
-    lo, hi = clause_span(text, s)
-    return _OTHER_EVENT.search(text, lo, s) or _OTHER_EVENT.search(text, e, hi)

@@ -1,0 +1,113 @@
+"""Mentions the text gives to another event or another kind of thing.
+
+The role check (transforms/roles.py) tells roles apart by the cue words that
+bind a mention. Some mentions carry their other role in the words around
+them instead, whatever the cues: a nomination is not a win, the place a film
+opened in is not where it was made, a year that dates an award is not a
+release year. Each check here is pure: it reads the text around a mention
+and says whether (and why) the mention is not the value's. Each was found
+on the labelled set (docs/alignment.md) and has a test sentence of our own.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from transforms.role_cues import AWARD_RELATION
+
+
+@lru_cache(maxsize=4096)
+def is_award_relation(relation: str) -> bool:
+    """A relation whose values are awards or honours (主要奖项, 主要成就);
+    cached, as it is asked per cue on the role check's path."""
+    return bool(AWARD_RELATION.search(relation))
+
+
+# ------------------------------------------------------------------ awards
+
+_NOMINATED_BEFORE = re.compile(r"(?:入围|提名)[^，。；;]{0,6}$")
+_NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
+
+
+def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
+    """An award the text says the entity was only nominated for (`入围第19届…`,
+    `…最佳改编剧本提名`) is not an award it won, unless the value says so."""
+    if not is_award_relation(relation) or "提名" in value or "入围" in value:
+        return False
+    return nomination_said(text, s, e)
+
+
+def nomination_said(text: str, s: int, e: int) -> bool:
+    """The text says the award at text[s:e] was a nomination (`入围…`, `…提名`)."""
+    return bool(_NOMINATED_BEFORE.search(text, max(0, s - 8), s) or _NOMINATED_AFTER.match(text[e:e + 40]))
+
+
+# ------------------------------------------------------------------- names
+
+# Where a film opened (`影片在美国上映`, `于日本公映`) is not where it was made.
+PRODUCTION_REGION = frozenset({"制片地区", "制片国家", "制片国家/地区", "出品地区"})
+_RELEASED_BEFORE = re.compile(r"(?:[在于]|登陆)$")
+_RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行|播出|首播|上线)")
+# A school that gave an honorary degree (`拥有X大学荣誉博士学位`) is not one
+# the person studied at.
+ALMA_MATER = frozenset({"毕业院校", "毕业学校", "母校"})
+_HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|学位|教授|院士)")
+# A nationality qualifies a person; a country word that opens the name of a
+# school (`日本艺术专科学校…讲师`) or qualifies a work (`中国第一部宽银幕
+# 动画片。`) says nothing of the person's nationality. A work noun counts only
+# where the phrase ends (`美国电影演员` is a person). Other institutions are
+# left alone: DuIE reads `中国工程院院士`, `中国跆拳道协会的名誉主席` as
+# stating 国籍 中国, and a member of a national body mostly is its national.
+NATIONALITY = frozenset({"国籍"})
+_NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
+                           r"|[\u4e00-\u9fff]{0,8}?(片|电影|影片|动画|(?<!编)剧|作品|小说)(?=[，。；;、,]|$)")
+
+
+def released_in(text: str, s: int, e: int) -> bool:
+    """The place at text[s:e] is where the work opened, not where it was made."""
+    return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
+
+
+def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
+    """Why the name-like mention text[s:e] is not the relation's value, by the
+    words around it; None when they say nothing against it."""
+    if relation in PRODUCTION_REGION and released_in(text, s, e):
+        return "where it was released"
+    if relation in ALMA_MATER and _HONORARY.match(text, e):
+        return "an honorary degree"
+    if relation in NATIONALITY:
+        thing = _NOT_A_PERSON.match(text, e)
+        if thing:
+            return "it qualifies a " + (thing.group(1) or thing.group(2))
+    return None
+
+
+# ------------------------------------------------------------------- dates
+
+# `其前身是1962年…创办的…`: a date told right after 前身 is of what the
+# entity grew out of (`前身蚕学馆创办于1897年` dates the founding of both).
+_PREDECESSOR = re.compile(r"前身[是为]?\s*$")
+# The date of the album a song is on: `收录于…2014年6月13日发行的专辑《…》`,
+# `收录在…1999年发行专辑《…》里`: the album is named after the date, before any title.
+_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
+# Events a date of a work's own life (its release, its making) is not: an
+# award (`该片获得1954年威尼斯电影节银狮奖`) or a box office (`1988年北美地区票房…`).
+_OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜")
+
+
+def predecessor_date(text: str, s: int) -> bool:
+    """The date at text[s:] is told of the entity's predecessor."""
+    return bool(_PREDECESSOR.search(text, max(0, s - 4), s))
+
+
+def album_date(text: str, sentence_start: int, s: int, e: int) -> bool:
+    """The date text[s:e] is the release of the album the song is on (收录…)."""
+    return "收录" in text[sentence_start:s] and bool(_ALBUM_AFTER.match(text[e:e + 24]))
+
+
+def another_event(text: str, s: int, e: int, relation: str, clause_start: int, clause_end: int):
+    """The word of another event (an award, a box office) in the clause of the
+    date text[s:e], or None; never for an award relation, whose own event it is."""
+    if is_award_relation(relation):
+        return None
+    return _OTHER_EVENT.search(text, clause_start, s) or _OTHER_EVENT.search(text, e, clause_end)
