@@ -210,6 +210,7 @@ _SAME_SOUND = ("那纳娜", "莱来", "丽莉俐", "斯丝思", "尔儿", "伊�
                "菲斐", "蕾雷", "玛马", "黛戴", "莎沙", "瑟塞", "茜西希", "索萨", "诺挪")
 _SOUND_OF = str.maketrans({ch: group[0] for group in _SAME_SOUND for ch in group[1:]})
 _SOUND_CHARS = frozenset("".join(_SAME_SOUND))
+_SOUND_CHAR_RE = re.compile("[" + "".join(sorted(_SOUND_CHARS)) + "]")
 
 
 @lru_cache(maxsize=16384)
@@ -220,7 +221,7 @@ def _sound_key(value: str) -> tuple[str, str] | None:
     name: 李娜 is not 李纳) or with no such character."""
     if len(value) < 4 or _SOUND_CHARS.isdisjoint(value):
         return None
-    runs = re.split("[" + "".join(sorted(_SOUND_CHARS)) + "]", value)
+    runs = _SOUND_CHAR_RE.split(value)
     return value.translate(_SOUND_OF), max(runs, key=len)
 
 

@@ -109,9 +109,10 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     if strip_citations and "[" in value:
         value = _CITATION.sub("", value)
     value = value.strip()
-    if clean_relation_name(relation) in no_split or not value:
+    name = clean_relation_name(relation)
+    if name in no_split or not value:
         return [value]
-    if relation in SPACE_LISTS and " " in value:
+    if name in SPACE_LISTS and " " in value:
         value = _CJK_GAP.sub("、", value)
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.

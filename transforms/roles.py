@@ -420,11 +420,17 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
                 other_bound.append(cue)
     if own_bound and album_date(text, lo, s, e):
         return RoleEvidence("other", "the date of the album it is on", 0.0)
-    if own_bound and (own_bound[1] or not another_event(text, s, e, relation, *clause_span(text, s))):
-        return RoleEvidence("own", own_bound[0], 1.0)
+    if own_bound:
+        # An own cue from another clause does not bind a date whose clause
+        # tells another event (`…上映，1998年全球票房…`).
+        event = None if own_bound[1] else another_event(text, s, e, relation, *clause_span(text, s))
+        if not event:
+            return RoleEvidence("own", own_bound[0], 1.0)
+        if not other_bound:
+            return RoleEvidence("other", "the date of " + event.group(), 0.0)
     if other_bound:
         return RoleEvidence("other", "/".join(sorted(set(other_bound))), 0.0)
-    if own_bound or any(c[3] == relation for c in cues):
+    if any(c[3] == relation for c in cues):
         return RoleEvidence("other", "bound elsewhere", 0.0)
     return _unbound_date(text, s, e, relation)
 
