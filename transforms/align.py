@@ -45,6 +45,7 @@ from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
 from transforms.longer_names import inside_longer_name
 from transforms.mentions import at_word_boundaries, entry_lexicon
+from transforms.other_roles import is_award_relation, nominated
 from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
 
@@ -337,7 +338,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "alias", _alias_all([*aliases, *variants(value)], text), True
     if cfg.transliterations:
         yield "transliteration", _forms.transliteration_spans(value, text), True
-    if cfg.awards and relation and _roles.is_award_relation(relation):
+    if cfg.awards and relation and is_award_relation(relation):
         yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True
@@ -412,7 +413,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                                        "date" if date_like else "quantity")
             else:
                 ev = _roles.name_role(ctx.cues, relation, s, e)
-            if ev.verdict != "other" and _roles.nominated(text, s, e, relation, value):
+            if ev.verdict != "other" and nominated(text, s, e, relation, value):
                 ev = _roles.RoleEvidence("other", "nominated", 0.0)
             if ev.verdict == "other":
                 other_role.append(f"{text[s:e]}@{s} ({ev.cue})")

@@ -36,6 +36,7 @@ from functools import lru_cache
 
 from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
+from transforms.role_cues import OCCUPATION_RELATIONS
 from transforms.text import find_all
 
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
@@ -257,7 +258,6 @@ OCCUPATION_SYNONYMS = {
     "音乐人": re.compile(r"音乐创作人"),
     **{v: re.compile("|".join(w for w in group if w != v)) for group in _SAME_OCCUPATION for v in group},
 }
-OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
 
 
 def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:

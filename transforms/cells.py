@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transforms.quantities import _UNITS
-from transforms.role_cues import AWARD_RELATION
+from transforms.role_cues import AWARD_RELATION, OCCUPATION_RELATIONS
 
 
 @dataclass
@@ -82,12 +82,6 @@ def _split_cached(value: str, relation: str, separators: tuple[str, ...], max_va
                         strip_citations))
 
 
-# Cells whose values are single words, so a space between two of them lists
-# them (`演员 模特`); elsewhere a space joins the parts of one value
-# (`美国 伊利诺斯州`, `莱比锡 戏剧学院表演系`).
-SPACE_LISTS = frozenset({"职业", "身份"})
-
-
 # An award cell names the award, then its category (`第20届金曲奖，最佳女歌手`):
 # the category alone is no award. A piece that already has a category is a
 # whole award, and what follows it another (`金曲奖最佳制作人、最佳作词`).
@@ -112,7 +106,9 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     name = clean_relation_name(relation)
     if name in no_split or not value:
         return [value]
-    if name in SPACE_LISTS and " " in value:
+    if name in OCCUPATION_RELATIONS and " " in value:
+        # An occupation is a word, so a space between two lists them (`演员 模特`);
+        # elsewhere a space joins the parts of one value (`美国 伊利诺斯州`).
         value = _CJK_GAP.sub("、", value)
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.

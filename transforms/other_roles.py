@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.align_forms import NATIONALITY_RELATIONS
 from transforms.role_cues import AWARD_RELATION
 
 
@@ -58,7 +59,6 @@ _HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|�
 # where the phrase ends (`美国电影演员` is a person). Other institutions are
 # left alone: DuIE reads `中国工程院院士`, `中国跆拳道协会的名誉主席` as
 # stating 国籍 中国, and a member of a national body mostly is its national.
-NATIONALITY = frozenset({"国籍"})
 _NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
                            r"|[\u4e00-\u9fff]{0,8}?(片|电影|影片|动画|(?<!编)剧|作品|小说)(?=[，。；;、,]|$)")
 
@@ -75,7 +75,7 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "where it was released"
     if relation in ALMA_MATER and _HONORARY.match(text, e):
         return "an honorary degree"
-    if relation in NATIONALITY:
+    if relation in NATIONALITY_RELATIONS:
         thing = _NOT_A_PERSON.match(text, e)
         if thing:
             return "it qualifies a " + (thing.group(1) or thing.group(2))

@@ -11,6 +11,8 @@ import re
 
 # Relations whose values are awards or honours (主要奖项, 获得奖项, 主要成就).
 AWARD_RELATION = re.compile(r"奖|成就|荣誉")
+# Relations whose values are occupations, each a word (`演员`, `音乐人`).
+OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
 
 # Canonical relation -> cue words. Relations are matched by name, after
 # stripping the suffixes in roles._STEM_SUFFIXES; the relation name and its stem are

@@ -32,8 +32,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from transforms.other_roles import (  # noqa: F401 (is_award_relation, nominated: the role check's API)
-    album_date, another_event, is_award_relation, name_told_elsewhere, nominated, predecessor_date,
+from transforms.other_roles import (
+    album_date, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
 )
 from transforms.role_cues import (
     BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.quantities import _cn_int
+
 BRACKETS = re.compile(r"[（(\[【《〈<「『][^）)\]】》〉>」』]*[）)\]】》〉>」』]")
 OPENERS = frozenset("（([【《〈<「『")
 _LATIN_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 .&'\-]*$")
@@ -54,7 +56,7 @@ def _variants_of(value: str) -> list[str]:
         return [m.group(1) + _ROMAN[m.group(2)] + m.group(3)]
     m = _CN_NUMERAL_TITLE.match(value)
     if m:  # `长江七号` is also written `长江7号`
-        return [m.group(1) + str("一二三四五六七八九".index(m.group(2)) + 1) + m.group(3)]
+        return [m.group(1) + str(_cn_int(m.group(2))) + m.group(3)]
     m = _YEAR_PREFIX.match(value)
     if m:  # `2014年 某电影节最佳纪录片`: the year dates the award, the name is the rest
         return [value[m.end():]]
