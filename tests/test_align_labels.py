@@ -34,7 +34,7 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
     labels, entries = labelled
     assert len(labels) >= 400
     parts = Counter((r["part"], r["stated"]) for r in labels)
-    assert parts[("heldout", True)] >= 80 and parts[("tune", True)] >= 150
+    assert parts[("heldout", True)] >= 100 and parts[("tune", True)] >= 150
     for r in labels:
         text = entries[(r["source"], r["page"])]["summary"]
         assert r["stated"] == bool(r["spans"]), r
@@ -47,29 +47,30 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-8, the pages the rules were developed on: the issue's targets
-    hold there (0.981 / 0.970 / 1.7%)."""
+    """Rounds 1-9, the pages the rules were developed on: the issue's targets
+    hold there (0.986 / 0.974 / 1.2%)."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="tune")
     _report(r)
-    assert r["span_precision"] >= 0.975, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
-    assert r["recall"] >= 0.965, r["errors"]["missed"]
-    assert r["false_keeps"] <= 0.02, r["errors"]["false_keep"]
+    assert r["span_precision"] >= 0.98, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
+    assert r["recall"] >= 0.97, r["errors"]["missed"]
+    assert r["false_keeps"] <= 0.015, r["errors"]["false_keep"]
 
 
 def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors below are what the aligner reaches on text it was not tuned on
-    (round 9: 0.969 / 0.926 / 2.8%, see docs/alignment.md), so a regression
-    fails here."""
+    (round 10: 0.947 / 0.969 / 5.3%, see docs/alignment.md; a small round
+    of 131 kept triples, where one error moves precision by 0.008), so a
+    regression fails here."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
     base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
     assert base["kept"] == r["kept"]  # deterministic
-    assert r["span_precision"] >= 0.965
-    assert r["recall"] >= 0.92
-    assert r["false_keeps"] <= 0.03
+    assert r["span_precision"] >= 0.94
+    assert r["recall"] >= 0.96
+    assert r["false_keeps"] <= 0.06
 
 
 def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):

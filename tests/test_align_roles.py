@@ -476,3 +476,114 @@ def test_a_band_member_is_not_its_lead_singer_unless_the_sentence_says_so():
     assert "no cue of 主唱" in _dropped(raw)[("主唱", "阿信")]
     raw = _entry("五月天", "五月天是台湾摇滚乐团，阿信担任乐团主唱。", [("主唱", "阿信")])
     assert ("主唱", "阿信") in _kept(raw)
+
+
+# ---------------------------------------------------------------- session 8 (round 9's errors)
+
+
+def test_the_voices_of_an_animated_film_are_its_cast():
+    raw = _entry("千与千寻", "《千与千寻》是宫崎骏执导，柊瑠美、入野自由等配音的动画电影。",
+                 [("主演", "柊瑠美"), ("主演", "入野自由"), ("制片地区", "日本")])
+    assert _kept(raw)[("主演", "柊瑠美")]["cue"] == "配音" and ("主演", "入野自由") in _kept(raw)
+
+
+def test_a_film_noun_before_the_role_word_binds_nothing():
+    raw = _entry("龙猫", "《龙猫》改编自同名绘本，宫崎骏担任影片的导演。", [("导演", "宫崎骏"), ("制片地区", "日本")])
+    assert _kept(raw)[("导演", "宫崎骏")]["cue"] == "导演"
+
+
+def test_a_nationality_qualifies_the_noun_after_it_not_the_subject_before_it():
+    text = "绿洲是英国的一支摇滚乐队。1991年该乐队在美国巡演。"
+    t = _kept(_entry("绿洲乐队", text, [("国籍", "英国"), ("国籍", "美国")]))
+    assert text[t[("国籍", "英国")]["start"]:t[("国籍", "英国")]["end"]] == "英国"
+    raw = _entry("绿洲乐队", text, [("国籍", "美国")])
+    assert ("国籍", "美国") in _dropped(raw)
+
+
+def test_dates_listed_together_share_their_cue():
+    text = "该系列的前两部分别于2014年8月30日和2015年2月14日在日本上映。"
+    raw = _entry("小森林", text, [("上映时间", "2014年08月30日"), ("上映时间", "2015年2月14日")])
+    assert {("上映时间", "2014年08月30日"), ("上映时间", "2015年2月14日")} <= set(_kept(raw))
+
+
+def test_a_title_before_its_subtitle_names_the_work():
+    text = "2006年他凭借《香水：一个谋杀犯的故事》获得提名。"
+    raw = _entry("本·卫肖", text, [("代表作品", "《香水》")])
+    assert text[_kept(raw)[("代表作品", "《香水》")]["start"]:][:2] == "香水"
+    # Without the colon the title is a longer name still.
+    raw = _entry("本·卫肖", "他主演了《香水店的秘密》。", [("代表作品", "《香水》")])
+    assert _dropped(raw)[("代表作品", "《香水》")].startswith("only inside longer names")
+
+
+def test_a_quoted_honour_is_one_name():
+    text = "她凭借该专辑获得“华语金曲榜台湾区最受欢迎女歌手”称号。"
+    raw = _entry("某专辑", text, [("发行地区", "台湾")])
+    assert _dropped(raw)[("发行地区", "台湾")].startswith("only inside longer names")
+
+
+def test_a_genre_inside_a_festival_s_name_is_no_genre():
+    raw = _entry("未麻的部屋", "影片获得1998年亚洲奇幻电影节最佳影片奖。", [("类型", "奇幻")])
+    assert ("类型", "奇幻") in _dropped(raw)
+    assert ("类型", "奇幻") in _kept(_entry("某片", "该片是一部奇幻电影。", [("类型", "奇幻")]))
+
+
+def test_a_title_s_language_is_not_the_dialogue_s():
+    raw = _entry("天使爱美丽", "《天使爱美丽》（法语《Le Fabuleux Destin d'Amélie Poulain》）是一部喜剧片。",
+                 [("对白语言", "法语")])
+    assert "the language of a title" in _dropped(raw)[("对白语言", "法语")]
+    assert ("对白语言", "法语") in _kept(_entry("某片", "影片以法语对白为主。", [("对白语言", "法语")]))
+
+
+def test_names_made_of_the_entity_s_own_name():
+    # A company named after the entity's head is one of its companies.
+    raw = _entry("华纳兄弟影业", "旗下有华纳兄弟动画、华纳兄弟游戏等子公司。", [("经营范围", "游戏")])
+    assert "after the entity's name" in _dropped(raw)[("经营范围", "游戏")]
+    # A piece of the entity's own name, and its own name for its studio, name the entity.
+    raw = _entry("艾薇儿·拉维尼", "艾薇儿·拉维尼是加拿大歌手。", [("作词", "拉维尼")])
+    assert "the entity itself" in _dropped(raw)[("作词", "拉维尼")]
+    raw = _entry("蔡依林", "蔡依林是台湾流行女歌手。", [("经纪公司", "蔡依林工作室")])
+    assert ("经纪公司", "蔡依林工作室") in _dropped(raw)
+    # A person after the whole name is listed with the entity.
+    raw = _entry("汪峰", "2016年汪峰章子怡一家出游。", [("妻子", "章子怡")])
+    assert ("妻子", "章子怡") in _kept(raw)
+
+
+def test_the_entity_s_name_as_its_subject_needs_a_cue_for_another_relation():
+    raw = _entry("夜曲", "歌曲《夜曲》是周杰伦演唱的一首歌。", [("所属专辑", "夜曲")])
+    assert "the entity's own name" in _dropped(raw)[("所属专辑", "夜曲")]
+    raw = _entry("夜曲", "歌曲《夜曲》是周杰伦演唱的一首歌，收录于同名专辑《夜曲》。", [("所属专辑", "夜曲")])
+    assert ("所属专辑", "夜曲") in _kept(raw)
+
+
+def test_a_gendered_occupation_a_department_and_a_place_without_its_state_suffix():
+    raw = _entry("惠英红", "惠英红是中国香港影视女演员。", [("职业", "影视演员")])
+    assert _kept(raw)[("职业", "影视演员")]["match"] == "paraphrase"
+    raw = _entry("宋康昊", "宋康昊毕业于韩国艺术综合学校表演专业。", [("毕业院校", "韩国艺术综合学校表演系")])
+    assert _kept(raw)[("毕业院校", "韩国艺术综合学校表演系")]["match"] == "paraphrase"
+    text = "华特迪士尼公司总部位于美国加利福尼亚州的伯班克。"
+    t = _kept(_entry("华特迪士尼公司", text, [("总部地点", "加利福尼亚伯班克")]))[("总部地点", "加利福尼亚伯班克")]
+    assert text[t["start"]:t["end"]] == "伯班克"
+
+
+def test_a_birthplace_from_the_country_down_is_one_value():
+    raw = _entry("马修·麦康纳", "马修·麦康纳出生于德克萨斯州，美国男演员。", [("出生地", "美国,德克萨斯州,尤瓦尔迪")])
+    assert ("出生地", "美国,德克萨斯州,尤瓦尔迪") in _dropped(raw)  # the town is not said
+    raw = _entry("彼得·杰克逊", "彼得·杰克逊出生于新西兰惠灵顿。", [("出生地", "新西兰， 惠灵顿")])
+    assert ("出生地", "新西兰， 惠灵顿") in _kept(raw)
+
+
+def test_award_cells_that_say_the_win_or_leave_out_the_language():
+    text = "她凭借专辑《真实》获得第13届台湾金曲奖最佳国语女歌手奖。"
+    raw = _entry("张惠妹", text, [("主要成就", "第13届金曲奖，最佳女歌手")])
+    assert _kept(raw)[("主要成就", "第13届金曲奖，最佳女歌手")]["match"] == "award"
+    text = ("2001年获得第12届金曲奖最佳国语女歌手奖，2004年获得第15届金曲奖最佳国语女歌手奖，"
+            "2010年第三次获得台湾金曲奖最佳国语女歌手奖。")
+    raw = _entry("张惠妹", text, [("主要成就", "获得三届台湾金曲奖最佳国语女歌手")])
+    assert ("主要成就", "获得三届台湾金曲奖最佳国语女歌手") in _kept(raw)
+
+
+def test_a_singer_named_as_the_owner_of_the_album_and_as_who_released_it():
+    raw = _entry("分手吧", "《分手吧》收录于张震岳1998年发行的第四张专辑。", [("歌曲原唱", "张震岳")])
+    assert _kept(raw)[("歌曲原唱", "张震岳")]["cue"] == "专辑"
+    raw = _entry("叶惠美", "《叶惠美》是周杰伦发行的第4张专辑。", [("专辑歌手", "周杰伦")])
+    assert ("专辑歌手", "周杰伦") in _kept(raw)

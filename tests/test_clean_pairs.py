@@ -181,3 +181,21 @@ def test_an_occupation_cell_lists_its_words_with_spaces_too():
     # Elsewhere a space joins the parts of one value.
     assert split_values("美国 伊利诺斯州", "出生地", cfg) == ["美国 伊利诺斯州"]
     assert split_values("剧情 历史", "类型", cfg) == ["剧情 历史"]
+
+
+def test_a_cell_split_never_cuts_a_title_the_text_gives_whole():
+    cfg = PairConfig()
+    text = "他主演的电影《光海，成为王的男人》票房突破千万。"
+    assert split_values("光海，成为王的男人", "代表作品", cfg, text) == ["光海，成为王的男人"]
+    assert split_values("光海，成为王的男人", "代表作品", cfg) == ["光海", "成为王的男人"]
+    assert split_values("A、B、C", "代表作品", cfg, "《A、B》") == ["A、B", "C"]
+
+
+def test_spaces_list_organisations_and_works_but_not_one_name():
+    cfg = PairConfig()
+    assert split_values("中国唱片总公司 滚石唱片", "唱片公司", cfg) == ["中国唱片总公司", "滚石唱片"]
+    assert split_values("美国 伊利诺斯州", "出生地", cfg) == ["美国 伊利诺斯州"]
+    assert split_values("情书 HERO 告白", "代表作品", cfg) == ["情书", "HERO", "告白"]
+    assert split_values("Chasing Pavements", "代表作品", cfg) == ["Chasing Pavements"]
+    assert split_values("完整无缺 Intacto", "代表作品", cfg) == ["完整无缺 Intacto"]
+    assert split_values("荒蛮故事、完整无缺 Intacto", "代表作品", cfg) == ["荒蛮故事", "完整无缺 Intacto"]

@@ -42,7 +42,10 @@ from transforms import align_forms as _forms
 from transforms import awards as _awards
 from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
-from transforms.align_kinds import _MONTH_DAY, _is_dated, kind_mismatch, shared_value, titled, work_value
+from transforms.align_kinds import (
+    _MONTH_DAY, _is_dated, after_own_name, inside_own_name, is_name_relation, kind_mismatch, shared_value,
+    subject_name, titled, work_value,
+)
 from transforms.longer_names import inside_longer_name
 from transforms.mentions import at_word_boundaries, entry_lexicon
 from transforms.other_roles import is_award_relation, nominated
@@ -398,6 +401,14 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if longer:
                 cut.append(f"{text[s:e]}@{s} in {longer}")
                 continue
+            if (cfg.roles and ctx is not None and name_like and relation and not is_name_relation(relation)
+                    and value != ctx.entity):
+                own = after_own_name(text, s, ctx.entity, relation)
+                if own or inside_own_name(text, s, e, ctx.entity) or (level != "exact" and text[s:e] == ctx.entity):
+                    # `华纳兄弟游戏`: a name made from the entity's; `拉维尼` in
+                    # `艾薇儿·拉维尼`, `蔡依林` for 蔡依林工作室: the entity itself
+                    cut.append(f"{text[s:e]}@{s} " + (f"after the entity's name {own}" if own else "the entity itself"))
+                    continue
             if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place
                 other_role.append(f"{text[s:e]}@{s} (《》)")
@@ -429,6 +440,9 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 # 主演 A, 歌手 张德兰 / 所属专辑 张德兰): only a cue of this
                 # relation binding the mention tells which one the text states.
                 return None, f"value also given for {'/'.join(sorted(ctx.value_relations[normalise(value)] - {relation}))}; no cue of {relation} binds it"
+            if (best.support_score is not None and best.support_score < 1.0
+                    and subject_name(value, relation, text, ctx.entity, best.start)):
+                return None, f"the entity's own name as its text's subject; no cue of {relation} binds it"
             if (other_role and best.support_score is not None and best.support_score < 0.9
                     and _roles.is_cued(relation or "")):
                 # The relation has cues, its cue-bound mentions are all in

@@ -36,7 +36,7 @@ from functools import lru_cache
 
 from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
-from transforms.role_cues import OCCUPATION_RELATIONS
+from transforms.role_cues import ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all
 
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
@@ -86,9 +86,15 @@ def place_cores(value: str) -> tuple[str, ...]:
     v = value.strip()
     for c in sorted(COUNTRIES, key=len, reverse=True):
         if v.startswith(c) and len(v) - len(c) >= 2:
-            v = v[len(c):].lstrip("·・ ")
+            v = v[len(c):].lstrip(_PLACE_JOINERS)
             break
-    parts = [p for p in _UNIT_SPLIT.split(v) if p]
+    parts: list[str] = []
+    for level in _JOINER_SPLIT.split(v):
+        for p in _UNIT_SPLIT.split(level):
+            if len(p) == 1 and parts:
+                parts[-1] += p  # `苏州市` split after its 州
+            elif p:
+                parts.append(p)
     last = _last_place(parts[-1]) if parts else v
     if len(last) < 2 or last == value:
         return ()
@@ -96,6 +102,11 @@ def place_cores(value: str) -> tuple[str, ...]:
     if len(_stem(last)) >= 2 and _stem(last) != last:
         cores.append(_stem(last))
     return tuple(cores)
+
+
+# What joins the levels of one place in a cell (`美国,德克萨斯州,尤瓦尔迪`, `新西兰， 惠灵顿`).
+_PLACE_JOINERS = "·・ ,，、"
+_JOINER_SPLIT = re.compile(r"[\s,，、]+")
 
 
 def _last_place(part: str) -> str:
@@ -107,6 +118,11 @@ def _last_place(part: str) -> str:
         head, rest = part[:i], part[i:]
         if (rest in places or _stem(rest) in places) and (head in places or len(head) >= 3):
             return rest
+    for i in range(3, len(part) - 1):
+        # `加利福尼亚伯班克`: a known place of three characters or more, then a
+        # smaller one the dictionary does not know
+        if part[:i] in places or _stem(part[:i]) in places:
+            return part[i:]
     return part
 
 
@@ -260,13 +276,27 @@ OCCUPATION_SYNONYMS = {
 }
 
 
+# An occupation said with the person's sex (`影视女演员` for 影视演员).
+_GENDERED = re.compile(r"^(.{1,6}?)(演员|歌手|主持人|作家|导演|模特|艺人|明星)$")
+# A department (系) of a school is also called the subject it teaches (专业).
+_DEPARTMENT = re.compile(r"^(.{2,}?)系$")
+
+
 def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     out = []
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))
-    if relation in OCCUPATION_RELATIONS and value in OCCUPATION_SYNONYMS:
-        out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))
+    if relation in OCCUPATION_RELATIONS:
+        if value in OCCUPATION_SYNONYMS:
+            out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))
+        g = _GENDERED.match(value)
+        if g:
+            out.extend((j, j + len(value) + 1) for w in "男女" for j in find_all(text, g.group(1) + w + g.group(2)))
+    if relation in ALMA_MATER:
+        d = _DEPARTMENT.match(value)
+        if d:
+            out.extend((j, j + len(d.group(1)) + 2) for j in find_all(text, d.group(1) + "专业"))
     return out
 
 

@@ -58,7 +58,7 @@ _FEMALE_ROLES = frozenset({"母亲", "妻子", "女儿"})
 _ASCII_DIGIT = re.compile(r"[0-9]")
 
 
-_NAME_RELATIONS = frozenset({"中文名", "中文名称", "名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "简称",
+NAME_RELATIONS = frozenset({"中文名", "中文名称", "名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "简称",
                              "全称", "本名", "原名", "又名", "其它译名", "歌曲名称", "专辑名称"})
 
 
@@ -70,9 +70,9 @@ def shared_value(value: str, relation: str | None, ctx, titled: bool) -> bool:
     two kinship roles, or a person and a non-person relation (a name outside
     《》 reads as the person, inside 《》 as the work). Then only a cue of this
     relation binding the mention tells which one the text states."""
-    if ctx is None or not relation or relation in _NAME_RELATIONS:
+    if ctx is None or not relation or relation in NAME_RELATIONS:
         return False
-    others = ctx.value_relations.get(normalise(value), set()) - {relation} - _NAME_RELATIONS
+    others = ctx.value_relations.get(normalise(value), set()) - {relation} - NAME_RELATIONS
     if not others:
         return False
     if relation in _KIN and others & _KIN:
@@ -82,6 +82,50 @@ def shared_value(value: str, relation: str | None, ctx, titled: bool) -> bool:
     # A person may direct and star, write and sing; but a person is never an
     # album, a dynasty or a company: the non-person reading needs its cue.
     return any(_PERSON_RELATION.match(r) for r in others) and not titled
+
+
+def is_name_relation(relation: str) -> bool:
+    """A relation whose values are names of the entity itself (中文名, 公司名称)."""
+    return relation in NAME_RELATIONS or relation.endswith(("名", "名称"))
+
+
+def subject_name(value: str, relation: str | None, text: str, entity: str, s: int) -> bool:
+    """The mention at text[s:] is the entity's own name as the subject of its
+    text (`歌曲《日光倾城》是…` on the page of the song 日光倾城), and the value
+    is that name for another relation (所属专辑 《日光倾城》, its album of the
+    same name): only a cue of the relation binding a mention tells that the
+    text states the album, not the song."""
+    if (not entity or not text.startswith(entity, s) or not relation or is_name_relation(relation)
+            or normalise(value) != normalise(entity)):
+        return False
+    first = text.find(entity)
+    return (first == s and not any(ch in text[:s] for ch in "，,。；;\n")
+            and text.find(entity, s + len(entity)) == -1)
+
+
+def inside_own_name(text: str, s: int, e: int, entity: str) -> bool:
+    """The mention text[s:e] is a piece of the entity's own name as the text
+    gives it (`拉维尼` in `艾薇儿·拉维尼`): it names the entity, nothing else."""
+    n = len(entity)
+    if n <= e - s or text[s:e] not in entity:
+        return False
+    j = text.find(entity, max(0, e - n))
+    return j != -1 and j <= s
+
+
+def after_own_name(text: str, s: int, entity: str, relation: str) -> str | None:
+    """The head of the entity's name (its first half at least, short of the
+    whole), glued to the mention at text[s:]: `华纳兄弟游戏` on the page of
+    华纳兄弟娱乐公司 names one of its companies, and does not state 经营范围
+    游戏. The name's head, or None. Not for a person: after the whole name a
+    person is listed with the entity (`汪峰章子怡`), after its head too."""
+    n = len(entity)
+    if s < 2 or n < 3 or text[s - 1] not in entity or _PERSON_RELATION.match(relation):
+        return None
+    for k in range(n - 1, max(2, (n + 1) // 2) - 1, -1):
+        if k <= s and text.startswith(entity[:k], s - k):
+            return entity[:k]
+    return None
 
 
 @lru_cache(maxsize=4096)

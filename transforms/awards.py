@@ -50,7 +50,11 @@ _NOMINATION = re.compile(r"(?:提名|入围)$")
 _CATEGORY = re.compile(r"年度最佳|最佳|评审团|评委会|终身成就|十大|影帝|影后")
 # Region, medium and generic words around an award's distinctive name.
 _GENERIC = ("大韩民国", "中国台湾", "中国香港", "台湾", "香港", "中国", "内地", "大陆", "美国", "法国", "英国",
-            "韩国", "日本", "德国", "国际", "电影", "音乐", "华语", "全球", "亚洲", "年度")
+            "韩国", "日本", "德国", "国际", "电影", "电视", "音乐", "华语", "全球", "亚洲", "年度")
+# A cell may say the win before the award (`获得三届台湾金曲奖…`).
+_VALUE_WON = re.compile(r"^(?:荣获|获得|获)")
+# The language of a song category, which a cell may leave out (`最佳女歌手` for 最佳国语女歌手).
+_CATEGORY_LANGUAGE = re.compile(r"^(最佳)(?!国语|华语|粤语|台语|闽南语|方言)")
 _BODY_SUFFIXES = ("金像奖", "电影节", "大奖", "奖", "节")
 _BODY_WORDS = tuple(sorted(set(_GENERIC + _BODY_SUFFIXES), key=len, reverse=True))
 _CATEGORY_SWAPS = (("女主角", "女演员"), ("男主角", "男演员"), ("评审团", "评委会"), ("歌手", "演唱人"))
@@ -142,6 +146,7 @@ def parse_award(value: str) -> AwardValue | None:
     """The parts of an award value, or None when it does not read as one
     (no body, or nothing but a body: the exact level decides those)."""
     v, _ = _squeeze(value)
+    v = _VALUE_WON.sub("", v)
     year = editions = None
     count = 1
     m = _VALUE_YEAR.match(v)
@@ -172,6 +177,8 @@ def _category_forms(category: str) -> tuple[str, ...]:
     forms |= {nick for nick, cats in _CATEGORY_NICKNAMES.items() if category in cats}
     for a, b in _CATEGORY_SWAPS:
         forms |= {f.replace(a, b) for f in forms if a in f} | {f.replace(b, a) for f in forms if b in f}
+    if any(w in category for w in ("歌手", "演唱人", "专辑", "单曲")):
+        forms |= {_CATEGORY_LANGUAGE.sub(r"\1国语", f) for f in forms if f.startswith("最佳")}
     for f in list(forms):
         if f.startswith("最佳年度"):
             forms.add("年度最佳" + f[4:])

@@ -32,6 +32,8 @@ class PairConfig:
     no_split_relations: frozenset[str] = field(default_factory=lambda: frozenset({
         "中文名", "外文名", "英文名", "中文名称", "外文名称", "英文名称",
         "地址", "总部地址", "详细地址", "简介", "经营范围", "口号", "校训", "座右铭",
+        # One place, from the country down (`美国,德克萨斯州,尤瓦尔迪`): a person is born once.
+        "出生地", "出生地点",
     }))
     # Trailing words that close a list but are not part of the last value.
     strip_suffixes: tuple[str, ...] = ("等等", "等")
@@ -54,6 +56,19 @@ def clean_relation_name(name: str) -> str:
     return _CJK_GAP.sub("", name.strip())
 
 
+WORK_LIST_RELATIONS = frozenset({"代表作品", "主要作品", "代表作"})
+_ORIGINAL_TITLE = re.compile(r"^[^\sA-Za-z]+\s+[A-Za-z][^\u3400-\u9fff]*$")
+_WORK_GAP = re.compile(r"(?<=[\u3400-\u9fff])\s+(?=[\u3400-\u9fffA-Za-z0-9])|(?<=[A-Za-z0-9])\s+(?=[\u3400-\u9fff])")
+# How an organisation's name ends: a publisher, a label, a company, a studio.
+_ORG_END = re.compile(r"(?:出版社|唱片|公司|集团|工作室|影业|传媒|电视台|制片厂|娱乐|文化)$")
+
+
+def _organisations(value: str) -> bool:
+    """Every space-separated part of the cell is an organisation's name."""
+    parts = _CJK_GAP.split(value.strip())
+    return len(parts) > 1 and all(len(p) >= 4 and _ORG_END.search(p) for p in parts)
+
+
 _CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
 # 《A》《B》 and 《A》（粤）《B》（国）: a title, with its bracket note, ends a value.
 _TITLE_END = re.compile(r"》\s*(?:[（(][^（）()]{1,8}[）)])?\s*$")
@@ -61,16 +76,18 @@ _OPEN = "《（(【[「『〈<“‘\""
 _CLOSE = "》）)】]」』〉>”’\""
 
 
-def split_values(value: str, relation: str, cfg: PairConfig) -> list[str]:
-    """One string per object named in an infobox cell (at least one)."""
-    return list(split_cell(value, relation, cfg))
+def split_values(value: str, relation: str, cfg: PairConfig, text: str = "") -> list[str]:
+    """One string per object named in an infobox cell (at least one); with
+    the entry's text, a title the text gives whole stays whole (rejoin_titles)."""
+    return list(split_cell(value, relation, cfg, text))
 
 
-def split_cell(value: str, relation: str, cfg: PairConfig) -> tuple[str, ...]:
+def split_cell(value: str, relation: str, cfg: PairConfig, text: str = "") -> tuple[str, ...]:
     seps, suffixes, no_split = cfg.separators, cfg.strip_suffixes, cfg.no_split_relations
     if seps.__class__ is not tuple or suffixes.__class__ is not tuple or no_split.__class__ is not frozenset:
         seps, suffixes, no_split = tuple(seps), tuple(suffixes), frozenset(no_split)  # hashable for the cache
-    return _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
+    pieces = _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
+    return rejoin_titles(value, pieces, text) if text else pieces
 
 
 @lru_cache(maxsize=16384)
@@ -106,10 +123,19 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     name = clean_relation_name(relation)
     if name in no_split or not value:
         return [value]
-    if name in OCCUPATION_RELATIONS and " " in value:
-        # An occupation is a word, so a space between two lists them (`演员 模特`);
-        # elsewhere a space joins the parts of one value (`美国 伊利诺斯州`).
+    if " " in value and (name in OCCUPATION_RELATIONS or _organisations(value)):
+        # An occupation is a word, so a space between two lists them (`演员 模特`),
+        # as it does between names that each end as an organisation's
+        # (`中国旅游声像出版社 京文唱片`); elsewhere a space joins the parts of
+        # one value (`美国 伊利诺斯州`).
         value = _CJK_GAP.sub("、", value)
+    elif (" " in value and name in WORK_LIST_RELATIONS and "《" not in value and seps.isdisjoint(value)
+          and not _ORIGINAL_TITLE.match(value)):
+        # A list of works by spaces alone (`四月物语 HERO 恋爱世纪`); a space
+        # between two Latin words stays inside an English title (`Chasing
+        # Pavements`), and a title with its original name is one work
+        # (`完整无缺 Intacto`, also inside a list with separators).
+        value = _WORK_GAP.sub("、", value)
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.
         for suf in strip_suffixes:
@@ -202,3 +228,33 @@ def _merge_fragments(pieces: list[str]) -> list[str]:
             out.append(pending + p if pending and _BRACKET_NOTE.match(pending) is None else p)
             pending = ""
     return out or ["".join(pieces)]
+
+
+_TEXT_TITLE = re.compile(r"《([^《》\n]{2,80})》")
+_SEPARATOR_CHARS = frozenset(PairConfig.separators)
+
+
+def rejoin_titles(value: str, pieces: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """A separator inside a title the text gives whole is part of the title:
+    the cell `光海，成为王的男人` is one work when the text says
+    《光海，成为王的男人》, not the two values `光海` and `成为王的男人`."""
+    if len(pieces) < 2 or "《" not in text:
+        return pieces
+    titles = [t for t in dict.fromkeys(_TEXT_TITLE.findall(text))
+              if t in value and t not in pieces and not _SEPARATOR_CHARS.isdisjoint(t)]
+    if not titles:
+        return pieces
+    at, pos = [], 0
+    for p in pieces:
+        k = value.find(p, pos)
+        at.append(k)
+        pos = k + len(p) if k >= 0 else pos
+    out: list[str] = []
+    for p, k in zip(pieces, at):
+        hold = next((t for t in titles if 0 <= value.find(t) <= k and k + len(p) <= value.find(t) + len(t)), None)
+        if hold is None:
+            out.append(p)
+        elif not out or out[-1] != hold:
+            out.append(hold)
+    return tuple(out)
+

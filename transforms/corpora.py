@@ -157,7 +157,7 @@ def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:
     for entry, pos, neg in zip(data.entries, data.positives, data.negatives):
         label: dict[tuple[str, str], bool] = {}
         for (p, o), is_pos in [*((x, False) for x in neg), *((x, True) for x in pos)]:
-            for piece in split_values(o, p, cfg.pair):
+            for piece in split_values(o, p, cfg.pair, entry["summary"]):
                 label[(p, piece)] = is_pos or label.get((p, piece), False)
         res = clean_entry(entry, cfg)
         for t in (res.pair or {}).get("triples", []):

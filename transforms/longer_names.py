@@ -7,7 +7,8 @@ is not stated (docs/alignment.md, rule 4):
 - a title in 《》 that holds more than the value: `《上海大学学报（自然科学版）》`
   does not state `类别 自然科学`, `《巴黎最后的探戈》` not `拍摄地点 巴黎`
   (the part before a closing bracket, and the bracket's content, are names
-  of the work too: `《上五楼的快活(豪华版)》` states `上五楼的快活`);
+  of the work too: `《上五楼的快活(豪华版)》` states `上五楼的快活`, as the
+  title before a subtitle does: `《香水：一个谋杀犯的故事》` states `香水`);
 - an award or event numbered by its edition, `第N届…奖/节/榜/赛`:
   `第57届德国电影奖` does not state `制片地区 德国`, `第2届全球流行音乐金榜`
   not `音乐风格 流行`;
@@ -16,7 +17,7 @@ is not stated (docs/alignment.md, rule 4):
 - an award named by the guild or academy that gives it: `美国制片人工会奖`
   does not state `职业 制片人`;
 - a quoted name of an institution, award or programme (“…大学联盟”,
-  “…年度最佳音乐电视奖”); quotes around a plain phrase (“慰安妇纪录片”)
+  “…年度最佳音乐电视奖”), or of an honour the text calls one (“…女歌手”称号); quotes around a plain phrase (“慰安妇纪录片”)
   are emphasis, not a name, and do not count.
 
 A relation whose values are awards or honours (`主要奖项`, `主要成就`) is
@@ -40,6 +41,9 @@ _GUILD_AWARD = re.compile(r"[\u4e00-\u9fff]{2,10}?(?:工会|公会|协会|学会
 _QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{2,60})[”」』]")
 _NAME_END = re.compile(r"(?:奖|獎|节|榜|赛|盛典|典礼|大学|学院|学校|公司|集团|联盟|协会|学会|委员会|中心|"
                        r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台)$")
+# What a quoted honour is called after its name (`获得“…最受欢迎女歌手”称号`).
+_HONOUR_AFTER = re.compile(r"(?:称号|荣誉|头衔|奖)")
+_SUBTITLE = re.compile(r"(?<=[^\s：:])\s*[：:]")
 _BRACKETED = re.compile(r"[（(]([^（）()]+)[）)]$")
 _ITEM_SEP = re.compile(r"[、，,/／]")
 _AWARD_RELATION = re.compile(r"奖|成就|荣誉|提名|称号")
@@ -56,9 +60,15 @@ def name_spans(text: str) -> tuple[tuple[int, int], ...]:
         for b in _BRACKETED.finditer(m.group(1)):  # 《小号练习中（ラッパ练习中）》: two names of one work
             out.append((m.start(1), m.start(1) + b.start()))
             out.append((m.start(1) + b.start(1), m.start(1) + b.end(1)))
+        sub = _SUBTITLE.search(m.group(1))
+        if sub:  # 《香水：一个谋杀犯的故事》: the title before its subtitle names the work too
+            out.append((m.start(1), m.start(1) + sub.start()))
     for rx in (_EDITION, _YEAR_EVENT, _CHART, _GUILD_AWARD):
         out.extend(m.span() for m in rx.finditer(text))
     for m in _QUOTED.finditer(text):
+        if _HONOUR_AFTER.match(text, m.end()):  # “…台湾区最受欢迎女歌手”称号: one honour's name
+            out.append(m.span(1))
+            continue
         base = m.start(1)
         for item in _ITEM_SEP.split(m.group(1)):
             k = text.find(item, base)

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from transforms.align_forms import NATIONALITY_RELATIONS
-from transforms.role_cues import AWARD_RELATION
+from transforms.role_cues import ALMA_MATER, AWARD_RELATION, SINGER_RELATIONS
 
 
 @lru_cache(maxsize=4096)
@@ -51,7 +51,6 @@ _RELEASED_BEFORE = re.compile(r"(?:[在于]|登陆)$")
 _RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行|播出|首播|上线)")
 # A school that gave an honorary degree (`拥有X大学荣誉博士学位`) is not one
 # the person studied at.
-ALMA_MATER = frozenset({"毕业院校", "毕业学校", "母校"})
 _HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|学位|教授|院士)")
 # A nationality qualifies a person; a country word that opens the name of a
 # school (`日本艺术专科学校…讲师`) or qualifies a work (`中国第一部宽银幕
@@ -61,6 +60,10 @@ _HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|�
 # stating 国籍 中国, and a member of a national body mostly is its national.
 _NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
                            r"|[\u4e00-\u9fff]{0,8}?(片|电影|影片|动画|(?<!编)剧|作品|小说)(?=[，。；;、,]|$)")
+
+
+# A title's language (`（法语《Les Choristes》）`, `英语片名：“…”`) is not the language of its dialogue.
+_TITLE_AFTER = re.compile(r"\s*(?:名|片名|原名|译名)?\s*[：:]?\s*[《“\"]")
 
 
 def released_in(text: str, s: int, e: int) -> bool:
@@ -73,6 +76,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     words around it; None when they say nothing against it."""
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
+    if ("语言" in relation or "语种" in relation) and _TITLE_AFTER.match(text, e):
+        return "the language of a title"
     if relation in ALMA_MATER and _HONORARY.match(text, e):
         return "an honorary degree"
     if relation in NATIONALITY_RELATIONS:
@@ -98,6 +103,16 @@ _OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|�
 def predecessor_date(text: str, s: int) -> bool:
     """The date at text[s:] is told of the entity's predecessor."""
     return bool(_PREDECESSOR.search(text, max(0, s - 4), s))
+
+
+_IN_ALBUM_BEFORE = re.compile(r"收录(?:于|在|进)$")
+
+
+def album_owner(text: str, s: int, e: int, relation: str) -> bool:
+    """The name at text[s:e] is the singer whose album holds the song
+    (`收录于张震岳1998年发行的第四张专辑`): it names the song's singer."""
+    return (relation in SINGER_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
+            and bool(_ALBUM_AFTER.match(text[e:e + 24])))
 
 
 def album_date(text: str, sentence_start: int, s: int, e: int) -> bool:

@@ -311,7 +311,7 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
     anchors = anchor_index(raw) if raw.get("links") else None
     for item in raw.get("infobox") or []:
         relation = clean_relation_name(item.get("name") or "")
-        pieces = split_cell(item.get("value") or "", relation, cfg)
+        pieces = split_cell(item.get("value") or "", relation, cfg, text)
         for piece in pieces:
             triples.append({**_EMPTY_TRIPLE, "head": entity, "relation": relation, "tail": piece})
             aliases.append(triple_aliases(item, piece, len(pieces), anchors))

@@ -13,6 +13,10 @@ import re
 AWARD_RELATION = re.compile(r"奖|成就|荣誉")
 # Relations whose values are occupations, each a word (`演员`, `音乐人`).
 OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
+# Relations whose values are a song's singer.
+SINGER_RELATIONS = frozenset({"歌手", "歌曲原唱", "演唱歌手", "演唱者", "原唱", "专辑歌手"})
+# Relations whose values are the schools a person studied at.
+ALMA_MATER = frozenset({"毕业院校", "毕业学校", "母校"})
 
 # Canonical relation -> cue words. Relations are matched by name, after
 # stripping the suffixes in roles._STEM_SUFFIXES; the relation name and its stem are
@@ -20,7 +24,8 @@ OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
 _FOUNDED = ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立", "诞生", "建于", "兴建", "建成", "落成")
 CUE_TABLE: dict[str, tuple[str, ...]] = {
     "导演": ("执导", "导演", "指导"),
-    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰"),
+    # An animated film's cast are its voices (`A、B等配音的动画电影`).
+    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰", "配音"),
     "编剧": ("编剧", "剧本", "编写"),
     "原著": ("原著", "改编自", "小说", "原作"),
     "作词": ("作词", "填词", "词作"),
@@ -32,7 +37,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "歌曲原唱": ("演唱", "原唱", "歌手", "演绎"),
     "演唱歌手": ("演唱", "原唱", "歌手", "演绎"),
     "演唱者": ("演唱", "原唱", "歌手"),
-    "专辑歌手": ("演唱", "歌手", "专辑"),
+    "专辑歌手": ("演唱", "歌手", "专辑", "发行", "推出"),  # `是周杰伦发行的第3张专辑`
     "制作人": ("制作人",),
     "音乐风格": ("风格", "曲风", "歌曲", "音乐", "单曲", "元素", "唱法", "乐曲"),
     "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
@@ -96,7 +101,8 @@ BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
 # What such a value qualifies when it is theirs, a few characters on: a person
 # (`中国著名建筑师`, `苏格兰人`) or a work (`香港动作片`).
 QUALIFIED = {
-    "国籍": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:师|家|员|手|人|者|星|优|士|官|长|总统|总理|首相|国王|女王|王子|公主)"),
+    "国籍": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:师|家|员|手|人|者|星|优|士|官|长|总统|总理|首相|国王|女王|王子|公主"
+                     r"|乐队|乐团|组合)"),
     "制片地区": re.compile(r"[\u4e00-\u9fff]{0,8}?(?:片|剧|电影|影片|动画|纪录)"),
 }
 # Relations stated only by a mention their cue binds: style words are common
@@ -107,7 +113,8 @@ BOUND_ONLY = frozenset({"音乐风格", "类型"})
 # value is itself the noun (`爱情片`); `动作科幻类漫画` is the genre of the
 # comic a film is based on, `动作场面的故事` a scene.
 _GENRE_NOUN = r"(?:片|电影|影片|剧|故事|动画|大学|学院|学校|公司|企业|歌曲|专辑|小说|游戏|节目|杂志|期刊)"
-QUALIFIED["类型"] = re.compile(r"[\u4e00-\u7683\u7685-\u9fff、]{0,5}?" + _GENRE_NOUN)  # never across 的
+# `亚洲奇幻电影节` names a festival, not the genre of a film.
+QUALIFIED["类型"] = re.compile(r"[\u4e00-\u7683\u7685-\u9fff、]{0,5}?" + _GENRE_NOUN + "(?![节奖展])")  # never across 的
 SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
 # Relations of a secondary event of a work (its shooting): a date or place with
 # no cue of that event in its sentence is another event's (`该片以2014年…为背景`,

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transforms.other_roles import (
-    album_date, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
+    album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
 )
 from transforms.role_cues import (
     BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
@@ -272,7 +272,7 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 # particles (`A等主演`, `A共同执导`, `根据A同名小说改编`).
 _NOTE = r"(?:[（(][^）)，。；;]{0,15}[）)])?"  # `C.Y.Kong（江志仁）编曲`
 _RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及][^，。；;：:、和与及（(]{{1,20}}{_NOTE})*"
-                        r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任|的|男|女|的?同名)?$")
+                        r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
 _LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
@@ -311,6 +311,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     elsewhere = name_told_elsewhere(text, s, e, relation)
     if elsewhere:
         return RoleEvidence("other", elsewhere, 0.0)
+    if album_owner(text, s, e, relation):
+        return RoleEvidence("own", "专辑", 1.0)
     lo, hi = clause_span(text, s)
     hi = max(hi, clause_span(text, max(e - 1, s))[1])
     # Event words date, they do not name; role verbs mark only credit relations.
@@ -328,7 +330,12 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         cues = [c for c in cues if c[3] == relation or c[3] not in index.dated]
     own_anywhere = [c for c in cues if c[3] == relation]
     right = [c for c in cues if c[0] >= e and not _binds_right(text, c[1])]
-    left = [c for c in cues if c[1] <= s]
+    if (len(right) > 1 and right[0][3] in BOUND_IN_CLAUSE and text.startswith("的", right[0][1])
+            and right[1][0] == right[0][1] + 1):
+        right = right[1:]  # `担任影片的导演`: the noun qualifies the next cue, it binds nothing
+    # A nationality qualifies the noun after it (`美国的一支乐队`); the noun
+    # before it is a subject the place is told of (`该组合在美国成立`).
+    left = [c for c in cues if c[1] <= s and not (relation in BOUND_IN_CLAUSE and c[2] in _NOUN_CUES)]
     binding: list[tuple] = []
     if left and _binds_right(text, left[-1][1]):
         colon = _COLON.match(text, left[-1][1]).end()
@@ -413,7 +420,7 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
         if rel != relation and index.kinds.get(rel) not in (None, kind):
             continue  # a date cue never binds a quantity, nor a quantity cue a date
         nearest = min(in_clause or local, key=lambda sp: (dist(sp), sp[0]))
-        if nearest[0] < e and s < nearest[1]:
+        if (nearest[0] < e and s < nearest[1]) or _listed_with(text, nearest, s, e):
             if rel == relation:
                 own_bound = own_bound or (cue, clo <= s < chi)
             else:
@@ -433,6 +440,16 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
     if any(c[3] == relation for c in cues):
         return RoleEvidence("other", "bound elsewhere", 0.0)
     return _unbound_date(text, s, e, relation)
+
+
+_DATE_JOINERS = frozenset({"和", "与", "及", "、", "以及", "或"})
+
+
+def _listed_with(text: str, bound: tuple[int, int], s: int, e: int) -> bool:
+    """The date text[s:e] is listed with the one a cue binds (`分别于2014年8月30日
+    和2015年2月14日上映`): the cue dates every item of the list."""
+    gap = text[e:bound[0]] if e <= bound[0] else text[bound[1]:s]
+    return gap.strip() in _DATE_JOINERS
 
 
 def _unbound_date(text: str, s: int, e: int, relation: str) -> RoleEvidence:
