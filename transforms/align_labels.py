@@ -4,7 +4,8 @@ The set (`tests/data/alignment_labels.jsonl`, rules in docs/alignment.md)
 stores locators and labels only. The entries are rebuilt at run time from
 ../shared/data: Baike pages (named by their bare title, without the page's
 disambiguation) parsed by the crawler's own parser, KdConv entities by
-`transforms.corpora.kdconv_to_raw_entries`. A short value is stored as
+`transforms.corpora.kdconv_to_raw_entries` (film and music) and
+`kdconv_travel_to_raw_entries` (sights). A short value is stored as
 `tail`; a longer one (a cell of the page, not a name) only as `tail_key`, a
 hash of its normalised form, so no page text is copied into the project. The
 scorer runs the redundant-triple stage (`clean_entry`) on each entry and
@@ -70,9 +71,11 @@ def labelled_entries(shared_data: Path, labels: list[dict]) -> dict[tuple[str, s
             entry = parse_entry(files[page][0].read_bytes(), f"http://baike.baidu.com/item/{page}")
             out[(source, page)] = entry
     if any(s == "kdconv" for s, _ in wanted):
-        from transforms.corpora import kdconv_to_raw_entries
+        from transforms.corpora import kdconv_to_raw_entries, kdconv_travel_to_raw_entries
 
-        for e in kdconv_to_raw_entries(shared_data / "kdconv" / "entities_film_music_from_dev_test.jsonl"):
+        kdconv = shared_data / "kdconv"
+        for e in (kdconv_to_raw_entries(kdconv / "entities_film_music_from_dev_test.jsonl")
+                  + kdconv_travel_to_raw_entries(kdconv / "travel" / "kb_travel.json")):
             if ("kdconv", e["url"]) in wanted:
                 out[("kdconv", e["url"])] = e
     missing = wanted - set(out)

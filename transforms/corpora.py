@@ -12,6 +12,8 @@ copied into the project):
 * KDConv (`kdconv_to_raw_entries`): Baike-like entity summaries with
   infobox-style triples of film and music entities; no ground truth, but a
   realistic mix where most triples are not in the summary.
+  `kdconv_travel_to_raw_entries` reads its travel knowledge base the same
+  way: a sight's `Information` is its summary, the other rows its infobox.
 """
 from __future__ import annotations
 
@@ -136,6 +138,31 @@ def kdconv_to_raw_entries(path: str | Path) -> list[dict]:
             "infobox": [{"name": rel, "value": tail, "value_links": []} for _h, rel, tail in r.get("triples") or []],
             "links": [], "tags": [r.get("domain")] if r.get("domain") else [], "depth": 0,
             "seed": None, "fetched_at": None,
+        })
+    return out
+
+
+def kdconv_travel_to_raw_entries(path: str | Path) -> list[dict]:
+    """Raw entries from KDConv's travel knowledge base (`kb_travel.json`, a
+    sight -> [[head, relation, tail], ...] map), titled as the film and music
+    entities are (a bracketed other name, `鸟巢（国家体育场）`, becomes the
+    subtitle). The `Information` row is the
+    sight's description, so it becomes the summary rather than a triple; the
+    base repeats rows (one per dialogue that used them), and a reader sees
+    each cell once, so repeats are dropped in their first order."""
+    with open(path, encoding="utf-8") as fh:
+        base = json.load(fh)
+    out = []
+    for i, (sight, rows) in enumerate(base.items()):
+        summary = next((t for _h, r, t in rows if r == "Information"), "")
+        cells = list(dict.fromkeys((r, t) for _h, r, t in rows if r != "Information"))
+        m = _TITLE_NOTE.match(sight)
+        title, subtitle = (m.group(1), m.group(2)) if m and m.group(1) else (sight, None)
+        out.append({
+            "url": f"kdconv://travel/{i}", "source": "kdconv", "lemma_id": None,
+            "title": title, "subtitle": subtitle, "summary": summary or "",
+            "infobox": [{"name": rel, "value": tail, "value_links": []} for rel, tail in cells],
+            "links": [], "tags": ["travel"], "depth": 0, "seed": None, "fetched_at": None,
         })
     return out
 
