@@ -43,12 +43,12 @@ from transforms import awards as _awards
 from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_kinds import (
-    _MONTH_DAY, _is_dated, after_own_name, inside_own_name, is_name_relation, kind_mismatch, shared_value,
+    _MONTH_DAY, _is_dated, after_own_name, before_own_name, inside_own_name, is_name_relation, kind_mismatch, shared_value,
     subject_name, titled, work_value,
 )
 from transforms.longer_names import inside_longer_name
 from transforms.mentions import at_word_boundaries, entry_lexicon
-from transforms.other_roles import is_award_relation, nominated
+from transforms.other_roles import NEARBY_RELATIONS, is_award_relation, nominated
 from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
 
@@ -102,6 +102,7 @@ class AlignConfig:
     eras: bool = True          # 唐太宗 = 朝代 唐
     awards: bool = True        # 第23届凯撒奖最佳导演奖 = 第23届 法国电影凯撒奖最佳导演奖
     transliterations: bool = True  # 卡罗莱纳 = 卡罗莱那
+    sights: bool = True        # 八大处 = 周边景点 八大处公园
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
@@ -120,9 +121,15 @@ class Alignment:
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | transliteration | demonym | place | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
+    match: str  # exact | date | number | alias | transliteration | demonym | place | sight | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
     cue: str | None = None
     support_score: float | None = None
+
+
+# A bracketed other name of the title: a few characters, no digits, no kind
+# of thing (`书画馆`, `国家体育场`; not `2004年电影`, `美国歌手`).
+_OTHER_NAME = re.compile(r"^(?![\s\S]*(?:电影|影片|歌曲|专辑|人物|演员|歌手|作品|组合|乐队|游戏|小说|动画|电视剧|节目|品牌|公司))"
+                         r"[\u4e00-\u9fff]{2,8}$")
 
 
 class AlignContext:
@@ -139,6 +146,13 @@ class AlignContext:
         self._lexicon = self._cues = self._date_anchors = self._quantity_anchors = None
         self.roles = cfg.roles
         self._value_relations: dict[str, set] | None = None
+
+    @property
+    def own_names(self) -> tuple[str, ...]:
+        """The title, and the other name in the title's brackets when it is a
+        name (`鸟巢（国家体育场）`), not a disambiguation (`（2004年电影）`)."""
+        sub = self._raw.get("subtitle") or ""
+        return (self.entity, sub) if _OTHER_NAME.match(sub) else (self.entity,)
 
     @property
     def value_relations(self) -> dict[str, set]:
@@ -255,6 +269,9 @@ def _date_all(value: str, text: str, cfg: AlignConfig) -> list[tuple[int, int]]:
 _COUNT_RELATION = re.compile(r"数|量|次|届|个")
 
 
+_UNIT_NEEDED = re.compile(r"time|percent|cny|usd|hkd|eur|jpy")
+
+
 def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> list[tuple[int, int]]:
     q = parse_quantity(value)
     if q is None:
@@ -276,7 +293,10 @@ def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = 
             ok = (t_dim != "time" and _close(raw, t_raw, tol)
                   and (not single_cn or (counting and t_dim.startswith("count:"))))
         elif t_dim is None:
-            ok = cfg.number_allow_unitless_text and not single_cn and _close(raw, t_raw, tol)
+            # A price, a duration or a share is said with its unit: `20多处景观`
+            # does not state `门票 20元`.
+            ok = (cfg.number_allow_unitless_text and not single_cn and not _UNIT_NEEDED.match(dim)
+                  and _close(raw, t_raw, tol))
         else:
             ok = False  # another dimension: 5月 is not 5首
         if ok:
@@ -340,7 +360,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.aliases:
         yield "alias", _alias_all([*aliases, *variants(value)], text), True
     if cfg.transliterations:
-        yield "transliteration", _forms.transliteration_spans(value, text), True
+        yield "transliteration", _forms.transliteration_spans(value, text, relation or ""), True
     if cfg.awards and relation and is_award_relation(relation):
         yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
@@ -350,7 +370,9 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.eras and relation in _forms.DYNASTY_RELATIONS:
         yield "era", _forms.era_spans(value, text), False
     if cfg.places and relation in _forms.PLACE_RELATIONS:
-        yield "place", _forms.place_spans(value, text), True
+        yield "place", _forms.place_spans(value, text, relation), True
+    if cfg.sights and relation in NEARBY_RELATIONS:
+        yield "sight", _forms.sight_spans(value, text), True
     if cfg.list_items:
         yield "list_item", _forms.list_item_spans(value, text), True
     if cfg.paraphrases:
@@ -404,10 +426,13 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if (cfg.roles and ctx is not None and name_like and relation and not is_name_relation(relation)
                     and value != ctx.entity):
                 own = after_own_name(text, s, ctx.entity, relation)
-                if own or inside_own_name(text, s, e, ctx.entity) or (level != "exact" and text[s:e] == ctx.entity):
-                    # `华纳兄弟游戏`: a name made from the entity's; `拉维尼` in
-                    # `艾薇儿·拉维尼`, `蔡依林` for 蔡依林工作室: the entity itself
-                    cut.append(f"{text[s:e]}@{s} " + (f"after the entity's name {own}" if own else "the entity itself"))
+                named = None if own else before_own_name(text, e, ctx.own_names, relation)
+                if own or named or inside_own_name(text, s, e, ctx.entity) or (level != "exact" and text[s:e] == ctx.entity):
+                    # `华纳兄弟游戏`: a name made from the entity's; `故宫书画馆`:
+                    # a piece of the entity's name; `拉维尼` in `艾薇儿·拉维尼`,
+                    # `蔡依林` for 蔡依林工作室: the entity itself
+                    cut.append(f"{text[s:e]}@{s} " + (f"after the entity's name {own}" if own else
+                                                      f"before the entity's name {named}" if named else "the entity itself"))
                     continue
             if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place

@@ -39,8 +39,11 @@ from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all
 
+# An address (`地址`) is a place too: a text that gives its most specific part
+# (`东城礼士胡同129号`) states it, as `北京延庆` states 北京市延庆区.
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
-                             "总部地点", "所在地区", "地区", "所在城市"})
+                             "总部地点", "所在地区", "地区", "所在城市", "地址", "详细地址", "位置", "地理位置"})
+ADDRESS_RELATIONS = frozenset({"地址", "详细地址", "位置", "地理位置"})
 DEMONYM_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡"})
 NATIONALITY_RELATIONS = frozenset({"国籍"})
 DYNASTY_RELATIONS = frozenset({"朝代"})
@@ -139,17 +142,31 @@ def _short_names(places: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(n for p in places for n in PLACE_SHORT_NAMES.get(_stem(p), ()))
 
 
-def place_spans(value: str, text: str) -> list[tuple[int, int]]:
+def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     """The most specific part of the place (place_cores), with the admin
     suffix the text gives it (`西安市` for 陕西西安), or its short name
     (`加州` for 加利福尼亚州)."""
     out = []
     cores = place_cores(value)
+    if relation in ADDRESS_RELATIONS and cores and cores[0][-1] not in "市县区":
+        # a village's or a town's stem is often the sight's own name (`居庸关`
+        # of 居庸关村, `小汤山` of 小汤山镇); a district's is not (`北京延庆`)
+        cores = cores[:1]
     for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
         out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
         if out:
             break
     return out
+
+
+# The generic head of a sight's name: `八大处` names 八大处公园, `黑龙潭` 黑龙潭风景区.
+_SIGHT_HEAD = re.compile(r"^(.{2,}?)(?:国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园)$")
+
+
+def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """A sight named without the generic head of its name (`八大处` for 八大处公园)."""
+    m = _SIGHT_HEAD.match(value.strip())
+    return [(j, j + len(m.group(1))) for j in find_all(text, m.group(1))] if m else []
 
 
 # Generic words closing a company's name: its trade and its legal form.
@@ -247,13 +264,56 @@ def _text_by_sound(text: str) -> str:
     return text.translate(_SOUND_OF)
 
 
-def transliteration_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """The value spelt with other characters of the same sounds."""
+def transliteration_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
+    """The value spelt with other characters of the same sounds, or a
+    foreign name transliterated otherwise (dotted_name_spans)."""
     keys = _sound_key(value)
     if keys is None or keys[1] not in text:  # the characters that keep their spelling are not there
-        return []
+        return dotted_name_spans(value, text, relation)
     key = keys[0]
-    return [(j, j + len(key)) for j in find_all(_text_by_sound(text), key) if text[j:j + len(key)] != value]
+    return ([(j, j + len(key)) for j in find_all(_text_by_sound(text), key) if text[j:j + len(key)] != value]
+            or dotted_name_spans(value, text, relation))
+
+
+_DOT = "·・•"
+_DOT_SPLIT = re.compile(rf"[{_DOT}]")
+
+
+def _same_name(a: list[str], b: list[str]) -> bool:
+    """Two transliterations of one foreign name: as many parts, each of the
+    same length sharing a character in place, the family name (two
+    characters or more) at least half, and three in five characters in all.
+    `道格·里曼` = 道格·李曼, `斯蒂芬·斯皮尔伯格` = 史蒂文·斯皮尔伯格; brothers
+    (`乔尔·科恩` / `伊桑·科恩`) share no given name, other families
+    (`汤姆·汉克斯` / `汤姆·克鲁斯`) too little of theirs."""
+    if len(a) != len(b) or any(len(x) != len(y) for x, y in zip(a, b)) or len(a[-1]) < 2:
+        return False
+    shared = [sum(p == q for p, q in zip(x, y)) for x, y in zip(a, b)]
+    return (all(shared) and 2 * shared[-1] >= len(a[-1])
+            and 5 * sum(shared) >= 3 * sum(map(len, a)))
+
+
+def dotted_name_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
+    """A dotted foreign name (`道格·李曼`) spelt otherwise in the text
+    (`道格·里曼`): the text's characters around its first dot, cut to the
+    value's parts. Not for another name of the entity (`别名`, `译名`), which
+    is a spelling of its own."""
+    value = value.strip()
+    parts = _DOT_SPLIT.split(value)
+    if len(parts) < 2 or _OWN_SPELLING.search(relation) or not _DOT_SPLIT.search(text):
+        return []
+    out = []
+    for m in _DOT_SPLIT.finditer(text):
+        s = m.start() - len(parts[0])
+        cand = text[max(s, 0):s + len(value)]
+        if (s >= 0 and cand != value and [len(p) for p in _DOT_SPLIT.split(cand)] == [len(p) for p in parts]
+                and all("\u4e00" <= ch <= "\u9fff" or ch in _DOT for ch in cand)
+                and _same_name(parts, _DOT_SPLIT.split(cand))):
+            out.append((s, s + len(value)))
+    return out
+
+
+_OWN_SPELLING = re.compile(r"别名|译名|又名|昵称|外号|艺名|本名|原名")
 
 
 # Paraphrases of frequent values: value pattern -> text pattern.

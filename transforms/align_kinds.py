@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.other_roles import NEARBY_RELATIONS
 from transforms.quantities import parse_date, parse_quantity
 from transforms.text import normalise
 
@@ -126,6 +127,17 @@ def after_own_name(text: str, s: int, entity: str, relation: str) -> str | None:
         if k <= s and text.startswith(entity[:k], s - k):
             return entity[:k]
     return None
+
+
+def before_own_name(text: str, e: int, names: tuple[str, ...], relation: str) -> str | None:
+    """The entity's own name glued after the mention at text[:e]: `故宫书画馆`
+    on the page of 武英殿（书画馆） names the hall, so its `故宫` is a piece of
+    that name, not a sight beside it. The name, or None. Only for a sight:
+    before a person's or a company's name the same words are its attributes
+    (DuIE: `南宋李南金` states 朝代, `杭州海康威视` 总部地点, `北京龙泉寺` 所在城市)."""
+    if relation not in NEARBY_RELATIONS:
+        return None
+    return next((n for n in names if len(n) >= 2 and text.startswith(n, e)), None)
 
 
 @lru_cache(maxsize=4096)

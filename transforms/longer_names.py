@@ -16,8 +16,9 @@ is not stated (docs/alignment.md, rule 4):
   `2009年度北京流行音乐典礼`, `原创音乐流行榜` do not state `音乐风格 流行`;
 - an award named by the guild or academy that gives it: `美国制片人工会奖`
   does not state `职业 制片人`;
-- a quoted name of an institution, award or programme (“…大学联盟”,
-  “…年度最佳音乐电视奖”), or of an honour the text calls one (“…女歌手”称号); quotes around a plain phrase (“慰安妇纪录片”)
+- a quoted name of an institution, award, programme or show (“…大学联盟”,
+  “…年度最佳音乐电视奖”, “太阳·芒刺海外巡回演唱会” does not state the work
+  `太阳`), or of an honour the text calls one (“…女歌手”称号); quotes around a plain phrase (“慰安妇纪录片”)
   are emphasis, not a name, and do not count.
 
 A relation whose values are awards or honours (`主要奖项`, `主要成就`) is
@@ -40,7 +41,8 @@ _CHART = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:音乐|流行|金曲|歌曲)(?:排
 _GUILD_AWARD = re.compile(r"[\u4e00-\u9fff]{2,10}?(?:工会|公会|协会|学会|学院)奖")
 _QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{2,60})[”」』]")
 _NAME_END = re.compile(r"(?:奖|獎|节|榜|赛|盛典|典礼|大学|学院|学校|公司|集团|联盟|协会|学会|委员会|中心|"
-                       r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台)$")
+                       r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台|"
+                       r"演唱会|音乐会|巡演|巡回演出|演出|展览|晚会)$")
 # What a quoted honour is called after its name (`获得“…最受欢迎女歌手”称号`).
 _HONOUR_AFTER = re.compile(r"(?:称号|荣誉|头衔|奖)")
 _SUBTITLE = re.compile(r"(?<=[^\s：:])\s*[：:]")

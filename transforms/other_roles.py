@@ -66,6 +66,35 @@ _NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
 _TITLE_AFTER = re.compile(r"\s*(?:名|片名|原名|译名)?\s*[：:]?\s*[《“\"]")
 
 
+# A place that qualifies a kind of person or company (`台湾著名艺人经纪人`,
+# `中国台湾流行音乐男歌手王力宏`) says where they are from: not where the
+# entity was born, nor where its album was released. A company's seat is
+# left out: DuIE reads `新加坡外商独资企业`, `英国的…豪车品牌` as 总部地点.
+KIND_QUALIFIED_PLACES = frozenset({"出生地", "出生地点", "发行地区"})
+_KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪人|导演|明星|音乐人|乐队|乐团|组合"
+                         r"|机构|公司|集团|企业|厂牌|品牌)")
+# A sight beside the entity (`周边景点`) is said to be near it: `南邻红螺寺`,
+# `西边不远就是香山公园`, `位于北京十渡风景区内`. A sight the text names in
+# another role (`与颐和园齐名`, `火烧圆明园`) is not one beside it.
+NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近景点"})
+_NEAR = re.compile(r"附近|旁|对面|隔壁|紧邻|毗邻|相邻|邻近|[东南西北]邻|[东南西北]靠|背靠|依傍|相望|之隔|步行|脚下"
+                   r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
+                   r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入")
+# A town, a street or a station named after a sight (`潭柘寺镇`, `天坛路`) is not the sight.
+_NAMED_AFTER = re.compile(r"镇|乡|路|街|大街|胡同|站")
+_INSIDE_AFTER = re.compile(r"[^，。；;！？!?]{0,3}?[内中里]")
+_CLAUSE_STOP = re.compile(r"[，。；;！？!?]")
+
+
+def near_said(text: str, s: int, e: int) -> bool:
+    """The clause of the sight at text[s:e] says it is near the entity, or
+    holds it (`…景区内`)."""
+    lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 60), s)), default=max(0, s - 60))
+    stop = _CLAUSE_STOP.search(text, e)
+    hi = stop.start() if stop else len(text)
+    return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e))
+
+
 def released_in(text: str, s: int, e: int) -> bool:
     """The place at text[s:e] is where the work opened, not where it was made."""
     return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
@@ -76,6 +105,15 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     words around it; None when they say nothing against it."""
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
+    if relation in KIND_QUALIFIED_PLACES:
+        kind = _KIND_AFTER.match(text, e)
+        if kind:
+            return "it qualifies a " + text[e:kind.end()]
+    if relation in NEARBY_RELATIONS:
+        if _NAMED_AFTER.match(text, e):
+            return "a place named after it: " + text[s:_NAMED_AFTER.match(text, e).end()]
+        if not near_said(text, s, e):
+            return "no nearness said"
     if ("语言" in relation or "语种" in relation) and _TITLE_AFTER.match(text, e):
         return "the language of a title"
     if relation in ALMA_MATER and _HONORARY.match(text, e):
@@ -96,8 +134,9 @@ _PREDECESSOR = re.compile(r"前身[是为]?\s*$")
 # `收录在…1999年发行专辑《…》里`: the album is named after the date, before any title.
 _ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
 # Events a date of a work's own life (its release, its making) is not: an
-# award (`该片获得1954年威尼斯电影节银狮奖`) or a box office (`1988年北美地区票房…`).
-_OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜")
+# award (`该片获得1954年威尼斯电影节银狮奖`), a box office (`1988年北美地区票房…`),
+# or a first sale before the release (`于2000年12月3日…展开首卖，并在12月5日正式发行`).
+_OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜|首卖|预售|签售")
 
 
 def predecessor_date(text: str, s: int) -> bool:

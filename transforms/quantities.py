@@ -149,8 +149,10 @@ _add_units("usd", {"美元": 1.0, "美金": 1.0})
 _add_units("hkd", {"港元": 1.0, "港币": 1.0})
 _add_units("eur", {"欧元": 1.0})
 _add_units("jpy", {"日元": 1.0})
-_add_units("time", {"年": 1.0, "月": 1.0, "日": 1.0, "号": 1.0, "天": 1.0, "小时": 1.0,
-                    "分钟": 1.0, "秒": 1.0, "周": 1.0, "岁": 1.0})
+# Durations in seconds, so `1小时` is not `一年`; a day of a month (`日`, `号`)
+# counts as a day and a person's age as years.
+_add_units("time", {"年": 31536000.0, "月": 2592000.0, "日": 86400.0, "号": 86400.0, "天": 86400.0,
+                    "小时": 3600.0, "分钟": 60.0, "秒": 1.0, "周": 604800.0, "岁": 31536000.0})
 _add_units("percent", {"%": 1.0, "％": 1.0})
 # Counters of people are interchangeable: 300人 / 300名 / 300位.
 for _w in ("人", "名", "位", "万人"):

@@ -212,7 +212,7 @@ def _levels(a: AlignConfig) -> list[str]:
     return [n for n, on in (("exact", a.exact), ("lifespan", a.lifespans), ("date", a.dates),
                             ("number", a.numbers), ("alias", a.aliases), ("transliteration", a.transliterations),
                             ("demonym", a.demonyms),
-                            ("place", a.places), ("list_item", a.list_items), ("paraphrase", a.paraphrases),
+                            ("place", a.places), ("sight", a.sights), ("list_item", a.list_items), ("paraphrase", a.paraphrases),
                             ("short_name", a.short_names), ("award", a.awards), ("nationality", a.nationalities),
                             ("era", a.eras), ("fuzzy", a.fuzzy)) if on]
 

@@ -82,7 +82,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "主管部门": ("主管", "属"),
     "主办单位": ("主办",),
     # A company's seat is also where it was founded or where it lies (`成立于德国`, `位于杭州`).
-    "总部地点": ("总部", "位于", "坐落", "地处", "设在", "落户", "成立于", "创立于", "创办于"),
+    "总部地点": ("总部", "厂址", "社址", "会址", "位于", "坐落", "地处", "设在", "落户", "成立于", "创立于", "创办于"),
     "连载网站": ("连载",),
     "出版社": ("出版",),
     "简称": ("简称",),
@@ -121,7 +121,8 @@ SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
 # `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
 # of a person's or an institution's page usually is.
 SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点",
-                               "作词", "填词", "作曲", "谱曲", "编曲", "制作人", "主唱"})
+                               "作词", "填词", "作曲", "谱曲", "编曲", "制作人", "主唱",
+                               "乐队成员", "组合成员", "成员"})
 # A song's credits: a name in a sentence that says nothing of words or music
 # (`演唱了张悬的《宝贝》`) is not its lyricist or composer. Any of these words in
 # the sentence is enough (`词：林夕`, `词曲创作`, `X词Y曲`); they need not bind.
@@ -129,3 +130,7 @@ _LYRICS = re.compile(r"词|创作|打造|写")
 _MUSIC = re.compile(r"作曲|谱曲|词曲|曲作|[写供谱]曲|的曲|曲\s*[：:]|[\u4e00-\u9fff]{2,4}曲[\u4e00-\u9fff]{2,4}演唱|创作|打造|写")
 SENTENCE_EVIDENCE = {"作词": _LYRICS, "填词": _LYRICS, "作曲": _MUSIC, "谱曲": _MUSIC,
                      "编曲": re.compile(r"编曲|编\s*[：:]"), "制作人": re.compile(r"制作|监制")}
+# A band's members are said to be in it (`由A、B组成`, `主唱A`, `加入`): the
+# songwriter of an album's songs (`李志先生…所写`) is not one of them.
+_MEMBERS = re.compile(r"成员|组成|组建|成立|加入|主唱|吉他|贝斯|鼓手|键盘|乐手|队长|团员|退出|离开")
+SENTENCE_EVIDENCE.update({"乐队成员": _MEMBERS, "组合成员": _MEMBERS, "成员": _MEMBERS})

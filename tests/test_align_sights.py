@@ -1,0 +1,127 @@
+"""Issue 10, session 9: the rules found on round 10's errors and on round 11
+(KdConv travel sights, the first pages of that domain). Each test sentence is
+our own; each assertion names the reason the aligner gives."""
+from __future__ import annotations
+
+from transforms.cells import PairConfig, split_values
+from transforms.pairs import validate_raw_entry
+from transforms.redundancy import CleaningConfig, clean_entry
+
+
+def _entry(title: str, summary: str, rows: list[tuple[str, str]], subtitle: str | None = None) -> dict:
+    raw, err = validate_raw_entry({"title": title, "subtitle": subtitle, "summary": summary, "links": [],
+                                   "infobox": [{"name": n, "value": v} for n, v in rows]})
+    assert err is None, err
+    return raw
+
+
+def _kept(raw: dict, cfg: CleaningConfig | None = None) -> dict:
+    res = clean_entry(raw, cfg or CleaningConfig())
+    return {(t["relation"], t["tail"]): t for t in (res.pair or {}).get("triples", [])}
+
+
+def _dropped(raw: dict) -> dict:
+    return {(t["relation"], t["tail"]): detail for t, _r, detail in clean_entry(raw).dropped_triples}
+
+
+# ------------------------------------------------------------------- sights
+
+def test_a_nearby_sight_is_said_to_be_near():
+    text = "景山公园位于故宫北面。清代画家常把它与颐和园相比。"
+    raw = _entry("景山公园", text, [("周边景点", "故宫"), ("周边景点", "颐和园")])
+    assert ("周边景点", "故宫") in _kept(raw)
+    assert "no nearness said" in _dropped(raw)[("周边景点", "颐和园")]
+    # one inside the other
+    raw = _entry("十七孔桥", "十七孔桥是颐和园中最大的石桥。", [("周边景点", "颐和园")])
+    assert ("周边景点", "颐和园") in _kept(raw)
+
+
+def test_a_town_or_street_named_after_a_sight_is_not_the_sight():
+    raw = _entry("戒台寺", "戒台寺在门头沟区永定镇，离潭柘寺镇不远。", [("周边景点", "潭柘寺")])
+    assert "a place named after it: 潭柘寺镇" in _dropped(raw)[("周边景点", "潭柘寺")]
+
+
+def test_a_sight_glued_before_the_entity_s_other_name_is_a_piece_of_that_name():
+    raw = _entry("武英殿", "故宫书画馆常年展出古代书画。", [("周边景点", "故宫")], subtitle="书画馆")
+    assert "before the entity's name 书画馆" in _dropped(raw)[("周边景点", "故宫")]
+    # A disambiguation is no name: nothing is cut before it.
+    raw = _entry("武英殿", "武英殿在故宫西侧。", [("周边景点", "故宫")], subtitle="故宫建筑")
+    assert ("周边景点", "故宫") in _kept(raw)
+
+
+def test_a_sight_without_the_generic_head_of_its_name():
+    raw = _entry("卧佛寺", "卧佛寺在香山附近，是一座唐代古寺。", [("周边景点", "香山公园")])
+    assert _kept(raw)[("周边景点", "香山公园")]["match"] == "sight"
+    cfg = CleaningConfig()
+    cfg.align.sights = False
+    assert ("周边景点", "香山公园") not in _kept(raw, cfg)
+
+
+def test_a_price_list_or_a_timetable_is_one_value():
+    assert split_values("鼓楼20元，钟楼、鼓楼30元", "门票", PairConfig()) == ["鼓楼20元，钟楼、鼓楼30元"]
+    assert split_values("8:30-17:00，16:00停止售票", "开放时间", PairConfig()) == ["8:30-17:00，16:00停止售票"]
+    raw = _entry("钟鼓楼", "钟鼓楼由钟楼和鼓楼两座建筑组成。", [("门票", "鼓楼20元，钟楼、鼓楼30元")])
+    assert not _kept(raw)  # no `钟楼` left as a price
+
+
+def test_a_price_or_a_duration_needs_its_unit():
+    raw = _entry("植物园", "植物园一年四季都有花可看，园内有20多处景观。", [("建议游玩时间", "1小时"), ("门票", "20元")])
+    dropped = _dropped(raw)
+    assert ("建议游玩时间", "1小时") in dropped and ("门票", "20元") in dropped
+    raw = _entry("植物园", "植物园门票20元，游览一圈约需1小时。", [("建议游玩时间", "1小时"), ("门票", "20元")])
+    assert set(_kept(raw)) == {("建议游玩时间", "1小时"), ("门票", "20元")}
+
+
+def test_an_address_by_its_most_specific_part():
+    text = "故宫坐落在东城区景山前街4号。"
+    t = _kept(_entry("故宫", text, [("地址", "北京市东城区景山前街4号")]))[("地址", "北京市东城区景山前街4号")]
+    assert text[t["start"]:t["end"]] == "景山前街4号" and t["match"] == "place"
+    assert ("地址", "北京市延庆区") in _kept(_entry("龙庆峡", "龙庆峡在北京延庆。", [("地址", "北京市延庆区")]))
+    # a village's stem is the sight's own name, not its address
+    raw = _entry("居庸关长城", "居庸关是长城上的一座关隘。", [("地址", "北京市昌平区南口镇居庸关村")])
+    assert ("地址", "北京市昌平区南口镇居庸关村") in _dropped(raw)
+
+
+# ------------------------------------------------------------ round 10's kinds
+
+def test_a_place_that_qualifies_a_kind_of_person_is_not_a_birthplace_or_release_region():
+    raw = _entry("张惠妹", "张惠妹，台湾著名流行女歌手。", [("出生地", "台湾")])
+    assert "it qualifies a 著名流行女歌手" in _dropped(raw)[("出生地", "台湾")]
+    raw = _entry("范特西", "《范特西》是中国台湾男歌手周杰伦的第二张专辑，2001年9月发行。", [("发行地区", "中国台湾")])
+    assert "it qualifies a 男歌手" in _dropped(raw)[("发行地区", "中国台湾")]
+    # `上海人` stays a demonym
+    assert ("出生地", "上海市") in _kept(_entry("韩寒", "韩寒，上海人，作家。", [("出生地", "上海市")]))
+
+
+def test_a_band_member_is_said_to_be_in_the_band():
+    raw = _entry("十一月的肖邦", "专辑的歌曲大多由方文山写词。", [("乐队成员", "方文山")])
+    assert "no cue of 乐队成员 in its sentence" in _dropped(raw)[("乐队成员", "方文山")]
+    raw = _entry("五月天", "五月天由阿信、怪兽、石头、玛莎和冠佑组成。", [("乐队成员", "阿信")])
+    assert ("乐队成员", "阿信") in _kept(raw)
+
+
+def test_a_work_inside_a_quoted_show_name_is_not_named():
+    raw = _entry("五月天", "2012年，五月天开始“诺亚方舟世界巡回演唱会”。", [("代表作", "诺亚方舟")])
+    assert "诺亚方舟世界巡回演唱会" in _dropped(raw)[("代表作", "诺亚方舟")]
+
+
+def test_a_first_sale_is_not_the_release():
+    text = "专辑于2003年7月29日在台北举行首卖会，7月31日正式发行。"
+    raw = _entry("叶惠美", text, [("发行时间", "2003年7月29日")])
+    assert ("发行时间", "2003年7月29日") in _dropped(raw)
+
+
+def test_a_dotted_foreign_name_spelt_otherwise():
+    raw = _entry("幸福终点站", "影片由斯蒂芬·斯皮尔伯格执导。", [("导演", "史蒂文·斯皮尔伯格")])
+    assert _kept(raw)[("导演", "史蒂文·斯皮尔伯格")]["match"] == "transliteration"
+    # brothers share the family name, not the given name
+    raw = _entry("老无所依", "该片由伊桑·科恩执导。", [("导演", "乔尔·科恩")])
+    assert ("导演", "乔尔·科恩") in _dropped(raw)
+    # another name of the entity is a spelling of its own
+    raw = _entry("克里斯托弗·沃尔兹", "克里斯托弗·瓦尔兹是奥地利演员。", [("别名", "克里斯托弗·华尔兹")])
+    assert ("别名", "克里斯托弗·华尔兹") in _dropped(raw)
+
+
+def test_a_factory_site_is_its_seat():
+    raw = _entry("长春电影制片厂", "长春电影制片厂是新中国第一家电影制片厂，厂址长春。", [("总部地点", "长春")])
+    assert _kept(raw)[("总部地点", "长春")]["cue"] == "厂址"
