@@ -13,8 +13,8 @@ from transforms.pairs import validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
 
 
-def _entry(title: str, summary: str, rows: list[tuple[str, str]], links=()) -> dict:
-    raw, err = validate_raw_entry({"title": title, "summary": summary, "links": list(links),
+def _entry(title: str, summary: str, rows: list[tuple[str, str]], links=(), subtitle: str | None = None) -> dict:
+    raw, err = validate_raw_entry({"title": title, "subtitle": subtitle, "summary": summary, "links": list(links),
                                    "infobox": [{"name": n, "value": v} for n, v in rows]})
     assert err is None, err
     return raw

@@ -3,25 +3,9 @@
 our own; each assertion names the reason the aligner gives."""
 from __future__ import annotations
 
+from tests.test_align_roles import _dropped, _entry, _kept
 from transforms.cells import PairConfig, split_values
-from transforms.pairs import validate_raw_entry
-from transforms.redundancy import CleaningConfig, clean_entry
-
-
-def _entry(title: str, summary: str, rows: list[tuple[str, str]], subtitle: str | None = None) -> dict:
-    raw, err = validate_raw_entry({"title": title, "subtitle": subtitle, "summary": summary, "links": [],
-                                   "infobox": [{"name": n, "value": v} for n, v in rows]})
-    assert err is None, err
-    return raw
-
-
-def _kept(raw: dict, cfg: CleaningConfig | None = None) -> dict:
-    res = clean_entry(raw, cfg or CleaningConfig())
-    return {(t["relation"], t["tail"]): t for t in (res.pair or {}).get("triples", [])}
-
-
-def _dropped(raw: dict) -> dict:
-    return {(t["relation"], t["tail"]): detail for t, _r, detail in clean_entry(raw).dropped_triples}
+from transforms.redundancy import CleaningConfig
 
 
 # ------------------------------------------------------------------- sights
