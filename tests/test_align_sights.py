@@ -109,3 +109,36 @@ def test_a_dotted_foreign_name_spelt_otherwise():
 def test_a_factory_site_is_its_seat():
     raw = _entry("长春电影制片厂", "长春电影制片厂是新中国第一家电影制片厂，厂址长春。", [("总部地点", "长春")])
     assert _kept(raw)[("总部地点", "长春")]["cue"] == "厂址"
+
+
+# ------------------------------------------------------------ round 12's kinds
+
+def test_a_timetable_may_say_it_is_closed():
+    raw = _entry("某寺", "寺院现在不对外开放，只能在山门外看看。", [("开放时间", "不对外开放")])
+    assert ("开放时间", "不对外开放") in _kept(raw)
+
+
+def test_a_sight_that_holds_the_entity_or_that_it_holds():
+    raw = _entry("太和殿", "太和殿是故宫的主体建筑之一。", [("周边景点", "故宫")])
+    assert ("周边景点", "故宫") in _kept(raw)
+    raw = _entry("明十三陵", "明十三陵景区内有长陵、定陵和昭陵等陵墓。", [("周边景点", "定陵")])
+    assert ("周边景点", "定陵") in _kept(raw)
+
+
+def test_other_names_of_a_sight():
+    raw = _entry("神武门", "神武门是紫禁城的北门。", [("周边景点", "故宫")])
+    assert _kept(raw)[("周边景点", "故宫")]["match"] == "sight"
+    raw = _entry("鹫峰", "鹫峰东南不远就是大觉禅寺。", [("周边景点", "大觉寺")])
+    assert _kept(raw)[("周边景点", "大觉寺")]["match"] == "sight"
+    text = "清华大学西北与圆明园遗址公园相邻。"
+    t = _kept(_entry("清华大学", text, [("周边景点", "圆明园")]))[("周边景点", "圆明园")]
+    assert text[t["start"]:t["end"]] == "圆明园遗址公园"
+
+
+def test_an_address_below_a_district_is_told_with_the_unit_above_it():
+    cell = "北京市门头沟区妙峰山镇涧沟村(近妙峰山)"
+    text = "景区位于门头沟区妙峰山镇涧沟村。"
+    t = _kept(_entry("某景区", text, [("地址", cell)]))[("地址", cell)]
+    assert text[t["start"]:t["end"]] == "涧沟村"
+    raw = _entry("某景区", "游客可以从涧沟村步行上山。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)

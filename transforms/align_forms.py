@@ -38,6 +38,7 @@ from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all
+from transforms.value_variants import BRACKETS
 
 # An address (`地址`) is a place too: a text that gives its most specific part
 # (`东城礼士胡同129号`) states it, as `北京延庆` states 北京市延庆区.
@@ -83,9 +84,9 @@ _UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])")
 
 
 @lru_cache(maxsize=8192)
-def place_cores(value: str) -> tuple[str, ...]:
-    """The most specific part of a place value, without its country and the
-    larger units before it: 中国江苏省苏州市 -> (苏州市, 苏州)."""
+def _place_parts(value: str) -> tuple[str, ...]:
+    """The units of a place value after its country, largest first:
+    中国江苏省苏州市 -> (江苏省, 苏州市)."""
     v = value.strip()
     for c in sorted(COUNTRIES, key=len, reverse=True):
         if v.startswith(c) and len(v) - len(c) >= 2:
@@ -98,7 +99,15 @@ def place_cores(value: str) -> tuple[str, ...]:
                 parts[-1] += p  # `苏州市` split after its 州
             elif p:
                 parts.append(p)
-    last = _last_place(parts[-1]) if parts else v
+    return tuple(parts) or (v,)
+
+
+@lru_cache(maxsize=8192)
+def place_cores(value: str) -> tuple[str, ...]:
+    """The most specific part of a place value, without its country and the
+    larger units before it: 中国江苏省苏州市 -> (苏州市, 苏州)."""
+    parts = _place_parts(value)
+    last = _last_place(parts[-1])
     if len(last) < 2 or last == value:
         return ()
     cores = [last]
@@ -147,6 +156,9 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
     suffix the text gives it (`西安市` for 陕西西安), or its short name
     (`加州` for 加利福尼亚州)."""
     out = []
+    if relation in ADDRESS_RELATIONS:
+        # a bracket note (`(近庑殿路)`) or a full stop closing the cell is no part of the place
+        value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
     cores = place_cores(value)
     if relation in ADDRESS_RELATIONS and cores and cores[0][-1] not in "市县区":
         # a village's or a town's stem is often the sight's own name (`居庸关`
@@ -154,19 +166,63 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
         cores = cores[:1]
     for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
         out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
+        if relation in ADDRESS_RELATIONS:
+            out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
         if out:
             break
     return out
 
 
+_HAS_NUMBER = re.compile(r"[0-9０-９]")
+
+
+def _address_located(value: str, core: str, text: str, j: int) -> bool:
+    """An address's most specific part below a district (a town, a village,
+    a place with no number: `水峪嘴村`) is told with the unit just above it
+    (`…妙峰山镇水峪嘴村`, `金盏乡楼梓庄`) or with its district earlier in the
+    sentence (`密云县…密云水库`): alone it is a place the text names, not
+    where the sight is. A street and number (`礼士胡同129号`) or a district
+    (`延庆`) is precise enough alone."""
+    parts = _place_parts(value)
+    if len(parts) < 2 or _HAS_NUMBER.search(core) or core[-1] in "市县区" or core == _stem(parts[-2]):
+        return True
+    lo = max((text.rfind(ch, 0, j) for ch in "。；;！？!?"), default=-1) + 1
+    before = text[lo:j]
+    units = [parts[-2]] + [p for p in parts[:-2] if p[-1] in "县区"]
+    return any(u in before or (len(_stem(u)) >= 2 and _stem(u) in before) for u in units)
+
+
 # The generic head of a sight's name: `八大处` names 八大处公园, `黑龙潭` 黑龙潭风景区.
-_SIGHT_HEAD = re.compile(r"^(.{2,}?)(?:国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园)$")
+_HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园"
+_SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
+_HEAD_AFTER = re.compile(_HEADS)
+# Other names of a few sights a text uses as often as the cell's.
+SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国家体育场",), "国家体育场": ("鸟巢",),
+                     "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",), "天安门广场": ("天安门",)}
+
+
+def _sight_names(value: str) -> tuple[str, ...]:
+    """`八大处公园` -> 八大处; `大云峰寺` -> 大云峰禅寺 (and back); 故宫 -> 紫禁城."""
+    v = BRACKETS.sub("", value).strip()
+    m = _SIGHT_HEAD.match(v)
+    names = [m.group(1)] if m else []
+    if v.endswith("禅寺"):
+        names.append(v[:-2] + "寺")
+    elif v.endswith("寺") and len(v) >= 3:
+        names.append(v[:-1] + "禅寺")
+    return tuple(names) + SIGHT_OTHER_NAMES.get(v, ())
 
 
 def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """A sight named without the generic head of its name (`八大处` for 八大处公园)."""
-    m = _SIGHT_HEAD.match(value.strip())
-    return [(j, j + len(m.group(1))) for j in find_all(text, m.group(1))] if m else []
+    """A sight by another form of its name (_sight_names), or by the cell's
+    name with a generic head the text adds (`圆明园遗址公园` for 圆明园)."""
+    v = BRACKETS.sub("", value).strip()
+    out = [(j, j + len(n)) for n in _sight_names(value) for j in find_all(text, n)]
+    for j in find_all(text, v):
+        head = _HEAD_AFTER.match(text, j + len(v))
+        if head:
+            out.append((j, head.end()))
+    return sorted(set(out))
 
 
 # Generic words closing a company's name: its trade and its legal form.

@@ -41,7 +41,9 @@ def work_value(value: str, relation: str | None) -> bool:
 # What a value of a relation must be, read from the relation's name: a date
 # never fills a person's role, a person never a date's. A value of the wrong kind is in another role wherever the
 # text names it.
-_DATE_RELATION = re.compile(r"(?:日期|时间|年份)$")  # not 年代 (奥陶纪) nor 日 (节日 春节)
+# not 年代 (奥陶纪) nor 日 (节日 春节); a timetable (开放时间, 营业时间) may say
+# `不对外开放` or `全天开放`
+_DATE_RELATION = re.compile(r"(?:日期|(?<!开放)(?<!营业)时间|年份)$")
 _PERSON_RELATION = re.compile(r"^(?:导演|主演|编剧|作词|作曲|填词|谱曲|编曲|歌手|演唱者|歌曲原唱|父亲|母亲|丈夫|妻子|"
                               r"作者|制片人|主持人|嘉宾|董事长|创始人|校长|现任校长|总经理|配音|主角|儿子|女儿)$")
 _HAS_DIGIT = re.compile(r"[0-9０-９〇一二三四五六七八九十]")

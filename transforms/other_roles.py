@@ -77,9 +77,13 @@ _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪�
 # `西边不远就是香山公园`, `位于北京十渡风景区内`. A sight the text names in
 # another role (`与颐和园齐名`, `火烧圆明园`) is not one beside it.
 NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近景点"})
-_NEAR = re.compile(r"附近|旁|对面|隔壁|紧邻|毗邻|相邻|邻近|[东南西北]邻|[东南西北]靠|背靠|依傍|相望|之隔|步行|脚下"
+_NEAR = re.compile(r"附近|旁|对面|隔壁|紧邻|毗邻|相邻|邻近|[东南西北][邻临靠接]|背靠|依傍|相望|之隔|步行|脚下"
                    r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
-                   r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入")
+                   r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入"
+                   # what holds the entity, or what it holds (`景区的主要建筑冶仙塔`, `共分为8大园区，分别是：…`)
+                   r"|[区园院寺馆宫殿]内|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区|景点有")
+# `佛香阁是颐和园的主体建筑`, `午门是紫禁城的正门`: the sight holds the entity.
+_PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志|一部分|组成部分|[东南西北正城大]门|一座|一处)")
 # A town, a street or a station named after a sight (`潭柘寺镇`, `天坛路`) is not the sight.
 _NAMED_AFTER = re.compile(r"镇|乡|路|街|大街|胡同|站")
 _INSIDE_AFTER = re.compile(r"[^，。；;！？!?]{0,3}?[内中里]")
@@ -92,7 +96,7 @@ def near_said(text: str, s: int, e: int) -> bool:
     lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 60), s)), default=max(0, s - 60))
     stop = _CLAUSE_STOP.search(text, e)
     hi = stop.start() if stop else len(text)
-    return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e))
+    return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e) or _PART_OF_AFTER.match(text, e))
 
 
 def released_in(text: str, s: int, e: int) -> bool:
