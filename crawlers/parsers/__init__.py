@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from crawlers.parsers.common import decode_html, page_identity, to_tree
+from lxml import etree
+
+from crawlers.parsers.common import decode_html, detect_source, to_tree
 
 __all__ = ["parse_entry", "page_identity", "markup_of", "decode_html", "read_page"]
 
@@ -27,6 +29,44 @@ def markup_of(text: str) -> str:
     if "baike.sogou.com" in text[:20000] or 'id="j-shareAbstract"' in text or '<h1 id="title"' in text:
         return "sogou"
     return "baidu_current"
+
+
+def page_identity(html: str | bytes | etree._Element) -> tuple[str, str | None, str | None, str | None]:
+    """(source, title, subtitle, lemma_id) of a saved or fetched entry page.
+
+    Works for both Baidu markups and Sogou. The lemma id is the one Baidu puts
+    in `/item/<title>/<id>` links (`newLemmaId` in the old page scripts, the
+    canonical link or `"lemmaId"` page data in the current one), so a site
+    server and the crawler's dedup agree on entry identity. Title is None when
+    the page has no entry heading (not an entry page).
+    """
+    if isinstance(html, etree._Element):
+        tree, text = html, None
+        from crawlers.parsers import baidu_current
+
+        kind = "sogou" if detect_source(tree) == "sogou" else (
+            "baidu_current" if baidu_current.is_current(tree) else "baidu_legacy"
+        )
+    else:
+        text = decode_html(html) if isinstance(html, bytes) else html
+        kind = markup_of(text) if text else "baidu_legacy"
+        tree = to_tree(text)
+    if tree is None:
+        return ("baidu", None, None, None)
+    if kind == "sogou":
+        from crawlers.parsers import sogou
+
+        title, subtitle = sogou.title_and_subtitle(tree)
+        return "sogou", title, subtitle, sogou.lemma_id(tree)
+    if kind == "baidu_current":
+        from crawlers.parsers import baidu_current
+
+        title, subtitle = baidu_current.title_and_subtitle(tree)
+        return "baidu", title, subtitle, baidu_current.lemma_id(tree, text)
+    from crawlers.parsers import baidu_legacy
+
+    title, subtitle = baidu_legacy.title_and_subtitle(tree)
+    return "baidu", title, subtitle, baidu_legacy.lemma_id(tree, text)
 
 
 def parse_entry(html: str | bytes, url: str) -> dict[str, Any] | None:

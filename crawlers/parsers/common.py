@@ -11,8 +11,9 @@ text rules live here once:
   multi-valued attribute (three campuses, four awards) is several facts, and
   the triple stage needs to see where one ends.
 
-`page_identity` answers "which entry is this page?" without a full parse; the
-local Baike site server uses it to map `/item/<title>/<lemma_id>` to files.
+`detect_source` and the parsers' own `title_and_subtitle`/`lemma_id` let
+`crawlers.parsers.page_identity` (the dispatch, which knows every parser) say
+which entry a page is without a full parse; this module imports no parser.
 """
 from __future__ import annotations
 
@@ -349,46 +350,6 @@ def detect_source(tree: etree._Element, text_hint: str = "") -> str:
     if tree.xpath("//h1[@id='title'] | //div[@id='j-shareAbstract']"):
         return "sogou"
     return "baidu"
-
-
-def page_identity(html: str | bytes | etree._Element) -> tuple[str, str | None, str | None, str | None]:
-    """(source, title, subtitle, lemma_id) of a saved or fetched entry page.
-
-    Works for both Baidu markups and Sogou. The lemma id is the one Baidu puts
-    in `/item/<title>/<id>` links (`newLemmaId` in the old page scripts, the
-    canonical link or `"lemmaId"` page data in the current one), so a site
-    server and the crawler's dedup agree on entry identity. Title is None when
-    the page has no entry heading (not an entry page).
-    """
-    if isinstance(html, etree._Element):
-        tree, text = html, None
-        from crawlers.parsers import baidu_current
-
-        kind = "sogou" if detect_source(tree) == "sogou" else (
-            "baidu_current" if baidu_current.is_current(tree) else "baidu_legacy"
-        )
-    else:
-        text = decode_html(html) if isinstance(html, bytes) else html
-        from crawlers.parsers import markup_of
-
-        kind = markup_of(text) if text else "baidu_legacy"
-        tree = to_tree(text)
-    if tree is None:
-        return ("baidu", None, None, None)
-    if kind == "sogou":
-        from crawlers.parsers import sogou
-
-        title, subtitle = sogou.title_and_subtitle(tree)
-        return "sogou", title, subtitle, sogou.lemma_id(tree)
-    if kind == "baidu_current":
-        from crawlers.parsers import baidu_current
-
-        title, subtitle = baidu_current.title_and_subtitle(tree)
-        return "baidu", title, subtitle, baidu_current.lemma_id(tree, text)
-    from crawlers.parsers import baidu_legacy
-
-    title, subtitle = baidu_legacy.title_and_subtitle(tree)
-    return "baidu", title, subtitle, baidu_legacy.lemma_id(tree, text)
 
 
 def canonical_lemma_id(tree: etree._Element) -> str | None:
