@@ -2,7 +2,7 @@
 
 The set stores locators and labels only; the texts are read at run time from
 ../shared/data (skipped when absent). The held-out part (the newest round,
-60 KdConv travel pages labelled before anyone ran the aligner on them) was
+120 KdConv travel pages labelled before anyone ran the aligner on them) was
 never used to tune it: its figures are the measurement; the tune part's (all
 older rounds) are what development reached. See docs/alignment.md for the
 rounds.
@@ -48,8 +48,8 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-11, the pages the rules were developed on: the issue's targets
-    hold there (0.987 / 0.974 / 1.2%)."""
+    """Rounds 1-12, the pages the rules were developed on: the issue's targets
+    hold there (0.986 / 0.971 / 1.2%)."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="tune")
     _report(r)
@@ -61,17 +61,17 @@ def test_tune_part(labelled):
 def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors below are what the aligner reaches on text it was not tuned on
-    (round 12, travel sights: 0.963 / 0.614 / 0.0%, see docs/alignment.md;
-    27 kept triples of 536 rows, 44 of them stated, so one error moves
-    precision by 0.037 and recall by 0.023), so a regression fails here."""
+    (round 13, travel sights: 0.872 / 0.778 / 10.3%, see docs/alignment.md;
+    39 kept triples of 1,026 rows, 45 of them stated, so one error moves
+    precision by 0.026 and recall by 0.022), so a regression fails here."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
     base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
     assert base["kept"] == r["kept"]  # deterministic
-    assert r["span_precision"] >= 0.96
-    assert r["recall"] >= 0.61
-    assert r["false_keeps"] <= 0.02
+    assert r["span_precision"] >= 0.87
+    assert r["recall"] >= 0.77
+    assert r["false_keeps"] <= 0.11
 
 
 def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):
