@@ -293,7 +293,7 @@ def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = 
             ok = (t_dim != "time" and _close(raw, t_raw, tol)
                   and (not single_cn or (counting and t_dim.startswith("count:"))))
         elif t_dim is None:
-            # A price, a duration or a share is said with its unit: `20多处景观`
+            # A price, a duration or a share is said with its unit: `园内有20多处景观`
             # does not state `门票 20元`.
             ok = (cfg.number_allow_unitless_text and not single_cn and not _UNIT_NEEDED.match(dim)
                   and _close(raw, t_raw, tol))

@@ -41,7 +41,7 @@ from transforms.text import find_all
 from transforms.value_variants import BRACKETS
 
 # An address (`地址`) is a place too: a text that gives its most specific part
-# (`东城礼士胡同129号`) states it, as `北京延庆` states 北京市延庆区.
+# (`东城景山前街4号`) states it, as `北京延庆` states 北京市延庆区.
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
                              "总部地点", "所在地区", "地区", "所在城市", "地址", "详细地址", "位置", "地理位置"})
 ADDRESS_RELATIONS = frozenset({"地址", "详细地址", "位置", "地理位置"})
@@ -178,10 +178,10 @@ _HAS_NUMBER = re.compile(r"[0-9０-９]")
 
 def _address_located(value: str, core: str, text: str, j: int) -> bool:
     """An address's most specific part below a district (a town, a village,
-    a place with no number: `水峪嘴村`) is told with the unit just above it
-    (`…妙峰山镇水峪嘴村`, `金盏乡楼梓庄`) or with its district earlier in the
-    sentence (`密云县…密云水库`): alone it is a place the text names, not
-    where the sight is. A street and number (`礼士胡同129号`) or a district
+    a place with no number: `涧沟村`) is told with the unit just above it
+    (`…妙峰山镇涧沟村`) or with its district earlier in the sentence
+    (`门头沟区…涧沟村`): alone it is a place the text names, not where the
+    sight is. A street and number (`景山前街4号`) or a district
     (`延庆`) is precise enough alone."""
     parts = _place_parts(value)
     if len(parts) < 2 or _HAS_NUMBER.search(core) or core[-1] in "市县区" or core == _stem(parts[-2]):
@@ -192,7 +192,7 @@ def _address_located(value: str, core: str, text: str, j: int) -> bool:
     return any(u in before or (len(_stem(u)) >= 2 and _stem(u) in before) for u in units)
 
 
-# The generic head of a sight's name: `八大处` names 八大处公园, `黑龙潭` 黑龙潭风景区.
+# The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
 _HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园"
 _SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
 _HEAD_AFTER = re.compile(_HEADS)
@@ -202,7 +202,7 @@ SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国
 
 
 def _sight_names(value: str) -> tuple[str, ...]:
-    """`八大处公园` -> 八大处; `大云峰寺` -> 大云峰禅寺 (and back); 故宫 -> 紫禁城."""
+    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城."""
     v = BRACKETS.sub("", value).strip()
     m = _SIGHT_HEAD.match(v)
     names = [m.group(1)] if m else []

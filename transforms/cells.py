@@ -34,8 +34,8 @@ class PairConfig:
         "地址", "总部地址", "详细地址", "简介", "经营范围", "口号", "校训", "座右铭",
         # One place, from the country down (`美国,德克萨斯州,尤瓦尔迪`): a person is born once.
         "出生地", "出生地点",
-        # A price list or a timetable is one value: `鼓楼20元，钟楼、鼓楼30元`
-        # split at its commas leaves `钟楼` as a "price".
+        # A price list or a timetable is one value: `成人40元，学生、老人20元`
+        # split at its commas leaves `学生` as a "price".
         "门票", "票价", "门票价格", "开放时间", "营业时间",
     }))
     # Trailing words that close a list but are not part of the last value.

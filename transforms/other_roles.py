@@ -66,23 +66,23 @@ _NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
 _TITLE_AFTER = re.compile(r"\s*(?:名|片名|原名|译名)?\s*[：:]?\s*[《“\"]")
 
 
-# A place that qualifies a kind of person or company (`台湾著名艺人经纪人`,
-# `中国台湾流行音乐男歌手王力宏`) says where they are from: not where the
+# A place that qualifies a kind of person or company (`台湾著名流行女歌手`,
+# `中国台湾男歌手周杰伦`) says where they are from: not where the
 # entity was born, nor where its album was released. A company's seat is
 # left out: DuIE reads `新加坡外商独资企业`, `英国的…豪车品牌` as 总部地点.
 KIND_QUALIFIED_PLACES = frozenset({"出生地", "出生地点", "发行地区"})
 _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪人|导演|明星|音乐人|乐队|乐团|组合"
                          r"|机构|公司|集团|企业|厂牌|品牌)")
-# A sight beside the entity (`周边景点`) is said to be near it: `南邻红螺寺`,
-# `西边不远就是香山公园`, `位于北京十渡风景区内`. A sight the text names in
-# another role (`与颐和园齐名`, `火烧圆明园`) is not one beside it.
+# A sight beside the entity (`周边景点`) is said to be near it: `景山公园位于故宫北面`,
+# `东边不远就是北海`, `位于颐和园内`. A sight the text names in another
+# role (`与颐和园相比`, `英法联军焚毁圆明园`) is not one beside it.
 NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近景点"})
 _NEAR = re.compile(r"附近|旁|对面|隔壁|紧邻|毗邻|相邻|邻近|[东南西北][邻临靠接]|背靠|依傍|相望|之隔|步行|脚下"
                    r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
                    r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入"
-                   # what holds the entity, or what it holds (`景区的主要建筑冶仙塔`, `共分为8大园区，分别是：…`)
+                   # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`)
                    r"|[区园院寺馆宫殿]内|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区|景点有")
-# `佛香阁是颐和园的主体建筑`, `午门是紫禁城的正门`: the sight holds the entity.
+# `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`: the sight holds the entity.
 _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志|一部分|组成部分|[东南西北正城大]门|一座|一处)")
 # A town, a street or a station named after a sight (`潭柘寺镇`, `天坛路`) is not the sight.
 _NAMED_AFTER = re.compile(r"镇|乡|路|街|大街|胡同|站")
@@ -139,7 +139,7 @@ _PREDECESSOR = re.compile(r"前身[是为]?\s*$")
 _ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
 # Events a date of a work's own life (its release, its making) is not: an
 # award (`该片获得1954年威尼斯电影节银狮奖`), a box office (`1988年北美地区票房…`),
-# or a first sale before the release (`于2000年12月3日…展开首卖，并在12月5日正式发行`).
+# or a first sale before the release (`7月29日举行首卖会，7月31日正式发行`).
 _OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜|首卖|预售|签售")
 
 
