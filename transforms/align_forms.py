@@ -42,9 +42,9 @@ from transforms.value_variants import BRACKETS
 
 # An address (`地址`) is a place too: a text that gives its most specific part
 # (`东城景山前街4号`) states it, as `北京延庆` states 北京市延庆区.
-PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
-                             "总部地点", "所在地区", "地区", "所在城市", "地址", "详细地址", "位置", "地理位置"})
 ADDRESS_RELATIONS = frozenset({"地址", "详细地址", "位置", "地理位置"})
+PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
+                             "总部地点", "所在地区", "地区", "所在城市"}) | ADDRESS_RELATIONS
 DEMONYM_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡"})
 NATIONALITY_RELATIONS = frozenset({"国籍"})
 DYNASTY_RELATIONS = frozenset({"朝代"})
@@ -156,17 +156,18 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
     suffix the text gives it (`西安市` for 陕西西安), or its short name
     (`加州` for 加利福尼亚州)."""
     out = []
-    if relation in ADDRESS_RELATIONS:
+    address = relation in ADDRESS_RELATIONS
+    if address:
         # a bracket note (`(近庑殿路)`) or a full stop closing the cell is no part of the place
         value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
     cores = place_cores(value)
-    if relation in ADDRESS_RELATIONS and cores and cores[0][-1] not in "市县区":
+    if address and cores and cores[0][-1] not in "市县区":
         # a village's or a town's stem is often the sight's own name (`居庸关`
         # of 居庸关村, `小汤山` of 小汤山镇); a district's is not (`北京延庆`)
         cores = cores[:1]
     for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
         out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
-        if relation in ADDRESS_RELATIONS:
+        if address:
             out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
         if out:
             break
@@ -201,9 +202,9 @@ SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国
                      "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",), "天安门广场": ("天安门",)}
 
 
-def _sight_names(value: str) -> tuple[str, ...]:
-    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城."""
-    v = BRACKETS.sub("", value).strip()
+def _sight_names(v: str) -> tuple[str, ...]:
+    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城
+    (`v`: the cell's name without its bracket note)."""
     m = _SIGHT_HEAD.match(v)
     names = [m.group(1)] if m else []
     if v.endswith("禅寺"):
@@ -217,7 +218,7 @@ def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
     """A sight by another form of its name (_sight_names), or by the cell's
     name with a generic head the text adds (`圆明园遗址公园` for 圆明园)."""
     v = BRACKETS.sub("", value).strip()
-    out = [(j, j + len(n)) for n in _sight_names(value) for j in find_all(text, n)]
+    out = [(j, j + len(n)) for n in _sight_names(v) for j in find_all(text, n)]
     for j in find_all(text, v):
         head = _HEAD_AFTER.match(text, j + len(v))
         if head:

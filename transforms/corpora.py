@@ -122,49 +122,41 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
     return LabelledEntries(entries, pos_out, neg_out)
 
 
+def _kdconv_entry(url: str, entity: str, summary: str, cells, domain: str | None) -> dict:
+    """One KdConv entity as a raw entry: the bracketed note of its name
+    becomes the subtitle, each (relation, tail) cell an infobox row."""
+    m = _TITLE_NOTE.match(entity)
+    title, subtitle = (m.group(1), m.group(2)) if m and m.group(1) else (entity, None)
+    return {
+        "url": url, "source": "kdconv", "lemma_id": None,
+        "title": title, "subtitle": subtitle, "summary": summary or "",
+        "infobox": [{"name": rel, "value": tail, "value_links": []} for rel, tail in cells],
+        "links": [], "tags": [domain] if domain else [], "depth": 0, "seed": None, "fetched_at": None,
+    }
+
+
 def kdconv_to_raw_entries(path: str | Path) -> list[dict]:
     """Raw entries from KDConv's entity file: title (without the bracketed
     disambiguation, which becomes the subtitle), summary, and one infobox row
     per triple. Entities without summary or triples are kept: the cleaning
     stage must account for them (empty_text / no_triples)."""
-    out = []
-    for i, r in enumerate(_read_jsonl(Path(path))):
-        entity = r.get("entity") or ""
-        m = _TITLE_NOTE.match(entity)
-        title, subtitle = (m.group(1), m.group(2)) if m and m.group(1) else (entity, None)
-        out.append({
-            "url": f"kdconv://{r.get('domain', '')}/{i}", "source": "kdconv", "lemma_id": None,
-            "title": title, "subtitle": subtitle, "summary": r.get("summary") or "",
-            "infobox": [{"name": rel, "value": tail, "value_links": []} for _h, rel, tail in r.get("triples") or []],
-            "links": [], "tags": [r.get("domain")] if r.get("domain") else [], "depth": 0,
-            "seed": None, "fetched_at": None,
-        })
-    return out
+    return [_kdconv_entry(f"kdconv://{r.get('domain', '')}/{i}", r.get("entity") or "", r.get("summary"),
+                          [(rel, tail) for _h, rel, tail in r.get("triples") or []], r.get("domain"))
+            for i, r in enumerate(_read_jsonl(Path(path)))]
 
 
 def kdconv_travel_to_raw_entries(path: str | Path) -> list[dict]:
     """Raw entries from KDConv's travel knowledge base (`kb_travel.json`, a
     sight -> [[head, relation, tail], ...] map), titled as the film and music
     entities are (a bracketed other name, `鸟巢（国家体育场）`, becomes the
-    subtitle). The `Information` row is the
-    sight's description, so it becomes the summary rather than a triple; the
-    base repeats rows (one per dialogue that used them), and a reader sees
+    subtitle). The `Information` row is the sight's description, so it
+    becomes the summary rather than a triple; the base repeats rows (one per dialogue that used them), and a reader sees
     each cell once, so repeats are dropped in their first order."""
     with open(path, encoding="utf-8") as fh:
         base = json.load(fh)
-    out = []
-    for i, (sight, rows) in enumerate(base.items()):
-        summary = next((t for _h, r, t in rows if r == "Information"), "")
-        cells = list(dict.fromkeys((r, t) for _h, r, t in rows if r != "Information"))
-        m = _TITLE_NOTE.match(sight)
-        title, subtitle = (m.group(1), m.group(2)) if m and m.group(1) else (sight, None)
-        out.append({
-            "url": f"kdconv://travel/{i}", "source": "kdconv", "lemma_id": None,
-            "title": title, "subtitle": subtitle, "summary": summary or "",
-            "infobox": [{"name": rel, "value": tail, "value_links": []} for rel, tail in cells],
-            "links": [], "tags": ["travel"], "depth": 0, "seed": None, "fetched_at": None,
-        })
-    return out
+    return [_kdconv_entry(f"kdconv://travel/{i}", sight, next((t for _h, r, t in rows if r == "Information"), ""),
+                          list(dict.fromkeys((r, t) for _h, r, t in rows if r != "Information")), "travel")
+            for i, (sight, rows) in enumerate(base.items())]
 
 
 def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:

@@ -17,8 +17,8 @@ is not stated (docs/alignment.md, rule 4):
 - an award named by the guild or academy that gives it: `美国制片人工会奖`
   does not state `职业 制片人`;
 - a quoted name of an institution, award, programme or show (“…大学联盟”,
-  “…年度最佳音乐电视奖”, “太阳·芒刺海外巡回演唱会” does not state the work
-  `太阳`), or of an honour the text calls one (“…女歌手”称号); quotes around a plain phrase (“慰安妇纪录片”)
+  “…年度最佳音乐电视奖”, “诺亚方舟世界巡回演唱会” does not state the work
+  `诺亚方舟`), or of an honour the text calls one (“…女歌手”称号); quotes around a plain phrase (“慰安妇纪录片”)
   are emphasis, not a name, and do not count.
 
 A relation whose values are awards or honours (`主要奖项`, `主要成就`) is
