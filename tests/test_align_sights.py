@@ -142,3 +142,74 @@ def test_an_address_below_a_district_is_told_with_the_unit_above_it():
     assert text[t["start"]:t["end"]] == "涧沟村"
     raw = _entry("某景区", "游客可以从涧沟村步行上山。", [("地址", cell)])
     assert ("地址", cell) in _dropped(raw)
+
+
+# ------------------------------------------- session 10: round 13's errors
+
+def test_a_visit_length_range_is_stated_with_both_bounds():
+    raw = _entry("玉渊潭公园", "玉渊潭公园以樱花闻名，游完全园约需两到三个小时。",
+                 [("建议游玩时间", "2小时 - 3小时"), ("门票", "3小时")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert kept[("建议游玩时间", "2小时 - 3小时")]["match"] == "number"
+    # a bound of the range is no duration of its own
+    assert ("门票", "3小时") in dropped
+    raw = _entry("景山公园", "登上万春亭俯瞰故宫，一两个小时足够。", [("建议游玩时间", "1小时 - 2小时")])
+    assert ("建议游玩时间", "1小时 - 2小时") in _kept(raw)
+    # one bound alone does not state the range
+    raw = _entry("景山公园", "登上万春亭俯瞰故宫，约需2小时。", [("建议游玩时间", "1小时 - 2小时")])
+    assert ("建议游玩时间", "1小时 - 2小时") in _dropped(raw)
+
+
+def test_a_sight_s_stem_the_text_uses_as_a_place_is_the_place():
+    raw = _entry("怡心园", "怡心园位于延庆城区东部，是延庆市民晨练的去处。", [("周边景点", "延庆公园")])
+    assert ("周边景点", "延庆公园") in _dropped(raw)
+    raw = _entry("玻璃栈道", "玻璃栈道位于十渡镇的山顶上，全长一百多米。", [("周边景点", "十渡风景名胜区")])
+    assert ("周边景点", "十渡风景名胜区") in _dropped(raw)
+
+
+def test_a_town_of_the_address_is_no_sight_beside_it():
+    raw = _entry("桃花园", "桃花园位于平谷区大华山镇后北宫村，春天游客很多。", [("周边景点", "大华山镇")])
+    assert "a town of its address" in _dropped(raw)[("周边景点", "大华山镇")]
+
+
+def test_a_sight_named_without_its_district_its_honour_or_the_sight_that_holds_it():
+    text = "百瑞谷景区位于百花山东麓，景区内有始建于北周的瑞云寺。"
+    kept = _kept(_entry("百瑞谷景区", text, [("周边景点", "房山百花山景区"), ("周边景点", "敕赐瑞云禅寺")]))
+    assert {k: text[t["start"]:t["end"]] for k, t in kept.items()} == {
+        ("周边景点", "房山百花山景区"): "百花山", ("周边景点", "敕赐瑞云禅寺"): "瑞云寺"}
+    text = "北京植物园的北部有一条樱桃沟，沟中溪水常年不断。"
+    t = _kept(_entry("北京植物园", text, [("周边景点", "北京植物园樱桃沟")]))[("周边景点", "北京植物园樱桃沟")]
+    assert (text[t["start"]:t["end"]], t["match"]) == ("樱桃沟", "sight")
+
+
+def test_a_list_of_names_says_no_nearness():
+    raw = _entry("某画廊", "画廊筹建于北京798艺术区。", [("周边景点", "798艺术区")])
+    assert ("周边景点", "798艺术区") in _kept(raw)
+    raw = _entry("某画廊", "画廊收藏有齐白石、798艺术区、吴冠中等的作品。", [("周边景点", "798艺术区")])
+    assert "no nearness said" in _dropped(raw)[("周边景点", "798艺术区")]
+
+
+def test_an_address_located_of_another_subject_is_not_the_entity_s():
+    text = "五塔寺原有东、西两座塔。西塔位于海淀区白石桥村，已经拆除。"
+    raw = _entry("五塔寺", text, [("地址", "位于海淀区白石桥村")])
+    assert "the address of 西塔" in _dropped(raw)[("地址", "位于海淀区白石桥村")]
+    raw = _entry("五塔寺", "五塔寺位于海淀区白石桥村。", [("地址", "位于海淀区白石桥村")])
+    assert ("地址", "位于海淀区白石桥村") in _kept(raw)
+
+
+def test_an_address_s_finest_part_read_from_a_loose_cell():
+    # a direction after the village, and a village glued to its town's name
+    text = "山庄位于平谷区大华山镇挂甲峪村，三面环山。"
+    cell = "北京市平谷区大华山镇挂甲峪村内"
+    assert ("地址", cell) in _kept(_entry("某山庄", text, [("地址", cell)]))
+    text = "采摘园位于北京昌平区兴寿镇桃林村。"
+    cell = "北京市昌平区兴寿桃林村"
+    t = _kept(_entry("某采摘园", text, [("地址", cell)]))[("地址", cell)]
+    assert text[t["start"]:t["end"]] == "桃林村"
+    # a doubled unit; a named street is precise enough when the cell has no number
+    text = "东四胡同在东四北大街的东侧。"
+    cell = "北京市东城区东四北大街路"
+    assert ("地址", cell) in _kept(_entry("东四胡同", text, [("地址", cell)]))
+    # a street that is the entity itself is no mention of its address
+    raw = _entry("北京文津街", "文津街在北海公园西侧。", [("地址", "北京西城区文津街")])
+    assert "the entity itself" in _dropped(raw)[("地址", "北京西城区文津街")]

@@ -36,7 +36,8 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from transforms.quantities import (
-    _close, dates_compatible, find_dates, find_quantities, parse_date, parse_quantity,
+    _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
+    parse_duration_range, parse_quantity,
 )
 from transforms import align_forms as _forms
 from transforms import awards as _awards
@@ -48,7 +49,7 @@ from transforms.align_kinds import (
 )
 from transforms.longer_names import inside_longer_name
 from transforms.mentions import at_word_boundaries, entry_lexicon
-from transforms.other_roles import NEARBY_RELATIONS, is_award_relation, nominated
+from transforms.other_roles import NEARBY_RELATIONS, address_of_another, is_award_relation, nominated
 from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
 
@@ -275,9 +276,13 @@ _UNIT_NEEDED = re.compile(r"time|percent|cny|usd|hkd|eur|jpy")
 def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> list[tuple[int, int]]:
     q = parse_quantity(value)
     if q is None:
-        return []
+        span = parse_duration_range(value)
+        return [] if span is None else [(s, e) for s, e, lo, hi in find_duration_ranges(text)
+                                        if _close(span[0], lo, cfg.number_rel_tol) and _close(span[1], hi, cfg.number_rel_tol)]
     amount, dim, raw = q
     tol = cfg.number_rel_tol
+    # a bound of a range (`2-3小时`) is no duration of its own
+    ranges = find_duration_ranges(text) if dim == "time" else ()
     counting = bool(relation and _COUNT_RELATION.search(relation))
     out = []
     for s, e, t_amount, t_dim, t_raw in find_quantities(text):
@@ -299,7 +304,7 @@ def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = 
                   and _close(raw, t_raw, tol))
         else:
             ok = False  # another dimension: 5月 is not 5首
-        if ok:
+        if ok and not any(lo <= s < hi for lo, hi, _, _ in ranges):
             out.append((s, e))
     return out
 
@@ -427,12 +432,19 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                     and value != ctx.entity):
                 own = after_own_name(text, s, ctx.entity, relation)
                 named = None if own else before_own_name(text, e, ctx.own_names, relation)
-                if own or named or inside_own_name(text, s, e, ctx.entity) or (level != "exact" and text[s:e] == ctx.entity):
+                itself = (level != "exact" and text[s:e] == ctx.entity) or (
+                    relation in _forms.ADDRESS_RELATIONS and e - s >= 3 and any(text[s:e] in n for n in ctx.own_names))
+                if own or named or inside_own_name(text, s, e, ctx.entity) or itself:
                     # `华纳兄弟游戏`: a name made from the entity's; `故宫书画馆`:
                     # a piece of the entity's name; `拉维尼` in `艾薇儿·拉维尼`,
                     # `蔡依林` for 蔡依林工作室: the entity itself
                     cut.append(f"{text[s:e]}@{s} " + (f"after the entity's name {own}" if own else
                                                       f"before the entity's name {named}" if named else "the entity itself"))
+                    continue
+            if cfg.roles and ctx is not None and relation in _forms.ADDRESS_RELATIONS:
+                other = address_of_another(text, s, ctx.own_names)
+                if other:
+                    other_role.append(f"{text[s:e]}@{s} (the address of {other})")
                     continue
             if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place

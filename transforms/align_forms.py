@@ -151,6 +151,29 @@ def _short_names(places: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(n for p in places for n in PLACE_SHORT_NAMES.get(_stem(p), ()))
 
 
+# A direction after an address's last unit (`…挂甲峪村内`, `…曹家坊村北`)
+# places the sight by it; the text names the unit alone.
+_DIRECTION_AFTER = re.compile(r"(?<=[村路街镇乡号])(?:[内外东南西北]|附近|旁)$")
+def _address_cores(value: str) -> tuple[str, ...]:
+    """place_cores of an address: its most specific part, and that part's
+    stem only for a district (a village's or a town's stem is often the
+    sight's own name: `居庸关` of 居庸关村, `小汤山` of 小汤山镇; a district's
+    is not: `北京延庆`). A village with its town's name glued before it
+    (`小汤山讲礼村`) is also the village alone; a doubled unit (`东四北大街路`)
+    is also the part without its last."""
+    cores = place_cores(value)
+    if not cores:
+        return cores
+    last = cores[0]
+    if last[-1] not in "市县区":
+        cores = cores[:1]
+    if len(last) > 4 and last.endswith("村"):
+        cores += (last[-3:], last[-4:])
+    elif len(last) >= 4 and last[-1] in "路街" and last[-2] in "街路道":
+        cores += (last[:-1],)
+    return cores
+
+
 def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     """The most specific part of the place (place_cores), with the admin
     suffix the text gives it (`西安市` for 陕西西安), or its short name
@@ -158,13 +181,13 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
     out = []
     address = relation in ADDRESS_RELATIONS
     if address:
-        # a bracket note (`(近庑殿路)`) or a full stop closing the cell is no part of the place
+        # a bracket note (`(近庑殿路)`), a full stop or a direction closing
+        # the cell is no part of the place
         value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
-    cores = place_cores(value)
-    if address and cores and cores[0][-1] not in "市县区":
-        # a village's or a town's stem is often the sight's own name (`居庸关`
-        # of 居庸关村, `小汤山` of 小汤山镇); a district's is not (`北京延庆`)
-        cores = cores[:1]
+        value = _DIRECTION_AFTER.sub("", value)
+        cores = _address_cores(value)
+    else:
+        cores = place_cores(value)
     for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
         out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
         if address:
@@ -175,6 +198,8 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
 
 
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
+# A named street of a cell with no number (`东四北大街`) is its finest part.
+_STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
 
 
 def _address_located(value: str, core: str, text: str, j: int) -> bool:
@@ -185,7 +210,8 @@ def _address_located(value: str, core: str, text: str, j: int) -> bool:
     sight is. A street and number (`景山前街4号`) or a district
     (`延庆`) is precise enough alone."""
     parts = _place_parts(value)
-    if len(parts) < 2 or _HAS_NUMBER.search(core) or core[-1] in "市县区" or core == _stem(parts[-2]):
+    if (len(parts) < 2 or _HAS_NUMBER.search(core) or core[-1] in "市县区" or core == _stem(parts[-2])
+            or _STREET.search(core)):
         return True
     lo = max((text.rfind(ch, 0, j) for ch in "。；;！？!?"), default=-1) + 1
     before = text[lo:j]
@@ -202,23 +228,53 @@ SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国
                      "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",), "天安门广场": ("天安门",)}
 
 
+# A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
+# text names the smaller one alone (`园内北部的樱桃沟`).
+_INNER_SIGHT = re.compile(r"^.{2,}?(?:植物园|动物园|公园|风景区|景区|度假区|寺)(.{3,})$")
+# An honour before a temple's name (`敕赐瑞云禅寺`) the text leaves out.
+_HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$")
+
+
 def _sight_names(v: str) -> tuple[str, ...]:
-    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城
-    (`v`: the cell's name without its bracket note)."""
-    m = _SIGHT_HEAD.match(v)
-    names = [m.group(1)] if m else []
-    if v.endswith("禅寺"):
-        names.append(v[:-2] + "寺")
-    elif v.endswith("寺") and len(v) >= 3:
-        names.append(v[:-1] + "禅寺")
-    return tuple(names) + SIGHT_OTHER_NAMES.get(v, ())
+    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城;
+    `房山百花山景区` -> 百花山 (a district before it); `北京植物园樱桃沟` ->
+    樱桃沟; `敕赐瑞云禅寺` -> 瑞云禅寺, 瑞云寺 (`v`: the cell's name without
+    its bracket note)."""
+    names = [v]
+    for rx in (_HONOUR, _INNER_SIGHT):
+        m = rx.match(v)
+        if m:
+            names.append(m.group(1))
+    m = _SIGHT_HEAD.match(names[-1])
+    if m:
+        stem = m.group(1)
+        names.append(stem)
+        # a district before a known name (`房山百花山`): the name alone
+        places = jieba_place_names()
+        rest = next((stem[k:] for k in (2, 3) if len(stem) - k >= 3
+                     and (stem[:k] in places or stem[k:] in places)), None)
+        if rest:
+            names.append(rest)
+    for n in list(names):
+        if n.endswith("禅寺"):
+            names.append(n[:-2] + "寺")
+        elif n.endswith("寺") and len(n) >= 3:
+            names.append(n[:-1] + "禅寺")
+    return tuple(dict.fromkeys(names[1:])) + SIGHT_OTHER_NAMES.get(v, ())
+
+
+# A name followed by a unit of the administration (`十渡镇`, `顺义城区`) is a
+# place: a sight's stem the text uses so (顺义 of 顺义公园) names the place.
+_ADMIN_AFTER = r"(?:[镇乡村区县市]|城区|地区|境内)"
 
 
 def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
     """A sight by another form of its name (_sight_names), or by the cell's
-    name with a generic head the text adds (`圆明园遗址公园` for 圆明园)."""
+    name with a generic head the text adds (`圆明园遗址公园` for 圆明园). A
+    form the text uses as a place name anywhere is no name of the sight."""
     v = BRACKETS.sub("", value).strip()
-    out = [(j, j + len(n)) for n in _sight_names(v) for j in find_all(text, n)]
+    out = [(j, j + len(n)) for n in _sight_names(v)
+           if not re.search(re.escape(n) + _ADMIN_AFTER, text) for j in find_all(text, n)]
     for j in find_all(text, v):
         head = _HEAD_AFTER.match(text, j + len(v))
         if head:

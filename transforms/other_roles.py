@@ -79,14 +79,19 @@ _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪�
 NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近景点"})
 _NEAR = re.compile(r"附近|旁|对面|隔壁|紧邻|毗邻|相邻|邻近|[东南西北][邻临靠接]|背靠|依傍|相望|之隔|步行|脚下"
                    r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
-                   r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入"
+                   r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入|[东南西北山]麓|[建设]于"
                    # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`)
                    r"|[区园院寺馆宫殿]内|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区|景点有")
 # `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`: the sight holds the entity.
 _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志|一部分|组成部分|[东南西北正城大]门|一座|一处)")
 # A town, a street or a station named after a sight (`潭柘寺镇`, `天坛路`) is not the sight.
 _NAMED_AFTER = re.compile(r"镇|乡|路|街|大街|胡同|站")
-_INSIDE_AFTER = re.compile(r"[^，。；;！？!?]{0,3}?[内中里]")
+# `…景区内`, `园中`; not `、吴冠中` (a list goes on to other names).
+_INSIDE_AFTER = re.compile(r"[^，。；;！？!?、]{0,3}?[内中里]")
+# A town the sight lies in is a unit of its address (`昌平区小汤山镇讲礼村`),
+# a much larger area than a sight beside it.
+_TOWN = re.compile(r"(?:镇|乡|街道)$")
+_ADDRESS_CHAIN_AFTER = re.compile(r"[\u4e00-\u9fff]{1,5}?[村路街号]")
 _CLAUSE_STOP = re.compile(r"[，。；;！？!?]")
 
 
@@ -116,6 +121,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     if relation in NEARBY_RELATIONS:
         if _NAMED_AFTER.match(text, e):
             return "a place named after it: " + text[s:_NAMED_AFTER.match(text, e).end()]
+        if _TOWN.search(text, s, e) and ((s and text[s - 1] in "区县市") or _ADDRESS_CHAIN_AFTER.match(text, e)):
+            return "a town of its address"
         if not near_said(text, s, e):
             return "no nearness said"
     if ("语言" in relation or "语种" in relation) and _TITLE_AFTER.match(text, e):
@@ -169,3 +176,31 @@ def another_event(text: str, s: int, e: int, relation: str, clause_start: int, c
     if is_award_relation(relation):
         return None
     return _OTHER_EVENT.search(text, clause_start, s) or _OTHER_EVENT.search(text, e, clause_end)
+
+
+# ----------------------------------------------------------------- addresses
+
+# `南顶位于丰台区…`: the clause locates a part of the entity or another place,
+# named as its subject, not the entity.
+_LOCATING = re.compile(r"(?:位于|坐落于|坐落在|地处|在|于)$")
+_SUBJECT = re.compile(r"[\u4e00-\u9fff]{2,8}")
+# The entity said by a pronoun or a generic word.
+_SELF_WORDS = re.compile(r"[该本此这其它全整]|景区|园区|公园|故居|旧址|遗址")
+
+
+def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | None:
+    """The subject of the clause that locates the address at text[s:], when
+    it is a name sharing no two characters with the entity's names: that
+    clause is the address of something else. None otherwise."""
+    lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 20), s)), default=max(0, s - 20))
+    head = text[lo:s]
+    if not text.startswith(("位于", "坐落", "地处"), s):
+        m = _LOCATING.search(head)
+        if not m:
+            return None
+        head = head[:m.start()]
+    if not _SUBJECT.fullmatch(head) or _SELF_WORDS.search(head):
+        return None
+    if any(head[i:i + 2] in n for n in own_names for i in range(len(head) - 1)):
+        return None
+    return head

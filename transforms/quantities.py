@@ -228,3 +228,53 @@ def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float
 
 def _close(a: float, b: float, tol: float) -> bool:
     return abs(a - b) <= tol * max(1.0, abs(a), abs(b))
+
+
+# ------------------------------------------------------------- duration ranges
+
+# A visit's length is often a range (`建议游玩时间 2小时 - 3小时`), said in
+# the text as `2-3小时`, `两到三个小时` or `一两个小时`. A range states the
+# value only with both bounds; one bound alone is not the range, and a bound
+# of a range (`2-3小时`) is not a duration of its own.
+_DURATION_UNITS = {"小时": 3600.0, "钟头": 3600.0, "分钟": 60.0, "天": 86400.0}
+_DUR_NUM = r"(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)"
+_DUR_UNIT = r"个?(小时|钟头|分钟|天)"
+_RANGE_RE = re.compile(rf"{_DUR_NUM}\s*(?:{_DUR_UNIT})?\s*(?:-|－|—|–|~|～|至|到)\s*{_DUR_NUM}\s*{_DUR_UNIT}")
+# `一两个小时`, `三四天`: two neighbouring numerals before the unit.
+_PAIR_RE = re.compile(rf"(?<![一二两三四五六七八九十])([一二两三四五六七八])([两三四五六七八九])(?:{_DUR_UNIT})")
+
+
+def _duration_number(num: str) -> float | None:
+    return 0.5 if num == "半" else _to_float(num)
+
+
+def _duration_range(m: re.Match, pair: bool) -> tuple[float, float] | None:
+    if pair:
+        lo_num, hi_num, lo_unit, hi_unit = m.group(1), m.group(2), m.group(3), m.group(3)
+    else:
+        lo_num, lo_unit, hi_num, hi_unit = m.group(1), m.group(2) or m.group(4), m.group(3), m.group(4)
+    lo, hi = _duration_number(lo_num), _duration_number(hi_num)
+    if lo is None or hi is None or not lo * _DURATION_UNITS[lo_unit] < hi * _DURATION_UNITS[hi_unit]:
+        return None
+    return lo * _DURATION_UNITS[lo_unit], hi * _DURATION_UNITS[hi_unit]
+
+
+@lru_cache(maxsize=4096)
+def parse_duration_range(value: str) -> tuple[float, float] | None:
+    """(low, high) in seconds when the whole value is a duration range
+    (`2小时 - 3小时`, `1-2小时`); else None."""
+    v = value.strip()
+    m = _RANGE_RE.fullmatch(v)
+    return _duration_range(m, False) if m else None
+
+
+@lru_cache(maxsize=64)
+def find_duration_ranges(text: str) -> tuple[tuple[int, int, float, float], ...]:
+    """Every duration range of the text as (start, end, low, high) in seconds."""
+    out = []
+    for rx, pair in ((_RANGE_RE, False), (_PAIR_RE, True)):
+        for m in rx.finditer(text):
+            r = _duration_range(m, pair)
+            if r is not None:
+                out.append((m.start(), m.end(), *r))
+    return tuple(sorted(out))
