@@ -213,3 +213,47 @@ def test_an_address_s_finest_part_read_from_a_loose_cell():
     # a street that is the entity itself is no mention of its address
     raw = _entry("北京文津街", "文津街在北海公园西侧。", [("地址", "北京西城区文津街")])
     assert "the entity itself" in _dropped(raw)[("地址", "北京西城区文津街")]
+
+
+# ------------------------------------------- session 10: round 14's errors
+
+def test_more_ways_to_say_one_sight_holds_the_other():
+    cases = [("灵光寺", "灵光寺是八大处保存最完好的一座寺院。", "八大处公园"),
+             ("荷塘", "这片荷塘是清华园水系的两湖之一。", "清华园"),
+             ("圜丘", "圜丘在天坛南半部，是皇帝祭天的地方。", "天坛"),
+             ("动物园", "动物园北区还设有北京海洋馆。", "北京海洋馆"),
+             ("康西草原", "康西草原沿官厅水库展开。", "官厅水库"),
+             ("仙峰谷", "仙峰谷在十渡风景名胜区五渡桥东南方。", "十渡风景名胜区")]
+    for entity, text, sight in cases:
+        assert ("周边景点", sight) in _kept(_entry(entity, text, [("周边景点", sight)])), text
+    # a symbol of the sight is not in it; an area named after it is not the sight
+    raw = _entry("西洋楼", "残存的石柱后来成为圆明园的标志。", [("周边景点", "圆明园")])
+    assert "no nearness said" in _dropped(raw)[("周边景点", "圆明园")]
+    raw = _entry("纪念馆", "纪念馆讲述了当年在妙峰山地区活动的地下交通员。", [("周边景点", "妙峰山")])
+    assert "a place named after it: 妙峰山地区" in _dropped(raw)[("周边景点", "妙峰山")]
+
+
+def test_a_sight_that_names_the_entity_itself():
+    raw = _entry("云蒙峡", "云蒙峡位于怀柔区琉璃庙镇，峡谷内有瀑布。", [("周边景点", "云蒙峡风景区")])
+    assert "the entity itself" in _dropped(raw)[("周边景点", "云蒙峡风景区")]
+    # the tower an area is named after is inside the area, not the area
+    raw = _entry("白塔风景区", "白塔风景区的主要建筑白塔建于元代。", [("周边景点", "白塔")])
+    assert ("周边景点", "白塔") in _kept(raw)
+    # the dynasty before a tomb's name
+    raw = _entry("定陵博物馆", "博物馆位于十三陵景区内，紧邻定陵。", [("周边景点", "明定陵")])
+    assert _kept(raw)[("周边景点", "明定陵")]["match"] == "sight"
+
+
+def test_an_address_told_of_a_part_named_after_the_entity_or_by_its_own_word():
+    raw = _entry("普度寺", "普渡寺大殿位于东城区南池子大街普渡寺前巷。", [("地址", "东城区南池子大街普渡寺前巷")])
+    assert ("地址", "东城区南池子大街普渡寺前巷") in _kept(raw)
+    raw = _entry("同乐轩", "同乐轩是老戏园，地址在大栅栏街路北。", [("地址", "大栅栏街路北")])
+    assert ("地址", "大栅栏街路北") in _kept(raw)
+
+
+def test_a_landmark_after_a_comma_is_a_part_of_the_address():
+    cell = "北京市密云区京密路，西大桥南"
+    raw = _entry("某公园", "公园在密云区西大桥南，是市民休闲的地方。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)
+    raw = _entry("某公园", "公园位于密云区京密路西大桥南。", [("地址", cell)])
+    assert ("地址", cell) in _kept(raw)

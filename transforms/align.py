@@ -410,6 +410,9 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
         wrong = kind_mismatch(value, relation, ctx.entity)
         if wrong:
             return None, f"value of another kind: {wrong} for {relation}"
+    if cfg.roles and cfg.sights and ctx is not None and relation in NEARBY_RELATIONS \
+            and _forms.names_the_entity(value, ctx.own_names):
+        return None, f"the entity itself: {value} names {ctx.entity}"
     dated = _is_dated(value)
     date_like = dated and (parse_date(value) is not None or _MONTH_DAY.match(value) is not None)
     other_role: list[str] = []

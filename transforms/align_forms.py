@@ -184,6 +184,14 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
         # a bracket note (`(近庑殿路)`), a full stop or a direction closing
         # the cell is no part of the place
         value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
+        # a landmark after a comma (`…京密路，西大桥南`, `…侯庄子村，019县道旁`)
+        # is a part of the address the text must give too
+        head, _, landmark = value.partition("，") if "，" in value else value.partition(",")
+        landmark = _DIRECTION_AFTER.sub("", landmark.strip())
+        if landmark and len(_place_parts(head)) >= 2 and head[-1] in "路街道号村镇乡巷":
+            if landmark not in text:
+                return []
+            value = head
         value = _DIRECTION_AFTER.sub("", value)
         cores = _address_cores(value)
     else:
@@ -231,8 +239,9 @@ SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国
 # A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
 # text names the smaller one alone (`园内北部的樱桃沟`).
 _INNER_SIGHT = re.compile(r"^.{2,}?(?:植物园|动物园|公园|风景区|景区|度假区|寺)(.{3,})$")
-# An honour before a temple's name (`敕赐瑞云禅寺`) the text leaves out.
-_HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$")
+# An honour before a temple's name (`敕赐瑞云禅寺`), or the dynasty before a
+# tomb's (`明定陵`), that the text leaves out.
+_HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$|^[明清](.{1,3}陵)$")
 
 
 def _sight_names(v: str) -> tuple[str, ...]:
@@ -244,7 +253,7 @@ def _sight_names(v: str) -> tuple[str, ...]:
     for rx in (_HONOUR, _INNER_SIGHT):
         m = rx.match(v)
         if m:
-            names.append(m.group(1))
+            names.append(next(g for g in m.groups() if g))
     m = _SIGHT_HEAD.match(names[-1])
     if m:
         stem = m.group(1)
@@ -261,6 +270,18 @@ def _sight_names(v: str) -> tuple[str, ...]:
         elif n.endswith("寺") and len(n) >= 3:
             names.append(n[:-1] + "禅寺")
     return tuple(dict.fromkeys(names[1:])) + SIGHT_OTHER_NAMES.get(v, ())
+
+
+def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
+    """The sight of a `周边景点` cell is the entity itself under another form
+    of its name: `云龙涧风景区` on the page of 云龙涧, `延庆三里河湿地公园`
+    on the page of 三里河湿地生态公园 (a park whose name holds the stem)."""
+    v = BRACKETS.sub("", value).strip()
+    # forms without the value's head: `冶仙塔` on the page of 冶仙塔旅游风景区
+    # is the tower the area is named after, not the area
+    names = set(_sight_names(v)) - set(SIGHT_OTHER_NAMES.get(v, ()))
+    return any(own in names or (_SIGHT_HEAD.match(own) and any(len(n) >= 3 and n in own for n in names))
+               for own in own_names)
 
 
 # A name followed by a unit of the administration (`十渡镇`, `顺义城区`) is a

@@ -80,12 +80,18 @@ NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近�
 _NEAR = re.compile(r"附近|旁|对面|隔壁|紧邻|毗邻|相邻|邻近|[东南西北][邻临靠接]|背靠|依傍|相望|之隔|步行|脚下"
                    r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
                    r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入|[东南西北山]麓|[建设]于"
+                   r"|[东南西北]{2}(?:方|侧|面|的|角)|[东南西北]濒|沿|[设建内还]有|连为一体"
                    # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`)
                    r"|[区园院寺馆宫殿]内|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区|景点有")
 # `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`: the sight holds the entity.
-_PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志|一部分|组成部分|[东南西北正城大]门|一座|一处)")
-# A town, a street or a station named after a sight (`潭柘寺镇`, `天坛路`) is not the sight.
-_NAMED_AFTER = re.compile(r"镇|乡|路|街|大街|胡同|站")
+_PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部分|组成部分|[东南西北正城大]门|一座|一处)")
+# `灵光寺是八大处现存最重要的一座寺院`, `荷塘是清华园水系…之一`: the entity is
+# said to be one of the sight's parts; `…在天坛南半部`: it is in the sight.
+_IS_OF_BEFORE = re.compile(r"(?<!成)(?:是|为)$")
+_IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
+# A town, a street, a station or an area named after a sight (`潭柘寺镇`, `天坛路`,
+# `妙峰山地区`) is not the sight.
+_NAMED_AFTER = re.compile(r"镇|乡|路|街|大街|胡同|站|地区")
 # `…景区内`, `园中`; not `、吴冠中` (a list goes on to other names).
 _INSIDE_AFTER = re.compile(r"[^，。；;！？!?、]{0,3}?[内中里]")
 # A town the sight lies in is a unit of its address (`昌平区小汤山镇讲礼村`),
@@ -101,6 +107,8 @@ def near_said(text: str, s: int, e: int) -> bool:
     lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 60), s)), default=max(0, s - 60))
     stop = _CLAUSE_STOP.search(text, e)
     hi = stop.start() if stop else len(text)
+    if _IS_OF_BEFORE.search(text, lo, s) and _IS_OF_AFTER.match(text, e) or text[s - 1:s] == "在":
+        return True
     return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e) or _PART_OF_AFTER.match(text, e))
 
 
@@ -185,13 +193,14 @@ def another_event(text: str, s: int, e: int, relation: str, clause_start: int, c
 _LOCATING = re.compile(r"(?:位于|坐落于|坐落在|地处|在|于)$")
 _SUBJECT = re.compile(r"[\u4e00-\u9fff]{2,8}")
 # The entity said by a pronoun or a generic word.
-_SELF_WORDS = re.compile(r"[该本此这其它全整]|景区|园区|公园|故居|旧址|遗址")
+_SELF_WORDS = re.compile(r"[该本此这其它全整]|景区|园区|公园|故居|旧址|遗址|地址|位置|地点")
 
 
 def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | None:
     """The subject of the clause that locates the address at text[s:], when
-    it is a name sharing no two characters with the entity's names: that
-    clause is the address of something else. None otherwise."""
+    it is a name sharing at most one character with each of the entity's
+    names (`南顶` of 五顶庙): that clause is the address of something else.
+    None otherwise."""
     lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 20), s)), default=max(0, s - 20))
     head = text[lo:s]
     if not text.startswith(("位于", "坐落", "地处"), s):
@@ -201,6 +210,6 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
         head = head[:m.start()]
     if not _SUBJECT.fullmatch(head) or _SELF_WORDS.search(head):
         return None
-    if any(head[i:i + 2] in n for n in own_names for i in range(len(head) - 1)):
-        return None
+    if any(len(set(head) & set(n)) >= 2 for n in own_names):
+        return None  # `普渡寺大殿` of 普度寺: a part of the entity, named after it
     return head
