@@ -276,9 +276,13 @@ _UNIT_NEEDED = re.compile(r"time|percent|cny|usd|hkd|eur|jpy")
 def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> list[tuple[int, int]]:
     q = parse_quantity(value)
     if q is None:
+        # a duration range (`2小时 - 3小时`) is stated by a range with both bounds
         span = parse_duration_range(value)
-        return [] if span is None else [(s, e) for s, e, lo, hi in find_duration_ranges(text)
-                                        if _close(span[0], lo, cfg.number_rel_tol) and _close(span[1], hi, cfg.number_rel_tol)]
+        if span is None:
+            return []
+        tol = cfg.number_rel_tol
+        return [(s, e) for s, e, lo, hi in find_duration_ranges(text)
+                if _close(span[0], lo, tol) and _close(span[1], hi, tol)]
     amount, dim, raw = q
     tol = cfg.number_rel_tol
     # a bound of a range (`2-3小时`) is no duration of its own

@@ -154,6 +154,8 @@ def _short_names(places: tuple[str, ...]) -> tuple[str, ...]:
 # A direction after an address's last unit (`…挂甲峪村内`, `…曹家坊村北`)
 # places the sight by it; the text names the unit alone.
 _DIRECTION_AFTER = re.compile(r"(?<=[村路街镇乡号])(?:[内外东南西北]|附近|旁)$")
+
+
 def _address_cores(value: str) -> tuple[str, ...]:
     """place_cores of an address: its most specific part, and that part's
     stem only for a district (a village's or a town's stem is often the

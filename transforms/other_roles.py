@@ -107,7 +107,7 @@ def near_said(text: str, s: int, e: int) -> bool:
     lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 60), s)), default=max(0, s - 60))
     stop = _CLAUSE_STOP.search(text, e)
     hi = stop.start() if stop else len(text)
-    if _IS_OF_BEFORE.search(text, lo, s) and _IS_OF_AFTER.match(text, e) or text[s - 1:s] == "在":
+    if (_IS_OF_BEFORE.search(text, lo, s) and _IS_OF_AFTER.match(text, e)) or text[s - 1:s] == "在":
         return True
     return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e) or _PART_OF_AFTER.match(text, e))
 
