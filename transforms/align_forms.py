@@ -246,6 +246,7 @@ _INNER_SIGHT = re.compile(r"^.{2,}?(?:植物园|动物园|公园|风景区|景�
 _HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$|^[明清](.{1,3}陵)$")
 
 
+@lru_cache(maxsize=8192)
 def _sight_names(v: str) -> tuple[str, ...]:
     """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城;
     `房山百花山景区` -> 百花山 (a district before it); `北京植物园樱桃沟` ->

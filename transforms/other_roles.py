@@ -101,10 +101,16 @@ _ADDRESS_CHAIN_AFTER = re.compile(r"[\u4e00-\u9fff]{1,5}?[村路街号]")
 _CLAUSE_STOP = re.compile(r"[，。；;！？!?]")
 
 
+def _clause_start(text: str, s: int, window: int) -> int:
+    """Where the clause holding text[s] starts, looking back `window` characters at most."""
+    floor = max(0, s - window)
+    return max((m.end() for m in _CLAUSE_STOP.finditer(text, floor, s)), default=floor)
+
+
 def near_said(text: str, s: int, e: int) -> bool:
     """The clause of the sight at text[s:e] says it is near the entity, or
     holds it (`…景区内`)."""
-    lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 60), s)), default=max(0, s - 60))
+    lo = _clause_start(text, s, 60)
     stop = _CLAUSE_STOP.search(text, e)
     hi = stop.start() if stop else len(text)
     if (_IS_OF_BEFORE.search(text, lo, s) and _IS_OF_AFTER.match(text, e)) or text[s - 1:s] == "在":
@@ -201,8 +207,7 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     it is a name sharing at most one character with each of the entity's
     names (`南顶` of 五顶庙): that clause is the address of something else.
     None otherwise."""
-    lo = max((m.end() for m in _CLAUSE_STOP.finditer(text, max(0, s - 20), s)), default=max(0, s - 20))
-    head = text[lo:s]
+    head = text[_clause_start(text, s, 20):s]
     if not text.startswith(("位于", "坐落", "地处"), s):
         m = _LOCATING.search(head)
         if not m:
