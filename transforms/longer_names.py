@@ -50,6 +50,10 @@ _BRACKETED = re.compile(r"[（(]([^（）()]+)[）)]$")
 _ITEM_SEP = re.compile(r"[、，,/／]")
 _AWARD_RELATION = re.compile(r"奖|成就|荣誉|提名|称号")
 
+# The patterns above with the literal words each match must hold.
+_NAME_RXS = ((_EDITION, ("届", "屆")), (_YEAR_EVENT, ("年度",)), (_CHART, ("音乐", "流行", "金曲", "歌曲")),
+             (_GUILD_AWARD, ("奖",)))
+
 
 @lru_cache(maxsize=256)
 def name_spans(text: str) -> tuple[tuple[int, int], ...]:
@@ -65,8 +69,10 @@ def name_spans(text: str) -> tuple[tuple[int, int], ...]:
         sub = _SUBTITLE.search(m.group(1))
         if sub:  # 《香水：一个谋杀犯的故事》: the title before its subtitle names the work too
             out.append((m.start(1), m.start(1) + sub.start()))
-    for rx in (_EDITION, _YEAR_EVENT, _CHART, _GUILD_AWARD):
-        out.extend(m.span() for m in rx.finditer(text))
+    for rx, words in _NAME_RXS:
+        # each pattern needs one of its words: most texts skip the scan
+        if any(w in text for w in words):
+            out.extend(m.span() for m in rx.finditer(text))
     for m in _QUOTED.finditer(text):
         if _HONOUR_AFTER.match(text, m.end()):  # “…台湾区最受欢迎女歌手”称号: one honour's name
             out.append(m.span(1))

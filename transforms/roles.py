@@ -139,10 +139,10 @@ class CueIndex:
 
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
-        self._plans = [(rel, _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ()))
-                       for rel in dict.fromkeys(relations)]
+        self._plans = {rel: _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ())
+                       for rel in relations}
         self._own_words = None
-        self._by_char: tuple | None = None
+        self._by_char: dict | None = None
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.kinds[EVENT] = "date"
         self.dated = frozenset(self.kinds)
@@ -153,18 +153,41 @@ class CueIndex:
     def own_words(self) -> frozenset[str]:
         """Every cue word of the entry's relations (needed only for foreign cues)."""
         if self._own_words is None:
-            self._own_words = frozenset(c for _, plan in self._plans for _, cues in plan for c in cues)
+            self._own_words = frozenset(c for plan in self._plans.values() for _, cues in plan for c in cues)
         return self._own_words
 
-    def _cues_by_first_char(self) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
-        """(first character, ((cue, relation), ...)) over all the entry's
+    def _cues_by_first_char(self) -> dict[str, list[tuple[str, str]]]:
+        """first character -> [(cue, relation), ...] over all the entry's
         relations: relations share first characters (演, 作, 出), and a span
-        is tested once per character, not once per relation."""
+        looks up each of its own characters once, not each relation's."""
         merged: dict[str, list[tuple[str, str]]] = {}
-        for rel, plan in self._plans:
+        for rel, plan in self._plans.items():
             for ch, cues in plan:
-                merged.setdefault(ch, []).extend((cue, rel) for cue in cues)
-        return tuple((ch, tuple(cues)) for ch, cues in merged.items())
+                merged.setdefault(ch, []).extend([(cue, rel) for cue in cues])
+        return merged
+
+    def own_cues_in(self, lo: int, hi: int, s: int, e: int, relation: str) -> list[tuple[int, int, str, str]]:
+        """The cues of `relation` alone that `in_span(lo, hi)` holds outside
+        [s, e): a sentence is asked only for the relation's own cues, so its
+        other cues and the foreign and event words need no scan."""
+        got = self._spans.get((lo, hi))
+        if got is not None:
+            return [c for c in got if c[3] == relation and (c[1] <= s or c[0] >= e)]
+        seg = self.text[lo:hi]
+        out = []
+        for ch, cues in self._plans.get(relation, ()):
+            if ch not in seg:
+                continue
+            for cue in cues:
+                j = seg.find(cue)
+                while j != -1:
+                    if lo + j + len(cue) <= s or lo + j >= e:
+                        out.append((lo + j, lo + j + len(cue), cue, relation))
+                    j = seg.find(cue, j + 1)
+        if "最佳" in seg and not is_award_relation(relation):
+            out = [c for c in out if not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
+        out.sort()
+        return out
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -179,8 +202,10 @@ class CueIndex:
         out = []
         if self._by_char is None:
             self._by_char = self._cues_by_first_char()
-        for ch, cues in self._by_char:
-            if ch not in seg:
+        by_char = self._by_char
+        for ch in set(seg):
+            cues = by_char.get(ch)
+            if cues is None:
                 continue
             for cue, rel in cues:
                 j = seg.find(cue)
@@ -384,7 +409,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         # No cue binds the mention, or the relation has no cues of its own
         # to tell it apart from another role: the mention is neutral.
         slo, shi = sentence_span(text, s)
-        own = [c for c in _cues_in(index, slo, shi, s, e) if c[3] == relation]
+        own = index.own_cues_in(slo, shi, s, e, relation)
         if (not own and relation in SENTENCE_CUE_ONLY
                 and not (relation in SENTENCE_EVIDENCE and SENTENCE_EVIDENCE[relation].search(text, slo, shi))):
             return RoleEvidence("other", "no cue of " + relation + " in its sentence", 0.0)
