@@ -257,3 +257,78 @@ def test_a_landmark_after_a_comma_is_a_part_of_the_address():
     assert ("地址", cell) in _dropped(raw)
     raw = _entry("某公园", "公园位于密云区京密路西大桥南。", [("地址", cell)])
     assert ("地址", cell) in _kept(raw)
+
+
+# ------------------------------------------------ session 11: round 15's errors
+
+def test_more_words_of_nearness():
+    # 靠近, 比邻, 呼应 say nearness; a sight inside the school's grounds is beside it
+    raw = _entry("前门", "靠近天安门广场的是城楼，南边是箭楼。", [("周边景点", "天安门广场")])
+    assert ("周边景点", "天安门广场") in _kept(raw)
+    raw = _entry("国家体育馆", "国家体育馆与“鸟巢”比邻而居。", [("周边景点", "鸟巢（国家体育场）")])
+    assert ("周边景点", "鸟巢（国家体育场）") in _kept(raw)
+    raw = _entry("某峡谷", "峡谷与北面的妙峰山遥相呼应。", [("周边景点", "妙峰山")])
+    assert ("周边景点", "妙峰山") in _kept(raw)
+    raw = _entry("北京大学", "校内的未名湖是学生们散步的地方。", [("周边景点", "未名湖")])
+    assert ("周边景点", "未名湖") in _kept(raw)
+
+
+def test_the_town_of_a_water_town_and_the_nth_temple_of_a_park():
+    # `古北水镇镇子里`: the town itself, not a town named after it
+    raw = _entry("山顶教堂", "教堂位于古北水镇镇子里的小山上。", [("周边景点", "古北水镇")])
+    assert ("周边景点", "古北水镇") in _kept(raw)
+    raw = _entry("宝珠洞", "宝珠洞是八大处公园的第七处寺院。", [("周边景点", "八大处公园")])
+    assert ("周边景点", "八大处公园") in _kept(raw)
+
+
+def test_hours_counted_with_a_measure_word():
+    raw = _entry("白云观", "白云观不大，参观一圈约2个小时。", [("建议游玩时间", "2小时")])
+    assert _kept(raw)[("建议游玩时间", "2小时")]["match"] == "number"
+    raw = _entry("某寺", "寺院建了3个月。", [("建议游玩时间", "3小时")])
+    assert ("建议游玩时间", "3小时") in _dropped(raw)
+
+
+def test_free_admission_said_with_whom_it_is_free_for():
+    raw = _entry("奥林匹克森林公园", "奥运会后，公园免费向公众开放。", [("门票", "免费开放。")])
+    assert _kept(raw)[("门票", "免费开放。")]["match"] == "paraphrase"
+    raw = _entry("某公园", "公园里有免费的儿童游乐场。", [("门票", "免费开放。")])
+    assert ("门票", "免费开放。") in _dropped(raw)
+
+
+def test_an_address_whose_finest_part_is_a_landmark():
+    # a park, a temple or a palace's side is precise enough alone
+    cell = "北京市丰台区王佐镇青龙湖公园内"
+    raw = _entry("青龙湖水上乐园", "水上乐园位于青龙湖公园内，夏天开放。", [("地址", cell)])
+    assert _kept(raw)[("地址", cell)]["match"] == "place"
+    cell = "北京市门头沟区东南部潭柘山麓潭柘寺内"
+    raw = _entry("帝王树", "帝王树长在京西古刹潭柘寺内，是一棵古银杏。", [("地址", cell)])
+    assert ("地址", cell) in _kept(raw)
+    cell = "北京市西城区故宫西侧"
+    raw = _entry("中南海", "中南海位于故宫西侧。", [("地址", cell)])
+    assert ("地址", cell) in _kept(raw)
+    # the landmark named in another clause is no address
+    raw = _entry("某乐园", "乐园离青龙湖公园不远。", [("地址", "北京市丰台区王佐镇青龙湖公园内")])
+    assert ("地址", "北京市丰台区王佐镇青龙湖公园内") in _dropped(raw)
+
+
+def test_an_address_with_a_number_needs_the_number_and_a_country_word_inside_a_name_is_no_unit():
+    cell = "北京市昌平区南口镇马坊村1号中国北方国际射击场内"
+    raw = _entry("轻武器博物馆", "博物馆位于北京市昌平区中国北方国际射击场内。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)
+
+
+def test_a_township_told_with_its_city():
+    cell = "北京市怀柔区喇叭沟门满族乡"
+    raw = _entry("白桦谷", "白桦谷位于北京喇叭沟门满族乡，秋天最美。", [("地址", cell)])
+    assert ("地址", cell) in _kept(raw)
+    # a village alone is still a place the text names, not where the sight is
+    cell = "北京市房山区窦店镇西安庄村"
+    raw = _entry("某果园", "果园的梨卖到了西安庄村。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)
+
+
+def test_a_section_of_the_great_wall_named_the_other_way_round():
+    raw = _entry("八达岭森林公园", "公园位于长城八达岭和居庸关之间。", [("周边景点", "八达岭长城")])
+    assert _kept(raw)[("周边景点", "八达岭长城")]["match"] == "sight"
+    raw = _entry("蟠龙山长城", "蟠龙山长城与西面的卧虎长城相连。", [("周边景点", "卧虎山长城")])
+    assert _kept(raw)[("周边景点", "卧虎山长城")]["match"] == "sight"

@@ -97,6 +97,8 @@ def _place_parts(value: str) -> tuple[str, ...]:
         for p in _UNIT_SPLIT.split(level):
             if len(p) == 1 and parts:
                 parts[-1] += p  # `苏州市` split after its 州
+            elif p and parts and parts[-1].endswith("国") and parts[-1] not in COUNTRIES:
+                parts[-1] += p  # `中国北方国际射击场`: 国 inside a name is no unit
             elif p:
                 parts.append(p)
     return tuple(parts) or (v,)
@@ -195,6 +197,9 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
                 return []
             value = head
         value = _DIRECTION_AFTER.sub("", value)
+        landmark = _landmark_spans(value, text)
+        if landmark:
+            return landmark
         cores = _address_cores(value)
     else:
         cores = place_cores(value)
@@ -205,6 +210,40 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
         if out:
             break
     return out
+
+
+# A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
+# `潭柘寺内`, `故宫西侧`).
+_LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场))"
+                       r"([内里中]|[东南西北]侧)$")
+
+
+_ROUTE = re.compile(r"[路街道桥角村巷环]")
+
+
+def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """An address whose finest part is a landmark and the sight's place by
+    it, right after the district or the town, with no number: the text gives
+    the landmark with the same place (`内`, `里` and `中` alike), which is
+    precise enough alone. The longest tail of the cell's last part the text
+    gives wins (`潭柘寺内` of `东南部潭柘山麓潭柘寺内`). A village, a road
+    or a second landmark before it is a part the text must give too."""
+    parts = _place_parts(value)
+    if _HAS_NUMBER.search(value) or len(parts) < 2 or parts[-2][-1] not in "市区县镇乡":
+        return []
+    last = parts[-1]
+    for k in range(len(last) - 3):
+        m = _LANDMARK.fullmatch(last, k)
+        if not m:
+            continue
+        if _ROUTE.search(last, 0, k):
+            return []  # a road or a bridge before the landmark is a finer part the text must give
+        name, where = m.groups()
+        places = [where] if where[-1] == "侧" else ["内", "里", "中"]
+        out = sorted(j for w in places for j in find_all(text, name + w))
+        if out:
+            return [(j, j + len(name) + len(where)) for j in out]
+    return []
 
 
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
@@ -226,6 +265,8 @@ def _address_located(value: str, core: str, text: str, j: int) -> bool:
     lo = max((text.rfind(ch, 0, j) for ch in "。；;！？!?"), default=-1) + 1
     before = text[lo:j]
     units = [parts[-2]] + [p for p in parts[:-2] if p[-1] in "县区"]
+    if core[-1] in "镇乡":
+        units.append(parts[0])  # a town or township told with its city (`北京喇叭沟门满族乡`)
     return any(u in before or (len(_stem(u)) >= 2 and _stem(u) in before) for u in units)
 
 
@@ -249,6 +290,7 @@ _HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$|^[明清](.{1,3}
 @lru_cache(maxsize=8192)
 def _sight_names(v: str) -> tuple[str, ...]:
     """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城;
+    `八达岭长城` -> 长城八达岭; `卧虎山长城` -> 卧虎长城;
     `房山百花山景区` -> 百花山 (a district before it); `北京植物园樱桃沟` ->
     樱桃沟; `敕赐瑞云禅寺` -> 瑞云禅寺, 瑞云寺 (`v`: the cell's name without
     its bracket note)."""
@@ -268,6 +310,12 @@ def _sight_names(v: str) -> tuple[str, ...]:
         if rest:
             names.append(rest)
     for n in list(names):
+        if n.endswith("长城") and len(n) >= 4:
+            # a section of the Great Wall: `长城八达岭` for 八达岭长城, `卧虎长城` for 卧虎山长城
+            stem = n[:-2]
+            names.append("长城" + stem)
+            if stem.endswith("山") and len(stem) >= 3:
+                names.append(stem[:-1] + "长城")
         if n.endswith("禅寺"):
             names.append(n[:-2] + "寺")
         elif n.endswith("寺") and len(n) >= 3:
@@ -459,6 +507,8 @@ PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"(?:教育部|国家[\u4e00-\u9fff]{1,8}(?:局|部|委员会)|[\u4e00-\u9fff]{1,6}部)"
                 r"(?:[、和与及][\u4e00-\u9fff]{2,12}(?:局|部|委员会))*与[\u4e00-\u9fff]{2,10}"
                 r"(?:省|市|自治区)(?:人民政府)?共建")),
+    # free admission said with whom it is free for (`免费向公众开放`)
+    (re.compile(r"^免费开放"), re.compile(r"免费(?:向|对)[\u4e00-\u9fff]{1,6}开放")),
 )
 
 
