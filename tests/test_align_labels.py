@@ -2,7 +2,7 @@
 
 The set stores locators and labels only; the texts are read at run time from
 ../shared/data (skipped when absent). The held-out part (the newest round,
-120 KdConv travel pages labelled before anyone ran the aligner on them) was
+192 KdConv travel pages labelled before anyone ran the aligner on them) was
 never used to tune it: its figures are the measurement; the tune part's (all
 older rounds) are what development reached. See docs/alignment.md for the
 rounds.
@@ -48,30 +48,30 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-14, the pages the rules were developed on (0.986 / 0.967 /
-    1.2%): the issue's targets hold there."""
+    """Rounds 1-15, the pages the rules were developed on (0.985 / 0.965 /
+    1.3%): the issue's targets hold there."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="tune")
     _report(r)
     assert r["span_precision"] >= 0.98, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
-    assert r["recall"] >= 0.965, r["errors"]["missed"]
+    assert r["recall"] >= 0.96, r["errors"]["missed"]
     assert r["false_keeps"] <= 0.015, r["errors"]["false_keep"]
 
 
 def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors below are what the aligner reaches on text it was not tuned on
-    (round 15, travel sights: 0.919 / 0.716 / 6.5%, see docs/alignment.md;
-    62 kept triples of 1,668 rows, 81 of them stated, so one error moves
-    precision by 0.016 and recall by 0.012), so a regression fails here."""
+    (round 16, travel sights: 0.875 / 0.675 / 12.5%, see docs/alignment.md;
+    88 kept triples of 1,658 rows, 114 of them stated, so one error moves
+    precision by 0.011 and recall by 0.009), so a regression fails here."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
     base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
     assert base["kept"] == r["kept"]  # deterministic
-    assert r["span_precision"] >= 0.91
-    assert r["recall"] >= 0.71
-    assert r["false_keeps"] <= 0.07
+    assert r["span_precision"] >= 0.87
+    assert r["recall"] >= 0.67
+    assert r["false_keeps"] <= 0.13
 
 
 def test_the_role_and_boundary_checks_are_what_lifts_precision(labelled):
