@@ -332,3 +332,60 @@ def test_a_section_of_the_great_wall_named_the_other_way_round():
     assert _kept(raw)[("周边景点", "八达岭长城")]["match"] == "sight"
     raw = _entry("蟠龙山长城", "蟠龙山长城与西面的卧虎长城相连。", [("周边景点", "卧虎山长城")])
     assert _kept(raw)[("周边景点", "卧虎山长城")]["match"] == "sight"
+
+
+# ------------------------------------------------ session 11: round 16's errors
+
+def test_a_university_by_its_short_names_and_a_lake_without_its_places():
+    raw = _entry("成府路", "成府路东段紧临北大，往西是圆明园。", [("周边景点", "北京大学")])
+    assert ("周边景点", "北京大学") in _kept(raw)
+    raw = _entry("博雅塔", "博雅塔位于燕园东部，是校园的标志。", [("周边景点", "北京大学")])
+    assert ("周边景点", "北京大学") in _kept(raw)
+    raw = _entry("海子水库", "水库在金海湖畔，四面环山。", [("周边景点", "北京平谷金海湖")])
+    assert _kept(raw)[("周边景点", "北京平谷金海湖")]["match"] == "sight"
+    # not before a kind of building, and a wall not by its pass (towns as often)
+    raw = _entry("某公园", "公园旁边新开了一家海洋馆。", [("周边景点", "北京海洋馆")])
+    assert ("周边景点", "北京海洋馆") in _dropped(raw)
+    raw = _entry("某村", "村子在古北口附近。", [("周边景点", "古北口长城")])
+    assert ("周边景点", "古北口长城") in _dropped(raw)
+
+
+def test_a_sight_by_its_stem_with_another_head_or_by_the_first_of_two_joined_names():
+    raw = _entry("六渡河村", "原始部落景区位于村子附近。", [("周边景点", "原始部落游乐园")])
+    assert ("周边景点", "原始部落游乐园") in _kept(raw)
+    raw = _entry("金仙公主塔", "塔立在云居寺石经山的山腰上。", [("周边景点", "云居寺·石经山")])
+    assert ("周边景点", "云居寺·石经山") in _kept(raw)
+    raw = _entry("北顶娘娘庙", "庙紧临国家体育场。", [("周边景点", "鸟巢（国家体育场）")])
+    assert ("周边景点", "鸟巢（国家体育场）") in _kept(raw)
+
+
+def test_the_entity_itself_by_its_own_name_or_its_stem():
+    raw = _entry("朝宗桥", "朝宗桥位于昌平区沙河镇。", [("周边景点", "朝宗桥")])
+    assert "the entity itself" in _dropped(raw)[("周边景点", "朝宗桥")]
+    raw = _entry("白羊沟风景区", "白羊沟全长12公里，风景区内植被茂盛。", [("周边景点", "白羊沟")])
+    assert "the entity itself" in _dropped(raw)[("周边景点", "白羊沟")]
+    raw = _entry("云蒙三峪景区", "云蒙三峪风景区里山青水秀。", [("周边景点", "三峪风景区")])
+    assert "the entity itself" in _dropped(raw)[("周边景点", "三峪风景区")]
+
+
+def test_a_bound_of_a_range_is_no_visit_length_even_word_for_word():
+    raw = _entry("某山", "转完全程大约1.5-2小时左右即可。", [("建议游玩时间", "2小时")])
+    assert ("建议游玩时间", "2小时") in _dropped(raw)
+    raw = _entry("某山", "转完全程大约2小时。", [("建议游玩时间", "2小时")])
+    assert ("建议游玩时间", "2小时") in _kept(raw)
+
+
+def test_house_numbers_listed_in_an_address_are_one_value():
+    assert split_values("东城区门楼胡同3号、5号", "地址", PairConfig()) == ["东城区门楼胡同3号、5号"]
+    # a street whose name a far place shares is still the street
+    cell = "北京市宣武区官菜园上街"
+    raw = _entry("过街楼", "过街楼坐落在官菜园上街和自新路之间。", [("地址", cell)])
+    assert _kept(raw)[("地址", cell)]["start"] == 6
+    # but only where the text says the sight is there
+    cell = "北京市西城区护国寺大街"
+    raw = _entry("护国寺", "庙会那天，护国寺大街上人头攒动。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)
+    # nor is the second house number alone a part of the place
+    cell = "东城区门楼胡同3号、5号"
+    raw = _entry("当铺", "当铺的3号和5号原为一院。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)

@@ -249,6 +249,18 @@ def _exact_all(value: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _not_range_bounds(value: str, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A duration the text gives only as a bound of a range (`1.5-2小时`) is
+    no duration of its own, even word for word."""
+    if not spans:
+        return spans
+    q = parse_quantity(value)
+    if q is None or q[1] != "time":
+        return spans
+    ranges = find_duration_ranges(text)
+    return [(s, e) for s, e in spans if not any(lo <= s < hi for lo, hi, _, _ in ranges)]
+
+
 def _exact(value: str, text: str) -> Alignment | None:
     hits = _exact_all(value, text)
     return Alignment(*hits[0], "exact") if hits else None
@@ -359,7 +371,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.lifespans and ctx is not None and relation:
         yield "lifespan", _forms.lifespan_spans(value, relation, text, ctx.entity), False
     if cfg.exact:
-        yield "exact", _exact_all(value, text), True
+        yield "exact", _not_range_bounds(value, text, _exact_all(value, text)), True
     if cfg.dates:
         # `2015年06月18日（中国）`: the date without its bracket note
         outside = BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value

@@ -36,13 +36,13 @@ from functools import lru_cache
 
 from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
-from transforms.role_cues import ALMA_MATER, OCCUPATION_RELATIONS
+from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all
 from transforms.value_variants import BRACKETS
 
-# An address (`地址`) is a place too: a text that gives its most specific part
-# (`东城景山前街4号`) states it, as `北京延庆` states 北京市延庆区.
-ADDRESS_RELATIONS = frozenset({"地址", "详细地址", "位置", "地理位置"})
+# An address (`地址`, role_cues.ADDRESS_RELATIONS) is a place too: a text that
+# gives its most specific part (`东城景山前街4号`) states it, as `北京延庆`
+# states 北京市延庆区.
 PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡", "所在地", "所属地区", "地点",
                              "总部地点", "所在地区", "地区", "所在城市"}) | ADDRESS_RELATIONS
 DEMONYM_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡"})
@@ -81,6 +81,7 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 
 _UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])")
+_HOUSE_NUMBER = re.compile(r"^[0-9０-９]+号$")
 
 
 @lru_cache(maxsize=8192)
@@ -94,6 +95,9 @@ def _place_parts(value: str) -> tuple[str, ...]:
             break
     parts: list[str] = []
     for level in _JOINER_SPLIT.split(v):
+        if parts and _HOUSE_NUMBER.match(level):
+            parts[-1] += "、" + level  # `门楼胡同3号、5号`: one address of two houses
+            continue
         for p in _UNIT_SPLIT.split(level):
             if len(p) == 1 and parts:
                 parts[-1] += p  # `苏州市` split after its 州
@@ -164,10 +168,13 @@ def _address_cores(value: str) -> tuple[str, ...]:
     sight's own name: `居庸关` of 居庸关村, `小汤山` of 小汤山镇; a district's
     is not: `北京延庆`). A village with its town's name glued before it
     (`小汤山讲礼村`) is also the village alone; a doubled unit (`东四北大街路`)
-    is also the part without its last."""
+    is also the part without its last. A named street is the street whole."""
     cores = place_cores(value)
     if not cores:
         return cores
+    whole = _place_parts(value)[-1]
+    if _STREET.match(whole) and cores[0] != whole:
+        cores = (whole, *cores)  # `官菜园上街` is a street, though 上街 is a far place too
     last = cores[0]
     if last[-1] not in "市县区":
         cores = cores[:1]
@@ -207,6 +214,9 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
         out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
         if address:
             out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
+            if core not in place_cores(value) and _STREET.match(core):
+                # a street whole (`官菜园上街`): where the sight is only after an address word
+                out = [(j, k) for j, k in out if _ADDRESS_WORD.search(text, max(0, j - 6), j)]
         if out:
             break
     return out
@@ -247,6 +257,7 @@ def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
+_ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
 # A named street of a cell with no number (`东四北大街`) is its finest part.
 _STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
 
@@ -271,12 +282,13 @@ def _address_located(value: str, core: str, text: str, j: int) -> bool:
 
 
 # The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
-_HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园"
+_HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|游乐园|公园"
 _SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
 _HEAD_AFTER = re.compile(_HEADS)
 # Other names of a few sights a text uses as often as the cell's.
 SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国家体育场",), "国家体育场": ("鸟巢",),
-                     "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",), "天安门广场": ("天安门",)}
+                     "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",), "天安门广场": ("天安门",),
+                     "北京大学": ("北大", "燕园")}
 
 
 # A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
@@ -295,32 +307,62 @@ def _sight_names(v: str) -> tuple[str, ...]:
     樱桃沟; `敕赐瑞云禅寺` -> 瑞云禅寺, 瑞云寺 (`v`: the cell's name without
     its bracket note)."""
     names = [v]
+    if "·" in v:  # two joined names (`云居寺·石经山`): written together, or the first alone
+        names += ["".join(v.split("·")), v.split("·")[0]]
     for rx in (_HONOUR, _INNER_SIGHT):
         m = rx.match(v)
         if m:
             names.append(next(g for g in m.groups() if g))
     m = _SIGHT_HEAD.match(names[-1])
     if m:
-        stem = m.group(1)
-        names.append(stem)
-        # a district before a known name (`房山百花山`): the name alone
-        places = jieba_place_names()
-        rest = next((stem[k:] for k in (2, 3) if len(stem) - k >= 3
-                     and (stem[:k] in places or stem[k:] in places)), None)
-        if rest:
-            names.append(rest)
+        names.append(m.group(1))
+    if m or _NATURAL.search(names[-1]):
+        # the places before a name (`房山百花山`, `北京平谷金海湖`): the name
+        # alone; not before a kind of building (`北京海洋馆` is no 海洋馆)
+        names += _without_places(names[-1])
     for n in list(names):
-        if n.endswith("长城") and len(n) >= 4:
-            # a section of the Great Wall: `长城八达岭` for 八达岭长城, `卧虎长城` for 卧虎山长城
-            stem = n[:-2]
-            names.append("长城" + stem)
-            if stem.endswith("山") and len(stem) >= 3:
-                names.append(stem[:-1] + "长城")
+        names += _wall_names(n)
         if n.endswith("禅寺"):
             names.append(n[:-2] + "寺")
         elif n.endswith("寺") and len(n) >= 3:
             names.append(n[:-1] + "禅寺")
     return tuple(dict.fromkeys(names[1:])) + SIGHT_OTHER_NAMES.get(v, ())
+
+
+_NATURAL = re.compile(r"(?:湖|山|河|水库|峡|谷|沟|洞|泉|岛|寨)$")
+
+
+def _without_places(name: str) -> list[str]:
+    """`北京平谷金海湖` -> [平谷金海湖, 金海湖]: known places of two or three
+    characters (or a district's or county's name without its unit: 平谷 of
+    平谷县) taken off the front while three characters are left."""
+    places = jieba_place_names()
+    out = []
+    while True:
+        name = next((name[k:] for k in (2, 3) if len(name) - k >= 3
+                     and (name[:k] in places or name[k:] in places
+                          or any(name[:k] + unit in places for unit in "区县市"))), "")
+        if not name:
+            return out
+        out.append(name)
+
+
+def _wall_names(name: str) -> list[str]:
+    """A section of the Great Wall the other way round: `八达岭长城` ->
+    长城八达岭; `卧虎山长城` -> 卧虎长城 too. Not the pass alone: `古北口`
+    and `八达岭` are towns and passes as often as walls."""
+    if not name.endswith("长城") or len(name) < 4:
+        return []
+    stem = name[:-2]
+    out = ["长城" + stem]
+    if stem.endswith("山") and len(stem) >= 3:
+        out.append(stem[:-1] + "长城")
+    return out
+
+
+# What is built inside an area named after it (`冶仙塔` of 冶仙塔旅游风景区),
+# where a valley or a mountain (`白羊沟` of 白羊沟风景区) is the area itself.
+_BUILT = re.compile(r"[塔寺庙殿阁楼桥亭观宫院祠堂碑门]$")
 
 
 def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
@@ -329,10 +371,24 @@ def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
     on the page of 三里河湿地生态公园 (a park whose name holds the stem)."""
     v = BRACKETS.sub("", value).strip()
     # forms without the value's head: `冶仙塔` on the page of 冶仙塔旅游风景区
-    # is the tower the area is named after, not the area
-    names = set(_sight_names(v)) - set(SIGHT_OTHER_NAMES.get(v, ()))
-    return any(own in names or (_SIGHT_HEAD.match(own) and any(len(n) >= 3 and n in own for n in names))
-               for own in own_names)
+    # is the tower the area is named after, not the area; a wall's pass is
+    # no name of an area named after it either
+    names = set(_sight_names(v)) - set(SIGHT_OTHER_NAMES.get(v, ())) - set(_wall_names(v))
+    stem = _SIGHT_HEAD.match(v)
+    for own in own_names:
+        if own == v or own in names:
+            return True
+        head = _SIGHT_HEAD.match(own)
+        if not head:
+            continue
+        if (any(len(n) >= 3 and n in own for n in names)
+                and not (stem and v[len(stem.group(1)):] != own[len(head.group(1)):])):
+            return True  # a park of the same kind whose name holds the stem
+        if (head.group(1) == v and not _BUILT.search(v)) or (
+                stem and len(stem.group(1)) >= 2 and head.group(1).endswith(stem.group(1))):
+            # `白羊沟` of 白羊沟风景区; `三峪风景区` of 云蒙三峪景区
+            return True
+    return False
 
 
 # A name followed by a unit of the administration (`十渡镇`, `顺义城区`) is a

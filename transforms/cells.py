@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from transforms.quantities import _UNITS
-from transforms.role_cues import AWARD_RELATION, OCCUPATION_RELATIONS
+from transforms.role_cues import ADDRESS_RELATIONS, AWARD_RELATION, OCCUPATION_RELATIONS
 
 
 @dataclass
@@ -189,8 +189,25 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     if not out:
         return [value]
     out = _merge_fragments(out)
+    if name in ADDRESS_RELATIONS and len(out) > 1:
+        out = _join_house_numbers(out)
     if len(out) > max_values:
         return [value]
+    return out
+
+
+_HOUSE_NUMBER = re.compile(r"^[0-9０-９]+号$")
+
+
+def _join_house_numbers(pieces: list[str]) -> list[str]:
+    """`门楼胡同3号、5号` is one address of two houses: a bare house number
+    goes back onto the address before it."""
+    out: list[str] = []
+    for p in pieces:
+        if out and _HOUSE_NUMBER.match(p) and out[-1].endswith("号"):
+            out[-1] += "、" + p
+        else:
+            out.append(p)
     return out
 
 

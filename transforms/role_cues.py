@@ -13,6 +13,8 @@ import re
 AWARD_RELATION = re.compile(r"奖|成就|荣誉")
 # Relations whose values are occupations, each a word (`演员`, `音乐人`).
 OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
+# Where a sight is: its street address or its place.
+ADDRESS_RELATIONS = frozenset({"地址", "详细地址", "位置", "地理位置"})
 # Relations whose values are a song's singer.
 SINGER_RELATIONS = frozenset({"歌手", "歌曲原唱", "演唱歌手", "演唱者", "原唱", "专辑歌手"})
 # Relations whose values are the schools a person studied at.
