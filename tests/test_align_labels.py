@@ -48,29 +48,29 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-15, the pages the rules were developed on (0.985 / 0.965 /
-    1.3%): the issue's targets hold there."""
+    """Rounds 1-16, the pages the rules were developed on (0.983 / 0.957 /
+    1.5%): the issue's targets hold there."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="tune")
     _report(r)
     assert r["span_precision"] >= 0.98, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
-    assert r["recall"] >= 0.96, r["errors"]["missed"]
-    assert r["false_keeps"] <= 0.015, r["errors"]["false_keep"]
+    assert r["recall"] >= 0.955, r["errors"]["missed"]
+    assert r["false_keeps"] <= 0.016, r["errors"]["false_keep"]
 
 
 def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors below are what the aligner reaches on text it was not tuned on
-    (round 16, travel sights: 0.875 / 0.675 / 12.5%, see docs/alignment.md;
-    88 kept triples of 1,658 rows, 114 of them stated, so one error moves
-    precision by 0.011 and recall by 0.009), so a regression fails here."""
+    (round 17, travel sights: 0.864 / 0.763 / 12.3%, see docs/alignment.md;
+    81 kept triples of 1,684 rows, 93 of them stated, so one error moves
+    precision by 0.012 and recall by 0.011), so a regression fails here."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
     base = score_alignment(labels, entries, CleaningConfig(), part="heldout")
     assert base["kept"] == r["kept"]  # deterministic
-    assert r["span_precision"] >= 0.87
-    assert r["recall"] >= 0.67
+    assert r["span_precision"] >= 0.85
+    assert r["recall"] >= 0.75
     assert r["false_keeps"] <= 0.13
 
 

@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.cells import HOUSE_NUMBER
 from transforms.mentions import jieba_place_names
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
@@ -81,7 +82,6 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 
 _UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])")
-_HOUSE_NUMBER = re.compile(r"^[0-9０-９]+号$")
 
 
 @lru_cache(maxsize=8192)
@@ -95,7 +95,7 @@ def _place_parts(value: str) -> tuple[str, ...]:
             break
     parts: list[str] = []
     for level in _JOINER_SPLIT.split(v):
-        if parts and _HOUSE_NUMBER.match(level):
+        if parts and HOUSE_NUMBER.match(level):
             parts[-1] += "、" + level  # `门楼胡同3号、5号`: one address of two houses
             continue
         for p in _UNIT_SPLIT.split(level):
@@ -222,6 +222,9 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
     return out
 
 
+_HAS_NUMBER = re.compile(r"[0-9０-９]")
+# Words that say where the sight is (a street named elsewhere is only named).
+_ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
 # A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
 # `潭柘寺内`, `故宫西侧`).
 _LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场))"
@@ -256,8 +259,6 @@ def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
     return []
 
 
-_HAS_NUMBER = re.compile(r"[0-9０-９]")
-_ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
 # A named street of a cell with no number (`东四北大街`) is its finest part.
 _STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
 
@@ -368,7 +369,9 @@ _BUILT = re.compile(r"[塔寺庙殿阁楼桥亭观宫院祠堂碑门]$")
 def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
     """The sight of a `周边景点` cell is the entity itself under another form
     of its name: `云龙涧风景区` on the page of 云龙涧, `延庆三里河湿地公园`
-    on the page of 三里河湿地生态公园 (a park whose name holds the stem)."""
+    on the page of 三里河湿地生态公园 (a park of the same kind whose name
+    holds the stem), `白羊沟` on the page of 白羊沟风景区 (the valley the
+    area is named after), `三峪风景区` on the page of 云蒙三峪景区."""
     v = BRACKETS.sub("", value).strip()
     # forms without the value's head: `冶仙塔` on the page of 冶仙塔旅游风景区
     # is the tower the area is named after, not the area; a wall's pass is

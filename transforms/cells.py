@@ -196,7 +196,7 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     return out
 
 
-_HOUSE_NUMBER = re.compile(r"^[0-9０-９]+号$")
+HOUSE_NUMBER = re.compile(r"^[0-9０-９]+号$")
 
 
 def _join_house_numbers(pieces: list[str]) -> list[str]:
@@ -204,7 +204,7 @@ def _join_house_numbers(pieces: list[str]) -> list[str]:
     goes back onto the address before it."""
     out: list[str] = []
     for p in pieces:
-        if out and _HOUSE_NUMBER.match(p) and out[-1].endswith("号"):
+        if out and HOUSE_NUMBER.match(p) and out[-1].endswith("号"):
             out[-1] += "、" + p
         else:
             out.append(p)
