@@ -297,8 +297,6 @@ def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = 
                 if _close(span[0], lo, tol) and _close(span[1], hi, tol)]
     amount, dim, raw = q
     tol = cfg.number_rel_tol
-    # a bound of a range (`2-3小时`) is no duration of its own
-    ranges = find_duration_ranges(text) if dim == "time" else ()
     counting = bool(relation and _COUNT_RELATION.search(relation))
     out = []
     for s, e, t_amount, t_dim, t_raw in find_quantities(text):
@@ -320,9 +318,9 @@ def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = 
                   and _close(raw, t_raw, tol))
         else:
             ok = False  # another dimension: 5月 is not 5首
-        if ok and not any(lo <= s < hi for lo, hi, _, _ in ranges):
+        if ok:
             out.append((s, e))
-    return out
+    return _not_range_bounds(value, text, out)  # `2-3小时` states no 3小时
 
 
 def _date(value: str, text: str, cfg: AlignConfig) -> Alignment | None:

@@ -239,7 +239,7 @@ def _close(a: float, b: float, tol: float) -> bool:
 # the text as `2-3小时`, `两到三个小时` or `一两个小时`. A range states the
 # value only with both bounds; one bound alone is not the range, and a bound
 # of a range (`2-3小时`) is not a duration of its own.
-_DURATION_UNITS = {u: _UNITS[u][1] for u in ("小时", "分钟", "天")} | {"钟头": _UNITS["小时"][1]}
+_DURATION_UNITS = {u: _UNITS[u][1] for u in ("小时", "钟头", "分钟", "天")}
 _DUR_NUM = r"(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)"
 _DUR_UNIT = r"个?(小时|钟头|分钟|天)"
 _RANGE_RE = re.compile(rf"{_DUR_NUM}\s*(?:{_DUR_UNIT})?\s*(?:-|－|—|–|~|～|至|到)\s*{_DUR_NUM}\s*{_DUR_UNIT}")

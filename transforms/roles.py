@@ -174,20 +174,19 @@ class CueIndex:
         if got is not None:
             return [c for c in got if c[3] == relation and (c[1] <= s or c[0] >= e)]
         seg = self.text[lo:hi]
-        out = []
-        for ch, cues in self._plans.get(relation, ()):
-            if ch not in seg:
-                continue
-            for cue in cues:
-                j = seg.find(cue)
-                while j != -1:
-                    if lo + j + len(cue) <= s or lo + j >= e:
-                        out.append((lo + j, lo + j + len(cue), cue, relation))
-                    j = seg.find(cue, j + 1)
-        if "最佳" in seg and not is_award_relation(relation):
-            out = [c for c in out if not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
+        out = [c for ch, cues in self._plans.get(relation, ()) if ch in seg
+               for c in _occurrences(seg, lo, [(cue, relation) for cue in cues]) if c[1] <= s or c[0] >= e]
+        out = self._outside_categories(seg, out)
         out.sort()
         return out
+
+    def _outside_categories(self, seg: str, cues: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+        """`最佳导演奖`, `最佳国语男演唱人奖`: a role word inside an award's
+        category names the category, not a part the entity played."""
+        if "最佳" not in seg:
+            return cues
+        return [c for c in cues if is_award_relation(c[3])
+                or not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
 
     @classmethod
     def build(cls, text: str, relations, dated=(), mined=None) -> "CueIndex":
@@ -207,11 +206,7 @@ class CueIndex:
             cues = by_char.get(ch)
             if cues is None:
                 continue
-            for cue, rel in cues:
-                j = seg.find(cue)
-                while j != -1:
-                    out.append((lo + j, lo + j + len(cue), cue, rel))
-                    j = seg.find(cue, j + 1)
+            out += _occurrences(seg, lo, cues)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
@@ -230,14 +225,22 @@ class CueIndex:
             for m in _foreign_regex().finditer(seg):
                 if m.group() not in self.own_words and _COLON.match(self.text, lo + m.end()):
                     out.append((lo + m.start(), lo + m.end(), m.group(), FOREIGN))
-        if "最佳" in seg:
-            # `最佳导演奖`, `最佳国语男演唱人奖`: a role word inside an award's
-            # category names the category, not a part the entity played.
-            out = [c for c in out if is_award_relation(c[3])
-                   or not _IN_CATEGORY.search(self.text, max(0, c[0] - 7), c[0])]
+        out = self._outside_categories(seg, out)
         out.sort()
         self._spans[(lo, hi)] = out
         return out
+
+
+def _occurrences(seg: str, lo: int, cues) -> list[tuple[int, int, str, str]]:
+    """(start, end, cue, relation) of every occurrence, overlapping ones
+    included, of each (cue, relation) in `seg`, a span starting at `lo`."""
+    out = []
+    for cue, rel in cues:
+        j = seg.find(cue)
+        while j != -1:
+            out.append((lo + j, lo + j + len(cue), cue, rel))
+            j = seg.find(cue, j + 1)
+    return out
 
 
 @lru_cache(maxsize=4096)
