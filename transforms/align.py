@@ -32,7 +32,7 @@ Offsets in the returned Alignment always refer to the ORIGINAL text.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
 from transforms.quantities import (
@@ -48,6 +48,8 @@ from transforms.align_kinds import (
     subject_name, titled, work_value,
 )
 from transforms.longer_names import inside_longer_name
+from transforms.modifiers import modified_mention
+from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import at_word_boundaries, entry_lexicon
 from transforms.other_roles import NEARBY_RELATIONS, address_of_another, is_award_relation, nominated
 from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
@@ -89,6 +91,10 @@ class AlignConfig:
     # Nor a piece of a title in 《》, an edition-numbered award (第57届德国电影奖)
     # or a quoted institution name (transforms/longer_names.py).
     longer_names: bool = True
+    # Nor inside words that make it another value: a degree, a shade, an
+    # outline, a sub-kind or a region beyond (`较耐阴`, `深红色`, `近球形`,
+    # `亚灌木`, `…以南`; transforms/modifiers.py).
+    modifiers: bool = True
     # Choose the span by the cues of the relation near each mention, and
     # reject a value whose only mentions are in another role (transforms/roles.py).
     roles: bool = True
@@ -195,10 +201,7 @@ class AlignContext:
         return self._quantity_anchors
 
 
-
 # --------------------------------------------------------------------------- levels
-
-_DIGITS = re.compile(r"\d+")
 
 
 def _original_boundary_ok(text: str, s: int, e: int, nv: str) -> bool:
@@ -391,7 +394,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.places and relation in _forms.PLACE_RELATIONS:
         yield "place", _forms.place_spans(value, text, relation), True
     if cfg.sights and relation in NEARBY_RELATIONS:
-        yield "sight", _forms.sight_spans(value, text), True
+        yield "sight", sight_spans(value, text), True
     if cfg.list_items:
         yield "list_item", _forms.list_item_spans(value, text), True
     if cfg.paraphrases:
@@ -425,7 +428,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
         if wrong:
             return None, f"value of another kind: {wrong} for {relation}"
     if cfg.roles and cfg.sights and ctx is not None and relation in NEARBY_RELATIONS \
-            and _forms.names_the_entity(value, ctx.own_names):
+            and names_the_entity(value, ctx.own_names):
         return None, f"the entity itself: {value} names {ctx.entity}"
     dated = _is_dated(value)
     date_like = dated and (parse_date(value) is not None or _MONTH_DAY.match(value) is not None)
@@ -444,6 +447,10 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             longer = inside_longer_name(text, s, e, relation) if cfg.longer_names and name_like else None
             if longer:
                 cut.append(f"{text[s:e]}@{s} in {longer}")
+                continue
+            modified = modified_mention(value, text, s, e, relation) if cfg.modifiers else None
+            if modified:
+                cut.append(f"{text[s:e]}@{s} in {modified}")
                 continue
             if (cfg.roles and ctx is not None and name_like and relation and not is_name_relation(relation)
                     and value != ctx.entity):

@@ -81,7 +81,8 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
-_UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])")
+# `珠市口`, `菜市口`: 市 before 口 closes no city.
+_UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])(?!(?<=市)口)")
 
 
 @lru_cache(maxsize=8192)
@@ -195,6 +196,9 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
         # a bracket note (`(近庑殿路)`), a full stop or a direction closing
         # the cell is no part of the place
         value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
+        # the sight's own building named after its house number
+        # (`…正黄旗18号北京香麓园文化艺术中心`) is no part of the address
+        value = _NAME_AFTER_NUMBER.sub(r"\1", value)
         # a landmark after a comma (`…京密路，西大桥南`, `…侯庄子村，019县道旁`)
         # is a part of the address the text must give too
         head, _, landmark = value.partition("，") if "，" in value else value.partition(",")
@@ -212,6 +216,8 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
         cores = place_cores(value)
     for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
         out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
+        if address and not out and _HAS_NUMBER.search(core):
+            out = _number_written_otherwise_spans(core, text)
         if address:
             out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
             if core not in place_cores(value) and _STREET.match(core):
@@ -223,6 +229,30 @@ def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, in
 
 
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
+_NAME_AFTER_NUMBER = re.compile(r"([0-9０-９]+号)(?![院楼])[\u4e00-\u9fff]{3,}$")
+_DIGITS_RUN = re.compile(r"[0-9]+")
+_CN_DIGITS = "零一二三四五六七八九"
+
+
+def chinese_numeral(n: int) -> str:
+    """1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)."""
+    tens, ones = divmod(n, 10)
+    return ((_CN_DIGITS[tens] if tens > 1 else "") + "十" if tens else "") + (_CN_DIGITS[ones] if ones else "")
+
+
+def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int]]:
+    """An address part whose number the text spaces off (`地安门东大街47 号`)
+    or writes in Chinese numerals (`正黄旗十八号`)."""
+    pieces, pos = [], 0
+    for m in _DIGITS_RUN.finditer(core):
+        n = int(m.group())
+        forms = [m.group()] + ([chinese_numeral(n)] if 0 < n < 100 else [])
+        pieces += [re.escape(core[pos:m.start()]), r"\s*(?:" + "|".join(forms) + r")\s*"]
+        pos = m.end()
+    rx = "".join(pieces) + re.escape(core[pos:])
+    return [m.span() for m in re.finditer(rx, text)]
+
+
 # Words that say where the sight is (a street named elsewhere is only named).
 _ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
 # A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
@@ -280,137 +310,6 @@ def _address_located(value: str, core: str, text: str, j: int) -> bool:
     if core[-1] in "镇乡":
         units.append(parts[0])  # a town or township told with its city (`北京喇叭沟门满族乡`)
     return any(u in before or (len(_stem(u)) >= 2 and _stem(u) in before) for u in units)
-
-
-# The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
-_HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|游乐园|公园"
-_SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
-_HEAD_AFTER = re.compile(_HEADS)
-# Other names of a few sights a text uses as often as the cell's.
-SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国家体育场",), "国家体育场": ("鸟巢",),
-                     "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",), "天安门广场": ("天安门",),
-                     "北京大学": ("北大", "燕园")}
-
-
-# A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
-# text names the smaller one alone (`园内北部的樱桃沟`).
-_INNER_SIGHT = re.compile(r"^.{2,}?(?:植物园|动物园|公园|风景区|景区|度假区|寺)(.{3,})$")
-# An honour before a temple's name (`敕赐瑞云禅寺`), or the dynasty before a
-# tomb's (`明定陵`), that the text leaves out.
-_HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$|^[明清](.{1,3}陵)$")
-
-
-@lru_cache(maxsize=8192)
-def _sight_names(v: str) -> tuple[str, ...]:
-    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城;
-    `八达岭长城` -> 长城八达岭; `卧虎山长城` -> 卧虎长城;
-    `房山百花山景区` -> 百花山 (a district before it); `北京植物园樱桃沟` ->
-    樱桃沟; `敕赐瑞云禅寺` -> 瑞云禅寺, 瑞云寺 (`v`: the cell's name without
-    its bracket note)."""
-    names = [v]
-    if "·" in v:  # two joined names (`云居寺·石经山`): written together, or the first alone
-        names += ["".join(v.split("·")), v.split("·")[0]]
-    for rx in (_HONOUR, _INNER_SIGHT):
-        m = rx.match(v)
-        if m:
-            names.append(next(g for g in m.groups() if g))
-    m = _SIGHT_HEAD.match(names[-1])
-    if m:
-        names.append(m.group(1))
-    if m or _NATURAL.search(names[-1]):
-        # the places before a name (`房山百花山`, `北京平谷金海湖`): the name
-        # alone; not before a kind of building (`北京海洋馆` is no 海洋馆)
-        names += _without_places(names[-1])
-    for n in list(names):
-        names += _wall_names(n)
-        if n.endswith("禅寺"):
-            names.append(n[:-2] + "寺")
-        elif n.endswith("寺") and len(n) >= 3:
-            names.append(n[:-1] + "禅寺")
-    return tuple(dict.fromkeys(names[1:])) + SIGHT_OTHER_NAMES.get(v, ())
-
-
-_NATURAL = re.compile(r"(?:湖|山|河|水库|峡|谷|沟|洞|泉|岛|寨)$")
-
-
-def _without_places(name: str) -> list[str]:
-    """`北京平谷金海湖` -> [平谷金海湖, 金海湖]: known places of two or three
-    characters (or a district's or county's name without its unit: 平谷 of
-    平谷县) taken off the front while three characters are left."""
-    places = jieba_place_names()
-    out = []
-    while True:
-        name = next((name[k:] for k in (2, 3) if len(name) - k >= 3
-                     and (name[:k] in places or name[k:] in places
-                          or any(name[:k] + unit in places for unit in "区县市"))), "")
-        if not name:
-            return out
-        out.append(name)
-
-
-def _wall_names(name: str) -> list[str]:
-    """A section of the Great Wall the other way round: `八达岭长城` ->
-    长城八达岭; `卧虎山长城` -> 卧虎长城 too. Not the pass alone: `古北口`
-    and `八达岭` are towns and passes as often as walls."""
-    if not name.endswith("长城") or len(name) < 4:
-        return []
-    stem = name[:-2]
-    out = ["长城" + stem]
-    if stem.endswith("山") and len(stem) >= 3:
-        out.append(stem[:-1] + "长城")
-    return out
-
-
-# What is built inside an area named after it (`冶仙塔` of 冶仙塔旅游风景区),
-# where a valley or a mountain (`白羊沟` of 白羊沟风景区) is the area itself.
-_BUILT = re.compile(r"[塔寺庙殿阁楼桥亭观宫院祠堂碑门]$")
-
-
-def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
-    """The sight of a `周边景点` cell is the entity itself under another form
-    of its name: `云龙涧风景区` on the page of 云龙涧, `延庆三里河湿地公园`
-    on the page of 三里河湿地生态公园 (a park of the same kind whose name
-    holds the stem), `白羊沟` on the page of 白羊沟风景区 (the valley the
-    area is named after), `三峪风景区` on the page of 云蒙三峪景区."""
-    v = BRACKETS.sub("", value).strip()
-    # forms without the value's head: `冶仙塔` on the page of 冶仙塔旅游风景区
-    # is the tower the area is named after, not the area; a wall's pass is
-    # no name of an area named after it either
-    names = set(_sight_names(v)) - set(SIGHT_OTHER_NAMES.get(v, ())) - set(_wall_names(v))
-    stem = _SIGHT_HEAD.match(v)
-    for own in own_names:
-        if own == v or own in names:
-            return True
-        head = _SIGHT_HEAD.match(own)
-        if not head:
-            continue
-        if (any(len(n) >= 3 and n in own for n in names)
-                and not (stem and v[len(stem.group(1)):] != own[len(head.group(1)):])):
-            return True  # a park of the same kind whose name holds the stem
-        if (head.group(1) == v and not _BUILT.search(v)) or (
-                stem and len(stem.group(1)) >= 2 and head.group(1).endswith(stem.group(1))):
-            # `白羊沟` of 白羊沟风景区; `三峪风景区` of 云蒙三峪景区
-            return True
-    return False
-
-
-# A name followed by a unit of the administration (`十渡镇`, `顺义城区`) is a
-# place: a sight's stem the text uses so (顺义 of 顺义公园) names the place.
-_ADMIN_AFTER = r"(?:[镇乡村区县市]|城区|地区|境内)"
-
-
-def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """A sight by another form of its name (_sight_names), or by the cell's
-    name with a generic head the text adds (`圆明园遗址公园` for 圆明园). A
-    form the text uses as a place name anywhere is no name of the sight."""
-    v = BRACKETS.sub("", value).strip()
-    out = [(j, j + len(n)) for n in _sight_names(v)
-           if not re.search(re.escape(n) + _ADMIN_AFTER, text) for j in find_all(text, n)]
-    for j in find_all(text, v):
-        head = _HEAD_AFTER.match(text, j + len(v))
-        if head:
-            out.append((j, head.end()))
-    return sorted(set(out))
 
 
 # Generic words closing a company's name: its trade and its legal form.
@@ -566,8 +465,10 @@ PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
      re.compile(r"(?:教育部|国家[\u4e00-\u9fff]{1,8}(?:局|部|委员会)|[\u4e00-\u9fff]{1,6}部)"
                 r"(?:[、和与及][\u4e00-\u9fff]{2,12}(?:局|部|委员会))*与[\u4e00-\u9fff]{2,10}"
                 r"(?:省|市|自治区)(?:人民政府)?共建")),
-    # free admission said with whom it is free for (`免费向公众开放`)
-    (re.compile(r"^免费开放"), re.compile(r"免费(?:向|对)[\u4e00-\u9fff]{1,6}开放")),
+    # free admission said with whom it is free for (`免费向公众开放`), or
+    # what a visitor does for free (`免费参观`, `目前是免费的`)
+    (re.compile(r"^免费开放"), re.compile(r"免费(?:向|对)[\u4e00-\u9fff]{1,6}开放|免费(?:接待)?(?:参观|游览|入园)"
+                                       r"|是免费的(?=[，。；;！!]|$)")),
 )
 
 

@@ -5,7 +5,8 @@ stores locators and labels only. The entries are rebuilt at run time from
 ../shared/data: Baike pages (named by their bare title, without the page's
 disambiguation) parsed by the crawler's own parser, KdConv entities by
 `transforms.corpora.kdconv_to_raw_entries` (film and music) and
-`kdconv_travel_to_raw_entries` (sights). A short value is stored as
+`kdconv_travel_to_raw_entries` (sights), plants by
+`landscape_to_raw_entries`. A short value is stored as
 `tail`; a longer one (a cell of the page, not a name) only as `tail_key`, a
 hash of its normalised form, so no page text is copied into the project. The
 scorer runs the redundant-triple stage (`clean_entry`) on each entry and
@@ -78,6 +79,12 @@ def labelled_entries(shared_data: Path, labels: list[dict]) -> dict[tuple[str, s
                   + kdconv_travel_to_raw_entries(kdconv / "travel" / "kb_travel.json")):
             if ("kdconv", e["url"]) in wanted:
                 out[("kdconv", e["url"])] = e
+    if any(s == "plant" for s, _ in wanted):
+        from transforms.corpora import landscape_to_raw_entries
+
+        for e in landscape_to_raw_entries(shared_data / "landscape-plant" / "dev.jsonl"):
+            if ("plant", e["url"]) in wanted:
+                out[("plant", e["url"])] = e
     missing = wanted - set(out)
     if missing:
         raise ValueError(f"labelled pages not found in the shared data: {sorted(missing)[:5]}")

@@ -37,6 +37,9 @@ class PairConfig:
         # A price list or a timetable is one value: `成人40元，学生、老人20元`
         # split at its commas leaves `学生` as a "price".
         "门票", "票价", "门票价格", "开放时间", "营业时间",
+        # A plant's habit or use is a description whose 、 lists words inside
+        # one phrase (`适生于深厚、肥沃、湿润的砂质土壤`, `皮、叶、花、果均可入药`).
+        "生长习性", "功用价值",
     }))
     # Trailing words that close a list but are not part of the last value.
     strip_suffixes: tuple[str, ...] = ("等等", "等")
@@ -118,6 +121,20 @@ def _category_follows(buf: list[str], value: str, at: int) -> bool:
             and bool(_CATEGORY_START.match(value, at)))
 
 
+# `中等`, `高等`, `平等`: 等 closing a word, not a list.
+_WORD_BEFORE_DENG = frozenset("中高同平相上次均对初优劣特")
+
+
+def _strip_list_end(piece: str, suffixes: tuple[str, ...]) -> str:
+    """`A、B等` -> B: the word closing a list is no part of its last value."""
+    for suf in suffixes:
+        if piece.endswith(suf) and len(piece) > len(suf):
+            if suf == "等" and piece[-2] in _WORD_BEFORE_DENG:
+                return piece
+            return piece[: -len(suf)].strip()
+    return piece
+
+
 def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_split: frozenset[str],
            strip_suffixes: tuple[str, ...], strip_citations: bool) -> list[str]:
     if strip_citations and "[" in value:
@@ -141,10 +158,7 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
         value = _WORK_GAP.sub("、", value)
     if "》" not in value and seps.isdisjoint(value):
         # Fast path: most cells hold one value.
-        for suf in strip_suffixes:
-            if value.endswith(suf) and len(value) > len(suf):
-                return [value[: -len(suf)].strip()]
-        return [value]
+        return [_strip_list_end(value, strip_suffixes)]
     pieces, buf, depth = [], [], 0
     n = len(value)
     award = bool(AWARD_RELATION.search(relation))
@@ -179,11 +193,7 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     pieces.append("".join(buf))
     out = []
     for p in pieces:
-        p = p.strip()
-        for suf in strip_suffixes:
-            if p.endswith(suf) and len(p) > len(suf):
-                p = p[: -len(suf)].strip()
-                break
+        p = _strip_list_end(p.strip(), strip_suffixes)
         if p:
             out.append(p)
     if not out:

@@ -14,6 +14,9 @@ copied into the project):
   realistic mix where most triples are not in the summary.
   `kdconv_travel_to_raw_entries` reads its travel knowledge base the same
   way: a sight's `Information` is its summary, the other rows its infobox.
+* LandscapeKnowledge (`landscape_to_raw_entries`): plant sentences with
+  their spo, regrouped per plant so that, as on a Baike page, the text states
+  some of the cells and not others.
 """
 from __future__ import annotations
 
@@ -122,13 +125,14 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
     return LabelledEntries(entries, pos_out, neg_out)
 
 
-def _kdconv_entry(url: str, entity: str, summary: str, cells, domain: str | None) -> dict:
-    """One KdConv entity as a raw entry: the bracketed note of its name
-    becomes the subtitle, each (relation, tail) cell an infobox row."""
+def _corpus_entry(url: str, entity: str, summary: str, cells, domain: str | None, source: str = "kdconv") -> dict:
+    """One corpus entity (KdConv's, a plant) as a raw entry: the bracketed
+    note of its name becomes the subtitle, each (relation, tail) cell an
+    infobox row."""
     m = _TITLE_NOTE.match(entity)
     title, subtitle = (m.group(1), m.group(2)) if m and m.group(1) else (entity, None)
     return {
-        "url": url, "source": "kdconv", "lemma_id": None,
+        "url": url, "source": source, "lemma_id": None,
         "title": title, "subtitle": subtitle, "summary": summary or "",
         "infobox": [{"name": rel, "value": tail, "value_links": []} for rel, tail in cells],
         "links": [], "tags": [domain] if domain else [], "depth": 0, "seed": None, "fetched_at": None,
@@ -140,7 +144,7 @@ def kdconv_to_raw_entries(path: str | Path) -> list[dict]:
     disambiguation, which becomes the subtitle), summary, and one infobox row
     per triple. Entities without summary or triples are kept: the cleaning
     stage must account for them (empty_text / no_triples)."""
-    return [_kdconv_entry(f"kdconv://{r.get('domain', '')}/{i}", r.get("entity") or "", r.get("summary"),
+    return [_corpus_entry(f"kdconv://{r.get('domain', '')}/{i}", r.get("entity") or "", r.get("summary"),
                           [(rel, tail) for _h, rel, tail in r.get("triples") or []], r.get("domain"))
             for i, r in enumerate(_read_jsonl(Path(path)))]
 
@@ -154,9 +158,41 @@ def kdconv_travel_to_raw_entries(path: str | Path) -> list[dict]:
     each cell once, so repeats are dropped in their first order."""
     with open(path, encoding="utf-8") as fh:
         base = json.load(fh)
-    return [_kdconv_entry(f"kdconv://travel/{i}", sight, next((t for _h, r, t in rows if r == "Information"), ""),
+    return [_corpus_entry(f"kdconv://travel/{i}", sight, next((t for _h, r, t in rows if r == "Information"), ""),
                           list(dict.fromkeys((r, t) for _h, r, t in rows if r != "Information")), "travel")
             for i, (sight, rows) in enumerate(base.items())]
+
+
+_SENTENCE_END = "。！？!?；;"
+
+
+def landscape_to_raw_entries(path: str | Path) -> list[dict]:
+    """Raw entries from LandscapeKnowledge's plant texts (`dev.jsonl`: one
+    sentence and its spo_list per line), one per plant named as a subject on
+    two lines or more. The summary is the first half of those sentences (in
+    file order, a full stop added where one is missing, so that two
+    sentences never run into one); the infobox is every (predicate, object)
+    of the plant on all of them, once each, in first order. So the text
+    states the cells of its own sentences and, as a Baike summary does its
+    infobox, leaves those of the other half unstated unless it happens to say
+    them too. The dataset's spo are no labels: a labeller reads the text."""
+    sentences: dict[str, list[str]] = defaultdict(list)
+    cells: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for obj in _read_jsonl(Path(path)):
+        text = (obj.get("text") or "").strip()
+        for subject in dict.fromkeys(spo.get("subject") for spo in obj.get("spo_list") or []):
+            if subject and text:
+                sentences[subject].append(text if text[-1] in _SENTENCE_END else text + "。")
+        for spo in obj.get("spo_list") or []:
+            if spo.get("subject") and spo.get("predicate") and spo.get("object"):
+                cells[spo["subject"]].append((spo["predicate"], spo["object"]))
+    out = []
+    for plant, lines in sentences.items():
+        if len(lines) < 2:
+            continue
+        out.append(_corpus_entry(f"plant://{plant}", plant, "".join(lines[:(len(lines) + 1) // 2]),
+                                 list(dict.fromkeys(cells[plant])), "植物", source="plant"))
+    return out
 
 
 def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:

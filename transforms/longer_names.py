@@ -18,8 +18,9 @@ is not stated (docs/alignment.md, rule 4):
   does not state `职业 制片人`;
 - a quoted name of an institution, award, programme or show (“…大学联盟”,
   “…年度最佳音乐电视奖”, “诺亚方舟世界巡回演唱会” does not state the work
-  `诺亚方舟`), or of an honour the text calls one (“…女歌手”称号); quotes around a plain phrase (“慰安妇纪录片”)
-  are emphasis, not a name, and do not count.
+  `诺亚方舟`), or of an honour or a project the text calls one (“…女歌手”称号,
+  “顶美鸟巢-空中走廊”项目: each quoted occurrence of it is the name); quotes
+  around a plain phrase (“慰安妇纪录片”) are emphasis, not a name, and do not count.
 
 A relation whose values are awards or honours (`主要奖项`, `主要成就`) is
 exempt: its value is often a piece of the award's full name.
@@ -43,8 +44,9 @@ _QUOTED = re.compile(r"[“「『]([^“”「」『』\n]{2,60})[”」』]")
 _NAME_END = re.compile(r"(?:奖|獎|节|榜|赛|盛典|典礼|大学|学院|学校|公司|集团|联盟|协会|学会|委员会|中心|"
                        r"研究所|研究院|实验室|工程|计划|基地|项目|乐团|乐队|剧团|电视台|电台|"
                        r"演唱会|音乐会|巡演|巡回演出|演出|展览|晚会)$")
-# What a quoted honour is called after its name (`获得“…最受欢迎女歌手”称号`).
-_HONOUR_AFTER = re.compile(r"(?:称号|荣誉|头衔|奖)")
+# What a quoted honour or project is called after its name (`获得“…最受欢迎女歌手”称号`,
+# `“顶美鸟巢-空中走廊”项目`).
+_KIND_AFTER = re.compile(r"(?:称号|荣誉|头衔|奖|项目|工程)")
 _SUBTITLE = re.compile(r"(?<=[^\s：:])\s*[：:]")
 _BRACKETED = re.compile(r"[（(]([^（）()]+)[）)]$")
 _ITEM_SEP = re.compile(r"[、，,/／]")
@@ -73,8 +75,11 @@ def name_spans(text: str) -> tuple[tuple[int, int], ...]:
         # each pattern needs one of its words: most texts skip the scan
         if any(w in text for w in words):
             out.extend(m.span() for m in rx.finditer(text))
-    for m in _QUOTED.finditer(text):
-        if _HONOUR_AFTER.match(text, m.end()):  # “…台湾区最受欢迎女歌手”称号: one honour's name
+    quoted = list(_QUOTED.finditer(text))
+    # “…台湾区最受欢迎女歌手”称号: one honour's name, wherever it is quoted
+    kinds = {m.group(1) for m in quoted if _KIND_AFTER.match(text, m.end())}
+    for m in quoted:
+        if m.group(1) in kinds:
             out.append(m.span(1))
             continue
         base = m.start(1)

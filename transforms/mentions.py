@@ -44,22 +44,49 @@ _DICT: tuple[dict, float] | None = None
 _NAME_TAGS = frozenset({"nr", "nrt", "nrfg", "ns", "nt", "nz", "j"})
 
 
+# How often a common noun of jieba's dictionary must be (per its counts) to
+# be one of the language's everyday words: 世界 34,387, 儿童 5,456; 故宫 1,303.
+_COMMON_NOUN_FREQ = 5000
+
+
 @lru_cache(maxsize=1)
-def _name_tags() -> dict[str, str]:
-    """word -> tag of the names in jieba's dictionary (read once from its dict.txt)."""
+def _dictionary_tags() -> tuple[dict[str, str], frozenset[str]]:
+    """(word -> tag of the names, the everyday common nouns) of jieba's
+    dictionary, read once from its dict.txt."""
     import os
 
     import jieba
 
+    names: dict[str, str] = {}
+    nouns = []
     path = os.path.join(os.path.dirname(jieba.__file__), "dict.txt")
     with open(path, encoding="utf-8") as fh:
-        return {p[0]: p[2] for p in (line.split() for line in fh) if len(p) == 3 and p[2] in _NAME_TAGS}
+        for line in fh:
+            p = line.split()
+            if len(p) != 3:
+                continue
+            if p[2] in _NAME_TAGS:
+                names[p[0]] = p[2]
+            elif p[2] == "n" and int(p[1]) >= _COMMON_NOUN_FREQ:
+                nouns.append(p[0])
+    return names, frozenset(nouns)
+
+
+def _name_tags() -> dict[str, str]:
+    """word -> tag of the names in jieba's dictionary."""
+    return _dictionary_tags()[0]
 
 
 @lru_cache(maxsize=1)
 def jieba_names() -> frozenset[str]:
     """The words of jieba's dictionary tagged as names."""
     return frozenset(_name_tags())
+
+
+def common_nouns() -> frozenset[str]:
+    """The everyday common nouns of jieba's dictionary (tag n, frequent):
+    words that name a kind of thing, never one place."""
+    return _dictionary_tags()[1]
 
 
 @lru_cache(maxsize=1)

@@ -78,12 +78,14 @@ _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪�
 # role (`与颐和园相比`, `英法联军焚毁圆明园`) is not one beside it.
 NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近景点"})
 _NEAR = re.compile(r"附近|旁|畔|对面|隔壁|紧邻|紧临|毗邻|比邻|相邻|邻近|靠近|临近|紧挨|[东南西北][邻临靠接]|背靠|依傍|相望|呼应"
-                   r"|之隔|步行|脚下"
-                   r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
+                   r"|之隔|步行|脚下|距(?!今)|(?:很|较|非常)近"
+                   r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至|岸)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
                    r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入|[东南西北山]麓|[建设]于"
                    r"|[东南西北]{2}(?:方|侧|面|的|角)|[东南西北]濒|沿|[设建内还]有|连为一体"
-                   # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`)
-                   r"|[区园院寺馆宫殿校]内|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区|景点有")
+                   # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`,
+                   # `景区中千年古刹超胜庵`, `…举人宅院和寺庙遗址等景点`)
+                   r"|[区园院寺馆宫殿校]内|[区园院寺]中(?![心国])|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区"
+                   r"|景点有|等景点")
 # `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`, `八大处公园的第七处寺院`: the sight holds the entity.
 _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部分|组成部分|[东南西北正城大]门|一座|一处"
                             r"|第[一二三四五六七八九十0-9]+[处座个])")
@@ -91,9 +93,10 @@ _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部
 # said to be one of the sight's parts; `…在天坛南半部`: it is in the sight.
 _IS_OF_BEFORE = re.compile(r"(?<!成)(?:是|为)$")
 _IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
-# A town, a street, a station or an area named after a sight (`潭柘寺镇`, `天坛路`,
-# `妙峰山地区`) is not the sight; `古北水镇镇子里` is the water town itself.
-_NAMED_AFTER = re.compile(r"镇(?!子)|乡|路|街|大街|胡同|站|地区")
+# A town, a street, a station, an area, a farm or a reservoir named after a
+# sight (`潭柘寺镇`, `天坛路`, `三里屯酒吧街`, `妙峰山地区`, `南口农场`) is not
+# the sight; `古北水镇镇子里` is the water town itself.
+_NAMED_AFTER = re.compile(r"镇(?!子)|乡|路|街|大街|胡同|站|地区|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库")
 # `…景区内`, `园中`; not `、吴冠中` (a list goes on to other names).
 _INSIDE_AFTER = re.compile(r"[^，。；;！？!?、]{0,3}?[内中里]")
 # A town the sight lies in is a unit of its address (`昌平区小汤山镇讲礼村`),

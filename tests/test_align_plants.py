@@ -1,0 +1,62 @@
+"""Issue 10, session 12: the rules found on round 19 (LandscapeKnowledge plant
+texts, the first pages of that domain), after its one measurement. Each test
+sentence is our own (facts about common plants); each assertion names the
+reason the aligner gives or the value the cell becomes."""
+from __future__ import annotations
+
+import pytest
+
+from tests.test_align_roles import _dropped, _entry, _kept
+from transforms.cells import PairConfig, split_values
+from transforms.modifiers import modified_mention
+from transforms.redundancy import CleaningConfig
+
+
+def test_a_habit_or_a_use_is_one_description_not_a_list():
+    cfg = PairConfig()
+    assert split_values("喜深厚、肥沃、排水良好的酸性土壤", "生长习性", cfg) == ["喜深厚、肥沃、排水良好的酸性土壤"]
+    assert split_values("根、叶、果实均可入药", "功用价值", cfg) == ["根、叶、果实均可入药"]
+    # a list of places or colours is still a list
+    assert split_values("河北、山西、山东", "地理分布", cfg) == ["河北", "山西", "山东"]
+    text = "银杏喜深厚、肥沃、排水良好的酸性土壤，根、叶、果实均可入药。"
+    kept = _kept(_entry("银杏", text, [("生长习性", "喜深厚、肥沃、排水良好的酸性土壤"), ("功用价值", "根、叶、果实均可入药")]))
+    assert set(kept) == {("生长习性", "喜深厚、肥沃、排水良好的酸性土壤"), ("功用价值", "根、叶、果实均可入药")}
+
+
+def test_a_word_ending_in_deng_is_no_list_end():
+    cfg = PairConfig()
+    assert split_values("对二氧化硫抗性中等", "生长习性", cfg) == ["对二氧化硫抗性中等"]
+    assert split_values("张艺谋、陈凯歌等", "导演", cfg) == ["张艺谋", "陈凯歌"]
+
+
+@pytest.mark.parametrize("value, text, modifier", [
+    ("耐阴", "紫杉较耐阴，生长缓慢。", "较耐阴"),        # a milder degree
+    ("耐寒", "榕树不耐寒，北方只能盆栽。", "不耐寒"),      # its negation
+    ("红色", "石榴的花多为橙红色。", "橙红色"),            # another shade
+    ("球形", "悬铃木的果序近球形。", "近球形"),            # an approximation
+    ("卵形", "玉兰的叶片宽卵形。", "宽卵形"),              # another outline
+    ("耐寒", "沙棘非常耐寒。", "非常耐寒"),              # a stronger degree
+    ("灌木", "百里香是矮小的亚灌木。", "亚灌木"),          # a sub-kind of plant
+    ("湖北西部", "珙桐分布于湖北西部以南的山地。", "湖北西部以南"),  # a region beyond it
+])
+def test_a_modifier_makes_another_value(value, text, modifier):
+    s = text.find(value)
+    assert modified_mention(value, text, s, s + len(value), "地理分布") == modifier
+    relation = {"耐阴": "生长习性", "耐寒": "生长习性", "红色": "颜色", "球形": "形状", "卵形": "形状",
+                "灌木": "植物分类", "湖北西部": "地理分布"}[value]
+    raw = _entry("某植物", text, [(relation, value)])
+    assert f"in {modifier}" in _dropped(raw)[(relation, value)]
+    cfg = CleaningConfig()
+    cfg.align.modifiers = False
+    assert (relation, value) in _kept(raw, cfg)
+
+
+def test_the_plain_value_is_still_stated_and_its_own_mention_is_the_span():
+    text = "凌霄的花冠橙红色，蒴果长如豆荚，果皮红色。"
+    kept = _kept(_entry("凌霄", text, [("颜色", "红色")]))
+    assert kept[("颜色", "红色")]["start"] == text.rindex("红色")
+    # a small tree is a tree (a narrower kind states the broader)
+    assert ("植物分类", "乔木") in _kept(_entry("鸡爪槭", "鸡爪槭是落叶小乔木。", [("植物分类", "乔木")]))
+    # a direction beyond a sight says where the entity is by it
+    kept = _kept(_entry("景山公园", "景山公园位于故宫以北。", [("周边景点", "故宫")]))
+    assert ("周边景点", "故宫") in kept

@@ -1,0 +1,161 @@
+"""A sight by another form of its name (issue 10 §3, the `sight` level).
+
+KdConv's travel sights name the sights around them (`周边景点`) as a visitor's
+guide does, and a text names the same sight its own way: without the
+generic head (`八大处` for 八大处公园), by an older or a common name (`紫禁城`
+for 故宫, `北大` for 北京大学), without the places before it (`金海湖` for
+北京平谷金海湖), a Great Wall section the other way round (`长城八达岭`). A
+form that is a place or an everyday word itself is no name of the sight
+(`石景山` of 石景山游乐园, `世界` of 世界公园), and a `周边景点` cell that
+names the entity itself is none of its neighbours (`names_the_entity`).
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from transforms.mentions import common_nouns, jieba_place_names
+from transforms.text import find_all
+from transforms.value_variants import BRACKETS
+
+# The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
+_HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园"
+_SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
+_HEAD_AFTER = re.compile(_HEADS)
+# Other names of a few sights a text uses as often as the cell's.
+SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国家体育场",), "国家体育场": ("鸟巢",),
+                     "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",),
+                     "北京大学": ("北大", "燕园")}
+
+
+# A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
+# text names the smaller one alone (`园内北部的樱桃沟`).
+_INNER_SIGHT = re.compile(r"^.{2,}?(?:植物园|动物园|公园|风景区|景区|度假区|寺)(.{3,})$")
+# An honour before a temple's name (`敕赐瑞云禅寺`), or the dynasty before a
+# tomb's (`明定陵`), that the text leaves out.
+_HONOUR = re.compile(r"^(?:敕赐|敕建|御赐|御制)(.{2,})$|^[明清](.{1,3}陵)$")
+
+
+@lru_cache(maxsize=8192)
+def _sight_names(v: str) -> tuple[str, ...]:
+    """`八大处公园` -> 八大处; `大觉寺` -> 大觉禅寺 (and back); 故宫 -> 紫禁城;
+    `八达岭长城` -> 长城八达岭; `卧虎山长城` -> 卧虎长城;
+    `房山百花山景区` -> 百花山 (a district before it); `北京植物园樱桃沟` ->
+    樱桃沟; `敕赐瑞云禅寺` -> 瑞云禅寺, 瑞云寺 (`v`: the cell's name without
+    its bracket note)."""
+    names = [v]
+    if "·" in v:  # two joined names (`云居寺·石经山`): written together, or the first alone
+        names += ["".join(v.split("·")), v.split("·")[0]]
+    for rx in (_HONOUR, _INNER_SIGHT):
+        m = rx.match(v)
+        if m:
+            names.append(next(g for g in m.groups() if g))
+    m = _SIGHT_HEAD.match(names[-1])
+    if m:
+        names.append(m.group(1))
+    if m or _NATURAL.search(names[-1]):
+        # the places before a name (`房山百花山`, `北京平谷金海湖`): the name
+        # alone; not before a kind of building (`北京海洋馆` is no 海洋馆)
+        names += _without_places(names[-1])
+    for n in list(names):
+        names += _wall_names(n)
+        if n.endswith("禅寺"):
+            names.append(n[:-2] + "寺")
+        elif n.endswith("寺") and len(n) >= 3:
+            names.append(n[:-1] + "禅寺")
+    return tuple(dict.fromkeys(names[1:])) + SIGHT_OTHER_NAMES.get(v, ())
+
+
+_NATURAL = re.compile(r"(?:湖|山|河|水库|峡|谷|沟|洞|泉|岛|寨)$")
+
+
+def _without_places(name: str) -> list[str]:
+    """`北京平谷金海湖` -> [平谷金海湖, 金海湖]: known places of two or three
+    characters (or a district's or county's name without its unit: 平谷 of
+    平谷县) taken off the front while three characters are left."""
+    places = jieba_place_names()
+    out = []
+    while True:
+        name = next((name[k:] for k in (2, 3) if len(name) - k >= 3
+                     and (name[:k] in places or name[k:] in places
+                          or any(name[:k] + unit in places for unit in "区县市"))), "")
+        if not name:
+            return out
+        out.append(name)
+
+
+def _wall_names(name: str) -> list[str]:
+    """A section of the Great Wall the other way round: `八达岭长城` ->
+    长城八达岭; `卧虎山长城` -> 卧虎长城 too. Not the pass alone: `古北口`
+    and `八达岭` are towns and passes as often as walls."""
+    if not name.endswith("长城") or len(name) < 4:
+        return []
+    stem = name[:-2]
+    out = ["长城" + stem]
+    if stem.endswith("山") and len(stem) >= 3:
+        out.append(stem[:-1] + "长城")
+    return out
+
+
+# What is built inside an area named after it (`冶仙塔` of 冶仙塔旅游风景区),
+# where a valley or a mountain (`白羊沟` of 白羊沟风景区) is the area itself.
+_BUILT = re.compile(r"[塔寺庙殿阁楼桥亭观宫院祠堂碑门]$")
+
+
+def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
+    """The sight of a `周边景点` cell is the entity itself under another form
+    of its name: `云龙涧风景区` on the page of 云龙涧, `延庆三里河湿地公园`
+    on the page of 三里河湿地生态公园 (a park of the same kind whose name
+    holds the stem), `白羊沟` on the page of 白羊沟风景区 (the valley the
+    area is named after), `三峪风景区` on the page of 云蒙三峪景区."""
+    v = BRACKETS.sub("", value).strip()
+    # forms without the value's head: `冶仙塔` on the page of 冶仙塔旅游风景区
+    # is the tower the area is named after, not the area; a wall's pass is
+    # no name of an area named after it either
+    names = set(_sight_names(v)) - set(SIGHT_OTHER_NAMES.get(v, ())) - set(_wall_names(v))
+    stem = _SIGHT_HEAD.match(v)
+    for own in own_names:
+        if own == v or own in names:
+            return True
+        head = _SIGHT_HEAD.match(own)
+        if not head:
+            continue
+        if (any(len(n) >= 3 and n in own for n in names)
+                and not (stem and v[len(stem.group(1)):] != own[len(head.group(1)):])):
+            return True  # a park of the same kind whose name holds the stem
+        if (head.group(1) == v and not _BUILT.search(v)) or (
+                stem and len(stem.group(1)) >= 2 and head.group(1).endswith(stem.group(1))):
+            # `白羊沟` of 白羊沟风景区; `三峪风景区` of 云蒙三峪景区
+            return True
+    return False
+
+
+# A name followed by a unit of the administration (`十渡镇`, `顺义城区`) is a
+# place: a sight's stem the text uses so (顺义 of 顺义公园) names the place.
+_ADMIN_AFTER = r"(?:[镇乡村区县市]|城区|地区|境内)"
+
+
+def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """A sight by another form of its name (_sight_names), or by the cell's
+    name with a generic head the text adds (`圆明园遗址公园` for 圆明园). A
+    form the text uses as a place name anywhere, or that is a place or a
+    common word itself (_place_or_word), is no name of the sight."""
+    v = BRACKETS.sub("", value).strip()
+    out = [(j, j + len(n)) for n in _sight_names(v)
+           if not re.search(re.escape(n) + _ADMIN_AFTER, text) and not _place_or_word(n)
+           for j in find_all(text, n)]
+    for j in find_all(text, v):
+        head = _HEAD_AFTER.match(text, j + len(v))
+        if head:
+            out.append((j, head.end()))
+    return sorted(set(out))
+
+
+@lru_cache(maxsize=4096)
+def _place_or_word(form: str) -> bool:
+    """A sight's stem that is a district's or a town's name (`石景山` of
+    石景山游乐园 is 石景山区, `南口` of 南口公园 is 南口镇), or one of the
+    language's most common nouns (`世界` of 世界公园), names the place or
+    the thing, not the sight."""
+    places = jieba_place_names()
+    return any(form + unit in places for unit in "区镇乡") or form in common_nouns()
