@@ -105,7 +105,7 @@ def iter_pairs(files: list[Path]):
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from transforms.review import ReviewError, SheetSampler, sheet_filenames, write_sheet
+    from transforms.review_sheets import ReviewError, SheetSampler, sheet_filenames, write_sheet
 
     if args.per_relation <= 0:
         raise CdtpError(f"--per-relation must be positive, got {args.per_relation}")
@@ -174,7 +174,8 @@ def sheet_paths(path: str) -> list[Path]:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from transforms.review import ReviewError, ReviewRules, compare, read_sheet
+    from transforms.review import ReviewRules, compare
+    from transforms.review_sheets import ReviewError, read_sheet
 
     if len(args.paths) % 2:
         raise CdtpError(

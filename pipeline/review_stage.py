@@ -17,13 +17,8 @@ import apache_beam as beam
 from pipeline.audit import DROPPED, entry_row, triple_ids, triple_row
 from pipeline.batch import emit, items_of
 from pipeline.errors import CdtpError
-from transforms.review import (
-    RelationDecisions,
-    RelationReviewConfig,
-    ReviewError,
-    load_decision_file,
-    review_pair,
-)
+from transforms.review import RelationDecisions, RelationReviewConfig, load_decision_file, review_pair
+from transforms.review_sheets import ReviewError
 
 STAGE = "relation_review"
 REASON = "relation_rejected"

@@ -10,14 +10,11 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from transforms.review import (
+from transforms.review import ReviewRules, cohen_kappa, compare, load_decision_file
+from transforms.review_sheets import (
     ReviewError,
-    ReviewRules,
-    cohen_kappa,
-    compare,
     decode_relation_filename,
     holding_sentence,
-    load_decision_file,
     read_sheet,
     relation_filename,
     sheet_filenames,
@@ -324,7 +321,7 @@ def test_sheet_cells_from_crawled_text_never_run_as_formulas(tmp_path):
     """A tail like `=HYPERLINK(...)` or `-5℃` must reach the annotator as text."""
     import csv
 
-    from transforms.review import SHEET_COLUMNS, read_sheet, write_sheet
+    from transforms.review_sheets import SHEET_COLUMNS, read_sheet, write_sheet
 
     row = {c: "" for c in SHEET_COLUMNS}
     row.update(item_id="r1", relation="最低气温", head="漠河", tail="-5℃", text='=HYPERLINK("http://x")',

@@ -138,7 +138,7 @@ def _inside(base: Path, relative: str) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(st.lists(HOSTILE_NAMES, min_size=1, max_size=6))
 def test_review_sheet_names_from_relations_stay_in_the_folder(tmp_path_factory, relations):
-    from transforms.review import ReviewError, decode_relation_filename, relation_filename, sheet_filenames
+    from transforms.review_sheets import ReviewError, decode_relation_filename, relation_filename, sheet_filenames
 
     base = tmp_path_factory.getbasetemp() / "review"
     try:
