@@ -29,21 +29,19 @@ def test_a_word_ending_in_deng_is_no_list_end():
     assert split_values("张艺谋、陈凯歌等", "导演", cfg) == ["张艺谋", "陈凯歌"]
 
 
-@pytest.mark.parametrize("value, text, modifier", [
-    ("耐阴", "紫杉较耐阴，生长缓慢。", "较耐阴"),        # a milder degree
-    ("耐寒", "榕树不耐寒，北方只能盆栽。", "不耐寒"),      # its negation
-    ("红色", "石榴的花多为橙红色。", "橙红色"),            # another shade
-    ("球形", "悬铃木的果序近球形。", "近球形"),            # an approximation
-    ("卵形", "玉兰的叶片宽卵形。", "宽卵形"),              # another outline
-    ("耐寒", "沙棘非常耐寒。", "非常耐寒"),              # a stronger degree
-    ("灌木", "百里香是矮小的亚灌木。", "亚灌木"),          # a sub-kind of plant
-    ("湖北西部", "珙桐分布于湖北西部以南的山地。", "湖北西部以南"),  # a region beyond it
+@pytest.mark.parametrize("relation, value, text, modifier", [
+    ("生长习性", "耐阴", "紫杉较耐阴，生长缓慢。", "较耐阴"),        # a milder degree
+    ("生长习性", "耐寒", "榕树不耐寒，北方只能盆栽。", "不耐寒"),      # its negation
+    ("颜色", "红色", "石榴的花多为橙红色。", "橙红色"),              # another shade
+    ("形状", "球形", "悬铃木的果序近球形。", "近球形"),              # an approximation
+    ("形状", "卵形", "玉兰的叶片宽卵形。", "宽卵形"),                # another outline
+    ("生长习性", "耐寒", "沙棘非常耐寒。", "非常耐寒"),              # a stronger degree
+    ("植物分类", "灌木", "百里香是矮小的亚灌木。", "亚灌木"),          # a sub-kind of plant
+    ("地理分布", "湖北西部", "珙桐分布于湖北西部以南的山地。", "湖北西部以南"),  # a region beyond it
 ])
-def test_a_modifier_makes_another_value(value, text, modifier):
+def test_a_modifier_makes_another_value(relation, value, text, modifier):
     s = text.find(value)
-    assert modified_mention(value, text, s, s + len(value), "地理分布") == modifier
-    relation = {"耐阴": "生长习性", "耐寒": "生长习性", "红色": "颜色", "球形": "形状", "卵形": "形状",
-                "灌木": "植物分类", "湖北西部": "地理分布"}[value]
+    assert modified_mention(value, text, s, s + len(value), relation) == modifier
     raw = _entry("某植物", text, [(relation, value)])
     assert f"in {modifier}" in _dropped(raw)[(relation, value)]
     cfg = CleaningConfig()

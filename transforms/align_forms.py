@@ -234,7 +234,7 @@ _DIGITS_RUN = re.compile(r"[0-9]+")
 _CN_DIGITS = "零一二三四五六七八九"
 
 
-def chinese_numeral(n: int) -> str:
+def _chinese_numeral(n: int) -> str:
     """1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)."""
     tens, ones = divmod(n, 10)
     return ((_CN_DIGITS[tens] if tens > 1 else "") + "十" if tens else "") + (_CN_DIGITS[ones] if ones else "")
@@ -246,7 +246,7 @@ def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int
     pieces, pos = [], 0
     for m in _DIGITS_RUN.finditer(core):
         n = int(m.group())
-        forms = [m.group()] + ([chinese_numeral(n)] if 0 < n < 100 else [])
+        forms = [m.group()] + ([_chinese_numeral(n)] if 0 < n < 100 else [])
         pieces += [re.escape(core[pos:m.start()]), r"\s*(?:" + "|".join(forms) + r")\s*"]
         pos = m.end()
     rx = "".join(pieces) + re.escape(core[pos:])

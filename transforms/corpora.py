@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
+from transforms.text import SENTENCE_END
+
 _TITLE_NOTE = re.compile(r"^(.*?)[（(]([^（）()]*)[)）]$")
 
 
@@ -163,9 +165,6 @@ def kdconv_travel_to_raw_entries(path: str | Path) -> list[dict]:
             for i, (sight, rows) in enumerate(base.items())]
 
 
-_SENTENCE_END = "。！？!?；;"
-
-
 def landscape_to_raw_entries(path: str | Path) -> list[dict]:
     """Raw entries from LandscapeKnowledge's plant texts (`dev.jsonl`: one
     sentence and its spo_list per line), one per plant named as a subject on
@@ -182,7 +181,7 @@ def landscape_to_raw_entries(path: str | Path) -> list[dict]:
         text = (obj.get("text") or "").strip()
         for subject in dict.fromkeys(spo.get("subject") for spo in obj.get("spo_list") or []):
             if subject and text:
-                sentences[subject].append(text if text[-1] in _SENTENCE_END else text + "。")
+                sentences[subject].append(text if text[-1] in SENTENCE_END else text + "。")
         for spo in obj.get("spo_list") or []:
             if spo.get("subject") and spo.get("predicate") and spo.get("object"):
                 cells[spo["subject"]].append((spo["predicate"], spo["object"]))

@@ -28,14 +28,14 @@ _SHAPE = re.compile(r"^[\u4e00-\u9fff]{1,6}[形状]$")
 _OUTLINE_BEFORE = re.compile(r"(?:近|宽|阔|狭|长|短|倒|半|扁|卵|椭圆|圆|披针|心|肾|线|三角|状)$")
 # A sub-kind before a kind of plant (`亚灌木`, `半灌木`: neither is a shrub).
 _PLANT_KIND = re.compile(r"^(?:乔木|灌木|草本|藤本)")
-_SIZE_BEFORE = re.compile(r"[亚半]$")
+_SUB_KIND_BEFORE = re.compile(r"[亚半]$")
+# (kind of value, what before its mention makes it another value)
+_KINDS = ((_HABIT, _DEGREE_BEFORE), (_COLOUR, _SHADE_BEFORE), (_SHAPE, _OUTLINE_BEFORE),
+          (_PLANT_KIND, _SUB_KIND_BEFORE))
 # A region beyond a place (`陕西汉水流域以南`); for a sight or an address
 # the same words say where the entity is by it (`位于故宫以北`).
 _BEYOND_AFTER = re.compile(r"以[东南西北外]")
 _BY_A_PLACE = NEARBY_RELATIONS | ADDRESS_RELATIONS
-
-
-_KINDS = ((_HABIT, _DEGREE_BEFORE), (_COLOUR, _SHADE_BEFORE), (_SHAPE, _OUTLINE_BEFORE), (_PLANT_KIND, _SIZE_BEFORE))
 
 
 @lru_cache(maxsize=8192)
