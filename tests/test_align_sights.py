@@ -450,3 +450,42 @@ def test_a_quoted_project_name_holds_the_sight_wherever_it_is_quoted():
     text = "“顶美鸟巢-空中走廊”位于奥林匹克公园内。“顶美鸟巢-空中走廊”项目位于鸟巢顶层。"
     raw = _entry("鸟巢空中走廊", text, [("周边景点", "鸟巢（国家体育场）")])
     assert _kept(raw)[("周边景点", "鸟巢（国家体育场）")]["start"] == text.rindex("鸟巢")
+
+
+def test_an_address_closing_with_the_sights_own_name_is_placed_by_the_part_before():
+    # The cell names the village itself last; the text places it by its town.
+    text = "洪水口村位于北京市门头沟区清水镇灵山脚下，是去往灵山的必经之地。"
+    raw = _entry("洪水口村", text, [("地址", "北京市门头沟区清水镇洪水口村")])
+    hit = _kept(raw)[("地址", "北京市门头沟区清水镇洪水口村")]
+    assert text[hit["start"]:hit["end"]] == "清水镇" and hit["match"] == "place"
+    # A scenic area's own name after its village: the village places it.
+    text = "双龙峡位于门头沟区斋堂镇火村南2.5公里的山谷之中。"
+    raw = _entry("双龙峡", text, [("地址", "北京市门头沟区斋堂镇火村双龙峡景区")])
+    assert text[_kept(raw)[("地址", "北京市门头沟区斋堂镇火村双龙峡景区")]["start"]:].startswith("火村")
+    # Only its district before the own name: the much larger area states no address.
+    text = "琉璃渠村位于门头沟区，村里烧制琉璃已有七百多年。"
+    raw = _entry("琉璃渠村", text, [("地址", "北京市门头沟区琉璃渠村")])
+    assert ("地址", "北京市门头沟区琉璃渠村") in _dropped(raw)
+    # Without the page's own name the cell stays whole: another village is no part of it.
+    raw = _entry("灵水举人村", "灵水举人村位于门头沟区斋堂镇。", [("地址", "北京市门头沟区斋堂镇洪水口村")])
+    assert ("地址", "北京市门头沟区斋堂镇洪水口村") in _dropped(raw)
+
+
+def test_a_stem_that_names_a_town_still_names_the_sight_before_a_generic_head():
+    # 金海湖镇 is the town; 金海湖风景区 right after it is the sight of the cell.
+    text = "金花公主墓位于北京市平谷区金海湖镇金海湖风景区内，水库主坝东侧。"
+    raw = _entry("金花公主墓", text, [("周边景点", "北京平谷金海湖")])
+    hit = _kept(raw)[("周边景点", "北京平谷金海湖")]
+    assert hit["start"] == text.index("金海湖风景区")
+    # The town alone is still no name of the sight.
+    raw = _entry("金花公主墓", "金花公主墓位于北京市平谷区金海湖镇，水库主坝东侧。", [("周边景点", "北京平谷金海湖")])
+    assert ("周边景点", "北京平谷金海湖") in _dropped(raw)
+
+
+def test_a_university_by_its_common_short_name_but_not_its_people_or_an_old_school():
+    text = "北京航空航天大学位于北京市海淀区，与北大、清华等高等学府相邻。"
+    raw = _entry("北京航空航天大学", text, [("周边景点", "清华大学")])
+    assert _kept(raw)[("周边景点", "清华大学")]["start"] == text.index("清华")
+    text = "工字厅位于校园中部，这里是清华学堂最早的办公场所，凝聚着几代清华人的回忆。"
+    raw = _entry("工字厅", text, [("周边景点", "清华大学")])
+    assert ("周边景点", "清华大学") in _dropped(raw)

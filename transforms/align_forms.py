@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Sequence
 
 from transforms.cells import HOUSE_NUMBER
 from transforms.mentions import jieba_place_names
@@ -186,10 +187,31 @@ def _address_cores(value: str) -> tuple[str, ...]:
     return cores
 
 
+# What may follow the sight's own name closing its address (`…火村双龙峡景区`, `…挂甲峪村内`).
+_AFTER_OWN_NAME = re.compile(r"(?:风景区|景区)?[内中]?")
+
+
+def address_before_own_name(value: str, own_names: Sequence[str]) -> str:
+    """An address that closes with the sight's own name (`北京市门头沟区清水镇洪水口村`
+    on the page of 洪水口村, `…斋堂镇火村双龙峡景区` on that of 双龙峡) without it:
+    the sight names itself there, and what places it is the part before
+    (`洪水口村位于北京市门头沟区清水镇`). The part before must be finer than
+    a district: `北京市门头沟区琉璃渠村` is not stated by `琉璃渠村位于门头沟区`,
+    which names only the much larger area. Any other address is returned as it is."""
+    v = BRACKETS.sub("", value).strip()
+    for name in own_names:
+        k = v.rfind(name) if len(name) >= 2 else -1
+        if k >= 2 and _AFTER_OWN_NAME.fullmatch(v, k + len(name)):
+            before = v[:k].rstrip(" ，,")
+            return before if _place_parts(before)[-1][-1] not in "市区县省" else value
+    return value
+
+
 def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     """The most specific part of the place (place_cores), with the admin
     suffix the text gives it (`西安市` for 陕西西安), or its short name
-    (`加州` for 加利福尼亚州)."""
+    (`加州` for 加利福尼亚州). An address is taken without the sight's own
+    name closing it (address_before_own_name, applied by the caller)."""
     out = []
     address = relation in ADDRESS_RELATIONS
     if address:

@@ -91,6 +91,8 @@ def _number(s: str) -> int | None:
 
 def _squeeze(s: str) -> tuple[str, tuple[int, ...]]:
     """s without spaces and quotes, and the original index of each character kept."""
+    if _SQUEEZED.isdisjoint(s):  # most texts: nothing to drop
+        return s, tuple(range(len(s)))
     keep = tuple(i for i, ch in enumerate(s) if ch not in _SQUEEZED)
     return "".join(s[i] for i in keep), keep
 

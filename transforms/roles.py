@@ -153,7 +153,7 @@ class CueIndex:
     def own_words(self) -> frozenset[str]:
         """Every cue word of the entry's relations (needed only for foreign cues)."""
         if self._own_words is None:
-            self._own_words = frozenset(c for plan in self._plans.values() for _, cues in plan for c in cues)
+            self._own_words = frozenset(c for plan in self._plans.values() for _, pairs in plan for c, _r in pairs)
         return self._own_words
 
     def _cues_by_first_char(self) -> dict[str, list[tuple[str, str]]]:
@@ -161,9 +161,13 @@ class CueIndex:
         relations: relations share first characters (演, 作, 出), and a span
         looks up each of its own characters once, not each relation's."""
         merged: dict[str, list[tuple[str, str]]] = {}
-        for rel, plan in self._plans.items():
-            for ch, cues in plan:
-                merged.setdefault(ch, []).extend([(cue, rel) for cue in cues])
+        for plan in self._plans.values():
+            for ch, pairs in plan:
+                got = merged.get(ch)
+                if got is None:
+                    merged[ch] = list(pairs)
+                else:
+                    got.extend(pairs)
         return merged
 
     def own_cues_in(self, lo: int, hi: int, s: int, e: int, relation: str) -> list[tuple[int, int, str, str]]:
@@ -174,8 +178,8 @@ class CueIndex:
         if got is not None:
             return [c for c in got if c[3] == relation and (c[1] <= s or c[0] >= e)]
         seg = self.text[lo:hi]
-        out = [c for ch, cues in self._plans.get(relation, ()) if ch in seg
-               for c in _occurrences(seg, lo, [(cue, relation) for cue in cues]) if c[1] <= s or c[0] >= e]
+        out = [c for ch, pairs in self._plans.get(relation, ()) if ch in seg
+               for c in _occurrences(seg, lo, pairs) if c[1] <= s or c[0] >= e]
         out = self._outside_categories(seg, out)
         out.sort()
         return out
@@ -202,11 +206,8 @@ class CueIndex:
         if self._by_char is None:
             self._by_char = self._cues_by_first_char()
         by_char = self._by_char
-        for ch in set(seg):
-            cues = by_char.get(ch)
-            if cues is None:
-                continue
-            out += _occurrences(seg, lo, cues)
+        for ch in by_char.keys() & set(seg):  # the result is sorted below
+            out += _occurrences(seg, lo, by_char[ch])
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
@@ -244,8 +245,8 @@ def _occurrences(seg: str, lo: int, cues) -> list[tuple[int, int, str, str]]:
 
 
 @lru_cache(maxsize=4096)
-def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(first character, cue words) of one relation. Kept per relation, not
+def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """(first character, its (cue word, relation) pairs) of one relation. Kept per relation, not
     per entry: an entry's set of relations is rarely seen twice, a relation
     is seen all the time. A span is searched only for the cues whose first
     character it holds (one C-level test each; a set of the span's
@@ -253,7 +254,7 @@ def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tu
     plan: dict[str, list[str]] = {}
     for cue in relation_cues(relation, mined):
         plan.setdefault(cue[0], []).append(cue)
-    return tuple((ch, tuple(cues)) for ch, cues in plan.items())
+    return tuple((ch, tuple((cue, relation) for cue in cues)) for ch, cues in plan.items())
 
 
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")

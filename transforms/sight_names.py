@@ -25,7 +25,14 @@ _HEAD_AFTER = re.compile(_HEADS)
 # Other names of a few sights a text uses as often as the cell's.
 SIGHT_OTHER_NAMES = {"故宫": ("紫禁城", "故宫博物院"), "鸟巢": ("国家体育场",), "国家体育场": ("鸟巢",),
                      "水立方": ("国家游泳中心",), "国家游泳中心": ("水立方",),
-                     "北京大学": ("北大", "燕园")}
+                     "北京大学": ("北大", "燕园"), "清华大学": ("清华",), "中国人民大学": ("人大", "人民大学"),
+                     "北京师范大学": ("北师大",), "北京航空航天大学": ("北航",), "北京外国语大学": ("北外",),
+                     "798艺术区": ("798",)}
+
+
+# A short name followed by 人 or 学 names its people or a school (`清华人`,
+# `清华学堂`), not the sight.
+_PEOPLE_OR_SCHOOL = re.compile("[人学]")
 
 
 # A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
@@ -138,12 +145,19 @@ _ADMIN_AFTER = r"(?:[镇乡村区县市]|城区|地区|境内)"
 def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
     """A sight by another form of its name (_sight_names), or by the cell's
     name with a generic head the text adds (`圆明园遗址公园` for 圆明园). A
-    form the text uses as a place name anywhere, or that is a place or a
-    common word itself (_place_or_word), is no name of the sight."""
+    form that is a place or a common word itself (_place_or_word) is no name
+    of the sight, nor is one the text uses as a place name anywhere, unless
+    a generic head follows it (`金海湖镇金海湖风景区`: the town, then the
+    sight)."""
     v = BRACKETS.sub("", value).strip()
-    out = [(j, j + len(n)) for n in _sight_names(v)
-           if not re.search(re.escape(n) + _ADMIN_AFTER, text) and not _place_or_word(n)
-           for j in find_all(text, n)]
+    out = []
+    for n in _sight_names(v):
+        if _place_or_word(n):
+            continue
+        a_place = re.search(re.escape(n) + _ADMIN_AFTER, text) is not None
+        out += [(j, j + len(n)) for j in find_all(text, n)
+                if (not a_place or _HEAD_AFTER.match(text, j + len(n)))
+                and not (len(n) == 2 and _PEOPLE_OR_SCHOOL.match(text, j + 2))]
     for j in find_all(text, v):
         head = _HEAD_AFTER.match(text, j + len(v))
         if head:
