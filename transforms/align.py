@@ -40,6 +40,7 @@ from transforms.quantities import (
     parse_duration_range, parse_quantity,
 )
 from transforms import align_forms as _forms
+from transforms.addresses import address_before_own_name
 from transforms import awards as _awards
 from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
@@ -392,7 +393,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.eras and relation in _forms.DYNASTY_RELATIONS:
         yield "era", _forms.era_spans(value, text), False
     if cfg.places and relation in _forms.PLACE_RELATIONS:
-        placed = (_forms.address_before_own_name(value, ctx.own_names)
+        placed = (address_before_own_name(value, ctx.own_names)
                   if ctx is not None and relation in _forms.ADDRESS_RELATIONS else value)
         yield "place", _forms.place_spans(placed, text, relation), True
     if cfg.sights and relation in NEARBY_RELATIONS:

@@ -6,7 +6,8 @@ switched on or off in `AlignConfig`:
 - `demonym`: `上海人` states `出生地 上海市` (a place, its admin suffix
   dropped, followed by 人 as the native of it);
 - `place`: `出生于苏州` states `出生地 中国江苏省苏州市`; the country and
-  the larger units before the last one only locate it;
+  the larger units before the last one only locate it (transforms/places.py;
+  an address has rules of its own, transforms/addresses.py);
 - `list_item`: `是北方大学联盟、东部高校联盟成员高校` states
   `属性 北方大学联盟成员`: the suffix closing a list belongs to each item;
 - `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`, and
@@ -33,14 +34,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Sequence
 
-from transforms.cells import HOUSE_NUMBER
+from transforms.addresses import address_spans
 from transforms.mentions import jieba_place_names
+from transforms.places import ADMIN_SUFFIXES, COUNTRIES, place_cores, place_stem, short_place_names, suffixed
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all
-from transforms.value_variants import BRACKETS
 
 # An address (`地址`, role_cues.ADDRESS_RELATIONS) is a place too: a text that
 # gives its most specific part (`东城景山前街4号`) states it, as `北京延庆`
@@ -53,26 +53,14 @@ DYNASTY_RELATIONS = frozenset({"朝代"})
 BIRTH_RELATIONS = frozenset({"出生日期", "出生时间", "出生年月", "生日"})
 DEATH_RELATIONS = frozenset({"逝世日期", "逝世时间", "去世时间", "去世日期", "死亡日期", "死亡时间"})
 
-_ADMIN_SUFFIX = "市省县区州邦郡府镇乡村"
-# Countries a Baike place value often starts with (`日本大阪`, `英国伦敦`).
-COUNTRIES = ("中国", "中华人民共和国", "日本", "美国", "英国", "法国", "德国", "印度", "韩国", "朝鲜", "意大利",
-             "加拿大", "澳大利亚", "俄罗斯", "西班牙", "葡萄牙", "荷兰", "比利时", "瑞士", "瑞典", "挪威",
-             "丹麦", "芬兰", "奥地利", "波兰", "爱尔兰", "新西兰", "巴西", "阿根廷", "墨西哥", "新加坡",
-             "马来西亚", "泰国", "越南", "菲律宾", "印度尼西亚", "以色列", "埃及", "南非", "希腊", "土耳其")
 # 人 starts these words: 上海人民, 上海人才 are not demonyms.
 _NOT_DEMONYM_NEXT = frozenset("民员物才口士类们工大事力生群体性家间格")
-
-
-def _stem(place: str) -> str:
-    if len(place) >= 3 and place[-1] in _ADMIN_SUFFIX:
-        return place[:-1]
-    return place
 
 
 def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
     """`上海人` for 上海市 / 上海; `江苏南京人` is found by the exact level."""
     out = []
-    for stem in dict.fromkeys((value, _stem(value))):
+    for stem in dict.fromkeys((value, place_stem(value))):
         if len(stem) < 2:
             continue
         for j in find_all(text, stem + "人"):
@@ -82,256 +70,20 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
-# `珠市口`, `菜市口`: 市 before 口 closes no city.
-_UNIT_SPLIT = re.compile(rf"(?<=[{_ADMIN_SUFFIX}国])(?!(?<=市)口)")
-
-
-@lru_cache(maxsize=8192)
-def _place_parts(value: str) -> tuple[str, ...]:
-    """The units of a place value after its country, largest first:
-    中国江苏省苏州市 -> (江苏省, 苏州市)."""
-    v = value.strip()
-    for c in sorted(COUNTRIES, key=len, reverse=True):
-        if v.startswith(c) and len(v) - len(c) >= 2:
-            v = v[len(c):].lstrip(_PLACE_JOINERS)
-            break
-    parts: list[str] = []
-    for level in _JOINER_SPLIT.split(v):
-        if parts and HOUSE_NUMBER.match(level):
-            parts[-1] += "、" + level  # `门楼胡同3号、5号`: one address of two houses
-            continue
-        for p in _UNIT_SPLIT.split(level):
-            if len(p) == 1 and parts:
-                parts[-1] += p  # `苏州市` split after its 州
-            elif p and parts and parts[-1].endswith("国") and parts[-1] not in COUNTRIES:
-                parts[-1] += p  # `中国北方国际射击场`: 国 inside a name is no unit
-            elif p:
-                parts.append(p)
-    return tuple(parts) or (v,)
-
-
-@lru_cache(maxsize=8192)
-def place_cores(value: str) -> tuple[str, ...]:
-    """The most specific part of a place value, without its country and the
-    larger units before it: 中国江苏省苏州市 -> (苏州市, 苏州)."""
-    parts = _place_parts(value)
-    last = _last_place(parts[-1])
-    if len(last) < 2 or last == value:
-        return ()
-    cores = [last]
-    if len(_stem(last)) >= 2 and _stem(last) != last:
-        cores.append(_stem(last))
-    return tuple(cores)
-
-
-# What joins the levels of one place in a cell (`美国,德克萨斯州,尤瓦尔迪`, `新西兰， 惠灵顿`).
-_PLACE_JOINERS = "·・ ,，、"
-_JOINER_SPLIT = re.compile(r"[\s,，、]+")
-
-
-def _last_place(part: str) -> str:
-    """The last of two places written without their admin suffixes
-    (`陕西西安` -> 西安, `波士顿剑桥市` -> 剑桥市): a known place name closing
-    the part, after a known place (or a name of three characters or more)."""
-    places = jieba_place_names()
-    for i in range(2, len(part) - 1):
-        head, rest = part[:i], part[i:]
-        if (rest in places or _stem(rest) in places) and (head in places or len(head) >= 3):
-            return rest
-    for i in range(3, len(part) - 1):
-        # `加利福尼亚伯班克`: a known place of three characters or more, then a
-        # smaller one the dictionary does not know
-        if part[:i] in places or _stem(part[:i]) in places:
-            return part[i:]
-    return part
-
-
-def _suffixed(text: str, end: int) -> bool:
-    return end < len(text) and text[end] in "市省县"
-
-
-# Short names a text uses for a place more often than its full name.
-PLACE_SHORT_NAMES = {"加利福尼亚": ("加州",), "宾夕法尼亚": ("宾州",), "马萨诸塞": ("麻省", "麻州"),
-                     "得克萨斯": ("德州",), "德克萨斯": ("德州",), "佛罗里达": ("佛州",)}
-
-
-def _short_names(places: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(n for p in places for n in PLACE_SHORT_NAMES.get(_stem(p), ()))
-
-
-# A direction after an address's last unit (`…挂甲峪村内`, `…曹家坊村北`)
-# places the sight by it; the text names the unit alone.
-_DIRECTION_AFTER = re.compile(r"(?<=[村路街镇乡号])(?:[内外东南西北]|附近|旁)$")
-
-
-def _address_cores(value: str) -> tuple[str, ...]:
-    """place_cores of an address: its most specific part, and that part's
-    stem only for a district (a village's or a town's stem is often the
-    sight's own name: `居庸关` of 居庸关村, `小汤山` of 小汤山镇; a district's
-    is not: `北京延庆`). A village with its town's name glued before it
-    (`小汤山讲礼村`) is also the village alone; a doubled unit (`东四北大街路`)
-    is also the part without its last. A named street is the street whole."""
-    cores = place_cores(value)
-    if not cores:
-        return cores
-    whole = _place_parts(value)[-1]
-    if _STREET.match(whole) and cores[0] != whole:
-        cores = (whole, *cores)  # `官菜园上街` is a street, though 上街 is a far place too
-    last = cores[0]
-    if last[-1] not in "市县区":
-        cores = cores[:1]
-    if len(last) > 4 and last.endswith("村"):
-        cores += (last[-3:], last[-4:])
-    elif len(last) >= 4 and last[-1] in "路街" and last[-2] in "街路道":
-        cores += (last[:-1],)
-    return cores
-
-
-# What may follow the sight's own name closing its address (`…火村双龙峡景区`, `…挂甲峪村内`).
-_AFTER_OWN_NAME = re.compile(r"(?:风景区|景区)?[内中]?")
-
-
-def address_before_own_name(value: str, own_names: Sequence[str]) -> str:
-    """An address that closes with the sight's own name (`北京市门头沟区清水镇洪水口村`
-    on the page of 洪水口村, `…斋堂镇火村双龙峡景区` on that of 双龙峡) without it:
-    the sight names itself there, and what places it is the part before
-    (`洪水口村位于北京市门头沟区清水镇`). The part before must be finer than
-    a district: `北京市门头沟区琉璃渠村` is not stated by `琉璃渠村位于门头沟区`,
-    which names only the much larger area. Any other address is returned as it is."""
-    v = BRACKETS.sub("", value).strip()
-    for name in own_names:
-        k = v.rfind(name) if len(name) >= 2 else -1
-        if k >= 2 and _AFTER_OWN_NAME.fullmatch(v, k + len(name)):
-            before = v[:k].rstrip(" ，,")
-            return before if _place_parts(before)[-1][-1] not in "市区县省" else value
-    return value
-
-
 def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     """The most specific part of the place (place_cores), with the admin
     suffix the text gives it (`西安市` for 陕西西安), or its short name
-    (`加州` for 加利福尼亚州). An address is taken without the sight's own
-    name closing it (address_before_own_name, applied by the caller)."""
-    out = []
-    address = relation in ADDRESS_RELATIONS
-    if address:
-        # a bracket note (`(近庑殿路)`), a full stop or a direction closing
-        # the cell is no part of the place
-        value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
-        # the sight's own building named after its house number
-        # (`…正黄旗18号北京香麓园文化艺术中心`) is no part of the address
-        value = _NAME_AFTER_NUMBER.sub(r"\1", value)
-        # a landmark after a comma (`…京密路，西大桥南`, `…侯庄子村，019县道旁`)
-        # is a part of the address the text must give too
-        head, _, landmark = value.partition("，") if "，" in value else value.partition(",")
-        landmark = _DIRECTION_AFTER.sub("", landmark.strip())
-        if landmark and len(_place_parts(head)) >= 2 and head[-1] in "路街道号村镇乡巷":
-            if landmark not in text:
-                return []
-            value = head
-        value = _DIRECTION_AFTER.sub("", value)
-        landmark = _landmark_spans(value, text)
-        if landmark:
-            return landmark
-        cores = _address_cores(value)
-    else:
-        cores = place_cores(value)
-    for core in dict.fromkeys(cores + _short_names((value.strip(), *cores))):
-        out = [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
-        if address and not out and _HAS_NUMBER.search(core):
-            out = _number_written_otherwise_spans(core, text)
-        if address:
-            out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
-            if core not in place_cores(value) and _STREET.match(core):
-                # a street whole (`官菜园上街`): where the sight is only after an address word
-                out = [(j, k) for j, k in out if _ADDRESS_WORD.search(text, max(0, j - 6), j)]
+    (`加州` for 加利福尼亚州). An address has rules of its own
+    (transforms/addresses.py)."""
+    if relation in ADDRESS_RELATIONS:
+        return address_spans(value, text)
+    out: list[tuple[int, int]] = []
+    cores = place_cores(value)
+    for core in dict.fromkeys(cores + short_place_names((value.strip(), *cores))):
+        out = [(j, j + len(core) + suffixed(text, j + len(core))) for j in find_all(text, core)]
         if out:
             break
     return out
-
-
-_HAS_NUMBER = re.compile(r"[0-9０-９]")
-_NAME_AFTER_NUMBER = re.compile(r"([0-9０-９]+号)(?![院楼])[\u4e00-\u9fff]{3,}$")
-_DIGITS_RUN = re.compile(r"[0-9]+")
-_CN_DIGITS = "零一二三四五六七八九"
-
-
-def _chinese_numeral(n: int) -> str:
-    """1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)."""
-    tens, ones = divmod(n, 10)
-    return ((_CN_DIGITS[tens] if tens > 1 else "") + "十" if tens else "") + (_CN_DIGITS[ones] if ones else "")
-
-
-def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int]]:
-    """An address part whose number the text spaces off (`地安门东大街47 号`)
-    or writes in Chinese numerals (`正黄旗十八号`)."""
-    pieces, pos = [], 0
-    for m in _DIGITS_RUN.finditer(core):
-        n = int(m.group())
-        forms = [m.group()] + ([_chinese_numeral(n)] if 0 < n < 100 else [])
-        pieces += [re.escape(core[pos:m.start()]), r"\s*(?:" + "|".join(forms) + r")\s*"]
-        pos = m.end()
-    rx = "".join(pieces) + re.escape(core[pos:])
-    return [m.span() for m in re.finditer(rx, text)]
-
-
-# Words that say where the sight is (a street named elsewhere is only named).
-_ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
-# A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
-# `潭柘寺内`, `故宫西侧`).
-_LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场))"
-                       r"([内里中]|[东南西北]侧)$")
-
-
-_ROUTE = re.compile(r"[路街道桥角村巷环]")
-
-
-def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """An address whose finest part is a landmark and the sight's place by
-    it, right after the district or the town, with no number: the text gives
-    the landmark with the same place (`内`, `里` and `中` alike), which is
-    precise enough alone. The longest tail of the cell's last part the text
-    gives wins (`潭柘寺内` of `东南部潭柘山麓潭柘寺内`). A village, a road
-    or a second landmark before it is a part the text must give too."""
-    parts = _place_parts(value)
-    if _HAS_NUMBER.search(value) or len(parts) < 2 or parts[-2][-1] not in "市区县镇乡":
-        return []
-    last = parts[-1]
-    for k in range(len(last) - 3):
-        m = _LANDMARK.fullmatch(last, k)
-        if not m:
-            continue
-        if _ROUTE.search(last, 0, k):
-            return []  # a road or a bridge before the landmark is a finer part the text must give
-        name, where = m.groups()
-        places = [where] if where[-1] == "侧" else ["内", "里", "中"]
-        out = sorted(j for w in places for j in find_all(text, name + w))
-        if out:
-            return [(j, j + len(name) + len(where)) for j in out]
-    return []
-
-
-# A named street of a cell with no number (`东四北大街`) is its finest part.
-_STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
-
-
-def _address_located(value: str, core: str, text: str, j: int) -> bool:
-    """An address's most specific part below a district (a town, a village,
-    a place with no number: `涧沟村`) is told with the unit just above it
-    (`…妙峰山镇涧沟村`) or with its district earlier in the sentence
-    (`门头沟区…涧沟村`): alone it is a place the text names, not where the
-    sight is. A street and number (`景山前街4号`) or a district
-    (`延庆`) is precise enough alone."""
-    parts = _place_parts(value)
-    if (len(parts) < 2 or _HAS_NUMBER.search(core) or core[-1] in "市县区" or core == _stem(parts[-2])
-            or _STREET.search(core)):
-        return True
-    lo = max((text.rfind(ch, 0, j) for ch in "。；;！？!?"), default=-1) + 1
-    before = text[lo:j]
-    units = [parts[-2]] + [p for p in parts[:-2] if p[-1] in "县区"]
-    if core[-1] in "镇乡":
-        units.append(parts[0])  # a town or township told with its city (`北京喇叭沟门满族乡`)
-    return any(u in before or (len(_stem(u)) >= 2 and _stem(u) in before) for u in units)
 
 
 # Generic words closing a company's name: its trade and its legal form.
@@ -357,7 +109,7 @@ def company_core(value: str) -> str | None:
                 break
         else:
             break
-    if core == v or len(core) < 2 or core in COUNTRIES or core[-1] in _ADMIN_SUFFIX:
+    if core == v or len(core) < 2 or core in COUNTRIES or core[-1] in ADMIN_SUFFIXES:
         return None
     return None if core in jieba_place_names() else core
 

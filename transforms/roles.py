@@ -143,6 +143,7 @@ class CueIndex:
                        for rel in relations}
         self._own_words = None
         self._by_char: dict | None = None
+        self._first_chars: frozenset = frozenset()
         self.kinds = dict(dated) if isinstance(dated, dict) else {r: "date" for r in dated}
         self.kinds[EVENT] = "date"
         self.dated = frozenset(self.kinds)
@@ -205,8 +206,9 @@ class CueIndex:
         out = []
         if self._by_char is None:
             self._by_char = self._cues_by_first_char()
+            self._first_chars = frozenset(self._by_char)
         by_char = self._by_char
-        for ch in by_char.keys() & set(seg):  # the result is sorted below
+        for ch in self._first_chars.intersection(seg):  # in C, over the shorter; the result is sorted below
             out += _occurrences(seg, lo, by_char[ch])
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a

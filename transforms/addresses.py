@@ -1,0 +1,190 @@
+"""Addresses (`地址`, role_cues.ADDRESS_RELATIONS): when a text gives one.
+
+An address is a place with rules of its own (issue 10 §3, the `place`
+level for address relations; docs/alignment.md, "Sights"): the text must
+give its most specific part (a street and number, a village with its town),
+told where the sight is rather than merely named; a landmark closing it
+(`潭柘寺内`) is precise enough alone; a bracket note, a landmark after a
+comma and the sight's own building after the house number are no parts
+the text must give; an address that ends with the sight's own name is
+placed by the part before it.
+"""
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from transforms.places import place_cores, place_parts, place_stem, short_place_names, suffixed
+from transforms.text import find_all
+from transforms.value_variants import BRACKETS
+
+# A direction after an address's last unit (`…挂甲峪村内`, `…曹家坊村北`)
+# places the sight by it; the text names the unit alone.
+_DIRECTION_AFTER = re.compile(r"(?<=[村路街镇乡号])(?:[内外东南西北]|附近|旁)$")
+
+
+def _address_cores(value: str) -> tuple[str, ...]:
+    """place_cores of an address: its most specific part, and that part's
+    stem only for a district (a village's or a town's stem is often the
+    sight's own name: `居庸关` of 居庸关村, `小汤山` of 小汤山镇; a district's
+    is not: `北京延庆`). A village with its town's name glued before it
+    (`小汤山讲礼村`) is also the village alone; a doubled unit (`东四北大街路`)
+    is also the part without its last. A named street is the street whole."""
+    cores = place_cores(value)
+    if not cores:
+        return cores
+    whole = place_parts(value)[-1]
+    if _STREET.match(whole) and cores[0] != whole:
+        cores = (whole, *cores)  # `官菜园上街` is a street, though 上街 is a far place too
+    last = cores[0]
+    if last[-1] not in "市县区":
+        cores = cores[:1]
+    if len(last) > 4 and last.endswith("村"):
+        cores += (last[-3:], last[-4:])
+    elif len(last) >= 4 and last[-1] in "路街" and last[-2] in "街路道":
+        cores += (last[:-1],)
+    return cores
+
+
+# What may follow the sight's own name closing its address (`…火村双龙峡景区`, `…挂甲峪村内`).
+_AFTER_OWN_NAME = re.compile(r"(?:风景区|景区)?[内中]?")
+
+
+def address_before_own_name(value: str, own_names: Sequence[str]) -> str:
+    """An address that closes with the sight's own name (`北京市门头沟区清水镇洪水口村`
+    on the page of 洪水口村, `…斋堂镇火村双龙峡景区` on that of 双龙峡) without it:
+    the sight names itself there, and what places it is the part before
+    (`洪水口村位于北京市门头沟区清水镇`). The part before must be finer than
+    a district: `北京市门头沟区琉璃渠村` is not stated by `琉璃渠村位于门头沟区`,
+    which names only the much larger area. Any other address is returned as it is."""
+    v = BRACKETS.sub("", value).strip()
+    for name in own_names:
+        k = v.rfind(name) if len(name) >= 2 else -1
+        if k >= 2 and _AFTER_OWN_NAME.fullmatch(v, k + len(name)):
+            before = v[:k].rstrip(" ，,")
+            return before if place_parts(before)[-1][-1] not in "市区县省" else value
+    return value
+
+
+def address_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """The most specific part of an address (_address_cores) where the text
+    says the sight is there (_address_located), or a landmark the address
+    closes with (_landmark_spans). A bracket note, a landmark after a comma
+    and a building named after the house number are handled first; an
+    address closing with the sight's own name is taken without it
+    (address_before_own_name, applied by the caller, who knows the name)."""
+    # a bracket note (`(近庑殿路)`), a full stop or a direction closing
+    # the cell is no part of the place
+    value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
+    # the sight's own building named after its house number
+    # (`…正黄旗18号北京香麓园文化艺术中心`) is no part of the address
+    value = _NAME_AFTER_NUMBER.sub(r"\1", value)
+    # a landmark after a comma (`…京密路，西大桥南`, `…侯庄子村，019县道旁`)
+    # is a part of the address the text must give too
+    head, _, landmark = value.partition("，") if "，" in value else value.partition(",")
+    landmark = _DIRECTION_AFTER.sub("", landmark.strip())
+    if landmark and len(place_parts(head)) >= 2 and head[-1] in "路街道号村镇乡巷":
+        if landmark not in text:
+            return []
+        value = head
+    value = _DIRECTION_AFTER.sub("", value)
+    landmark = _landmark_spans(value, text)
+    if landmark:
+        return landmark
+    cores = _address_cores(value)
+    out: list[tuple[int, int]] = []
+    for core in dict.fromkeys(cores + short_place_names((value.strip(), *cores))):
+        out = [(j, j + len(core) + suffixed(text, j + len(core))) for j in find_all(text, core)]
+        if not out and _HAS_NUMBER.search(core):
+            out = _number_written_otherwise_spans(core, text)
+        out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
+        if core not in place_cores(value) and _STREET.match(core):
+            # a street whole (`官菜园上街`): where the sight is only after an address word
+            out = [(j, k) for j, k in out if _ADDRESS_WORD.search(text, max(0, j - 6), j)]
+        if out:
+            break
+    return out
+
+
+_HAS_NUMBER = re.compile(r"[0-9０-９]")
+_NAME_AFTER_NUMBER = re.compile(r"([0-9０-９]+号)(?![院楼])[\u4e00-\u9fff]{3,}$")
+_DIGITS_RUN = re.compile(r"[0-9]+")
+_CN_DIGITS = "零一二三四五六七八九"
+
+
+def _chinese_numeral(n: int) -> str:
+    """1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)."""
+    tens, ones = divmod(n, 10)
+    return ((_CN_DIGITS[tens] if tens > 1 else "") + "十" if tens else "") + (_CN_DIGITS[ones] if ones else "")
+
+
+def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int]]:
+    """An address part whose number the text spaces off (`地安门东大街47 号`)
+    or writes in Chinese numerals (`正黄旗十八号`)."""
+    pieces, pos = [], 0
+    for m in _DIGITS_RUN.finditer(core):
+        n = int(m.group())
+        forms = [m.group()] + ([_chinese_numeral(n)] if 0 < n < 100 else [])
+        pieces += [re.escape(core[pos:m.start()]), r"\s*(?:" + "|".join(forms) + r")\s*"]
+        pos = m.end()
+    rx = "".join(pieces) + re.escape(core[pos:])
+    return [m.span() for m in re.finditer(rx, text)]
+
+
+# Words that say where the sight is (a street named elsewhere is only named).
+_ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
+# A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
+# `潭柘寺内`, `故宫西侧`).
+_LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场))"
+                       r"([内里中]|[东南西北]侧)$")
+
+
+_ROUTE = re.compile(r"[路街道桥角村巷环]")
+
+
+def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """An address whose finest part is a landmark and the sight's place by
+    it, right after the district or the town, with no number: the text gives
+    the landmark with the same place (`内`, `里` and `中` alike), which is
+    precise enough alone. The longest tail of the cell's last part the text
+    gives wins (`潭柘寺内` of `东南部潭柘山麓潭柘寺内`). A village, a road
+    or a second landmark before it is a part the text must give too."""
+    parts = place_parts(value)
+    if _HAS_NUMBER.search(value) or len(parts) < 2 or parts[-2][-1] not in "市区县镇乡":
+        return []
+    last = parts[-1]
+    for k in range(len(last) - 3):
+        m = _LANDMARK.fullmatch(last, k)
+        if not m:
+            continue
+        if _ROUTE.search(last, 0, k):
+            return []  # a road or a bridge before the landmark is a finer part the text must give
+        name, where = m.groups()
+        places = [where] if where[-1] == "侧" else ["内", "里", "中"]
+        out = sorted(j for w in places for j in find_all(text, name + w))
+        if out:
+            return [(j, j + len(name) + len(where)) for j in out]
+    return []
+
+
+# A named street of a cell with no number (`东四北大街`) is its finest part.
+_STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
+
+
+def _address_located(value: str, core: str, text: str, j: int) -> bool:
+    """An address's most specific part below a district (a town, a village,
+    a place with no number: `涧沟村`) is told with the unit just above it
+    (`…妙峰山镇涧沟村`) or with its district earlier in the sentence
+    (`门头沟区…涧沟村`): alone it is a place the text names, not where the
+    sight is. A street and number (`景山前街4号`) or a district
+    (`延庆`) is precise enough alone."""
+    parts = place_parts(value)
+    if (len(parts) < 2 or _HAS_NUMBER.search(core) or core[-1] in "市县区" or core == place_stem(parts[-2])
+            or _STREET.search(core)):
+        return True
+    lo = max((text.rfind(ch, 0, j) for ch in "。；;！？!?"), default=-1) + 1
+    before = text[lo:j]
+    units = [parts[-2]] + [p for p in parts[:-2] if p[-1] in "县区"]
+    if core[-1] in "镇乡":
+        units.append(parts[0])  # a town or township told with its city (`北京喇叭沟门满族乡`)
+    return any(u in before or (len(place_stem(u)) >= 2 and place_stem(u) in before) for u in units)

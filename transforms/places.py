@@ -1,0 +1,110 @@
+"""Place values: the units of a place, largest first, and its most specific
+part (the `place` level of align_forms, and the addresses of addresses.py).
+
+A Baike place value gives its country and the larger units before the one
+it means (`中国江苏省苏州市`), written with or without admin suffixes
+(`陕西西安`), joined by spaces or commas (`美国,德克萨斯州,尤瓦尔迪`). A text
+names the last unit (`出生于苏州`): the others only locate it.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from transforms.cells import HOUSE_NUMBER
+from transforms.mentions import jieba_place_names
+
+# The units of the administration closing a place's name.
+ADMIN_SUFFIXES = "市省县区州邦郡府镇乡村"
+# Countries a Baike place value often starts with (`日本大阪`, `英国伦敦`).
+COUNTRIES = ("中国", "中华人民共和国", "日本", "美国", "英国", "法国", "德国", "印度", "韩国", "朝鲜", "意大利",
+             "加拿大", "澳大利亚", "俄罗斯", "西班牙", "葡萄牙", "荷兰", "比利时", "瑞士", "瑞典", "挪威",
+             "丹麦", "芬兰", "奥地利", "波兰", "爱尔兰", "新西兰", "巴西", "阿根廷", "墨西哥", "新加坡",
+             "马来西亚", "泰国", "越南", "菲律宾", "印度尼西亚", "以色列", "埃及", "南非", "希腊", "土耳其")
+
+
+def place_stem(place: str) -> str:
+    """A place without its admin suffix (`苏州市` -> 苏州), when two characters are left."""
+    if len(place) >= 3 and place[-1] in ADMIN_SUFFIXES:
+        return place[:-1]
+    return place
+
+
+
+# `珠市口`, `菜市口`: 市 before 口 closes no city.
+_UNIT_SPLIT = re.compile(rf"(?<=[{ADMIN_SUFFIXES}国])(?!(?<=市)口)")
+
+
+@lru_cache(maxsize=8192)
+def place_parts(value: str) -> tuple[str, ...]:
+    """The units of a place value after its country, largest first:
+    中国江苏省苏州市 -> (江苏省, 苏州市)."""
+    v = value.strip()
+    for c in sorted(COUNTRIES, key=len, reverse=True):
+        if v.startswith(c) and len(v) - len(c) >= 2:
+            v = v[len(c):].lstrip(_PLACE_JOINERS)
+            break
+    parts: list[str] = []
+    for level in _JOINER_SPLIT.split(v):
+        if parts and HOUSE_NUMBER.match(level):
+            parts[-1] += "、" + level  # `门楼胡同3号、5号`: one address of two houses
+            continue
+        for p in _UNIT_SPLIT.split(level):
+            if len(p) == 1 and parts:
+                parts[-1] += p  # `苏州市` split after its 州
+            elif p and parts and parts[-1].endswith("国") and parts[-1] not in COUNTRIES:
+                parts[-1] += p  # `中国北方国际射击场`: 国 inside a name is no unit
+            elif p:
+                parts.append(p)
+    return tuple(parts) or (v,)
+
+
+@lru_cache(maxsize=8192)
+def place_cores(value: str) -> tuple[str, ...]:
+    """The most specific part of a place value, without its country and the
+    larger units before it: 中国江苏省苏州市 -> (苏州市, 苏州)."""
+    parts = place_parts(value)
+    last = _last_place(parts[-1])
+    if len(last) < 2 or last == value:
+        return ()
+    cores = [last]
+    if len(place_stem(last)) >= 2 and place_stem(last) != last:
+        cores.append(place_stem(last))
+    return tuple(cores)
+
+
+# What joins the levels of one place in a cell (`美国,德克萨斯州,尤瓦尔迪`, `新西兰， 惠灵顿`).
+_PLACE_JOINERS = "·・ ,，、"
+_JOINER_SPLIT = re.compile(r"[\s,，、]+")
+
+
+def _last_place(part: str) -> str:
+    """The last of two places written without their admin suffixes
+    (`陕西西安` -> 西安, `波士顿剑桥市` -> 剑桥市): a known place name closing
+    the part, after a known place (or a name of three characters or more)."""
+    places = jieba_place_names()
+    for i in range(2, len(part) - 1):
+        head, rest = part[:i], part[i:]
+        if (rest in places or place_stem(rest) in places) and (head in places or len(head) >= 3):
+            return rest
+    for i in range(3, len(part) - 1):
+        # `加利福尼亚伯班克`: a known place of three characters or more, then a
+        # smaller one the dictionary does not know
+        if part[:i] in places or place_stem(part[:i]) in places:
+            return part[i:]
+    return part
+
+
+def suffixed(text: str, end: int) -> bool:
+    """The text adds an admin suffix right after a place it names (`西安` + `市`)."""
+    return end < len(text) and text[end] in "市省县"
+
+
+# Short names a text uses for a place more often than its full name.
+PLACE_SHORT_NAMES = {"加利福尼亚": ("加州",), "宾夕法尼亚": ("宾州",), "马萨诸塞": ("麻省", "麻州"),
+                     "得克萨斯": ("德州",), "德克萨斯": ("德州",), "佛罗里达": ("佛州",)}
+
+
+def short_place_names(places: tuple[str, ...]) -> tuple[str, ...]:
+    """The short names (PLACE_SHORT_NAMES) of these places."""
+    return tuple(n for p in places for n in PLACE_SHORT_NAMES.get(place_stem(p), ()))
