@@ -150,6 +150,21 @@ def test_demonym_place_list_item_paraphrase_and_lifespan_levels():
     assert not {("属性", "北方大学联盟成员"), ("属性", "省部共建高校")} & set(_kept(raw2, cfg))
 
 
+def test_a_list_s_head_belongs_to_each_of_its_items():
+    # `清风大学党委书记、副校长`: the head 清风大学 opens the list, so the text
+    # states 清风大学副校长 as well as 清风大学党委书记.
+    text = "周文，1985年参加工作。现任清风大学党委书记、副校长，教授。"
+    hit = _kept(_entry("周文", text, [("职务", "清风大学副校长")]))[("职务", "清风大学副校长")]
+    assert hit["match"] == "list_item" and text[hit["start"]:hit["end"]] == "清风大学党委书记、副校长"
+    # A head of two characters is mostly a place before the first item's
+    # own name: `北京展览馆、动物园、海洋馆` names no 北京海洋馆.
+    raw = _entry("游船码头", "游船沿途经北京展览馆、动物园、海洋馆，终点是颐和园。", [("周边景点", "北京海洋馆")])
+    assert ("周边景点", "北京海洋馆") in _dropped(raw)
+    # The item must be whole: `副校长助理` is no 副校长.
+    raw = _entry("周文", "现任清风大学党委书记、副校长助理。", [("职务", "清风大学副校长")])
+    assert ("职务", "清风大学副校长") in _dropped(raw)
+
+
 def test_a_demonym_is_not_read_into_people_s_government():
     from transforms.align_forms import demonym_spans
 

@@ -132,8 +132,36 @@ _CLAUSE_STOPS = "，,。；;！？!?\n：:（）()"
 
 
 def list_item_spans(value: str, text: str) -> list[tuple[int, int]]:
-    """The value is a list item plus the suffix that closes the list:
-    `X成员` stated by `X、Y、Z成员`."""
+    """The value is a list item plus the suffix that closes the list
+    (`X成员` stated by `X、Y、Z成员`), or the head that opens it plus an
+    item (`上海大学副校长` stated by `上海大学党委常委、副校长`)."""
+    out = _shared_suffix_spans(value, text)
+    return out or _shared_head_spans(value, text)
+
+
+# An item of a list: a run without clause or list punctuation.
+_ITEM = r"[^，,。；;、：:\n（）()]{1,12}"
+
+
+def _shared_head_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """`上海大学党委常委、副校长` for 上海大学副校长: the list's head (three
+    characters or more: two are mostly a place before the first item's own
+    name, `北京展览馆、动物园、海洋馆` names no 北京海洋馆) with a later item (two
+    or more) of the list it opens, the item closing the list or followed by
+    the next one. Span: the head to the item's end."""
+    out: list[tuple[int, int]] = []
+    if len(value) < 5 or "、" not in text or value[:3] not in text or value[-2:] not in text:
+        return out  # every head starts with value[:3], every item ends with value[-2:]
+    for k in range(3, len(value) - 1):
+        head, item = value[:k], value[k:]
+        if "、" + item not in text or head not in text:
+            continue  # most values: no pattern to compile
+        rx = re.escape(head) + rf"{_ITEM}(?:、{_ITEM})*?、" + re.escape(item) + r"(?=[，,。；;、\n]|$)"
+        out += [m.span() for m in re.finditer(rx, text)]
+    return sorted(set(out))
+
+
+def _shared_suffix_spans(value: str, text: str) -> list[tuple[int, int]]:
     out = []
     for k in range(1, 5):
         if len(value) - k < 3:
