@@ -162,6 +162,9 @@ def _shared_head_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 
 def _shared_suffix_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """`北方大学联盟成员` for `北方大学联盟、东部高校联盟成员`: an item before a
+    list separator, with the value's suffix (one to four characters) closing
+    the list later in the clause. Span: the item."""
     out = []
     for k in range(1, 5):
         if len(value) - k < 3:
