@@ -27,7 +27,13 @@ first, and stops at the first hit:
    characters. It is the slowest level (10-20x str.find), so it runs only on
    what every exact level missed.
 
-Offsets in the returned Alignment always refer to the ORIGINAL text.
+Offsets in the returned Alignment always refer to the ORIGINAL text. The
+levels live in their own modules: exact, date, number and alias in
+transforms/align_levels.py, fuzzy in align_fuzzy.py, the other forms in
+align_forms.py (with places.py, addresses.py, sight_names.py and awards.py);
+what every candidate span must then pass (word boundaries, longer names,
+modifiers, roles) in mentions.py, longer_names.py, modifiers.py, roles.py
+and align_kinds.py.
 """
 from __future__ import annotations
 
@@ -35,15 +41,15 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from transforms.quantities import (
-    _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
-    parse_duration_range, parse_quantity,
-)
+from transforms.quantities import find_dates, find_quantities, parse_date, parse_quantity
 from transforms import align_forms as _forms
 from transforms.addresses import address_before_own_name
 from transforms import awards as _awards
 from transforms import roles as _roles
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
+from transforms.align_levels import (
+    alias_spans, date_spans, exact_spans, not_range_bounds, number_spans, text_date_spans, text_quantity_spans,
+)
 from transforms.align_kinds import (
     _MONTH_DAY, _is_dated, after_own_name, before_own_name, inside_own_name, is_name_relation, kind_mismatch, shared_value,
     subject_name, titled, work_value,
@@ -53,7 +59,7 @@ from transforms.modifiers import modified_mention
 from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import at_word_boundaries, entry_lexicon
 from transforms.other_roles import NEARBY_RELATIONS, address_of_another, is_award_relation, nominated
-from transforms.text import absent_ideographs, boundary_ok, find_bounded, norm_char, normalise, normalise_with_map
+from transforms.text import boundary_ok, normalise
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
 
 
@@ -190,7 +196,7 @@ class AlignContext:
     def date_anchors(self) -> tuple:
         """Spans of the text's dates (what a date cue binds to)."""
         if self._date_anchors is None:
-            self._date_anchors = _date_anchors(self._text)
+            self._date_anchors = text_date_spans(self._text)
         return self._date_anchors
 
     @property
@@ -198,171 +204,8 @@ class AlignContext:
         """Spans of the text's quantities that are not date parts; apart from
         the dates, since most dated values are dates and never need them."""
         if self._quantity_anchors is None:
-            self._quantity_anchors = _quantity_anchors(self._text)
+            self._quantity_anchors = text_quantity_spans(self._text)
         return self._quantity_anchors
-
-
-# --------------------------------------------------------------------------- levels
-
-
-def _original_boundary_ok(text: str, s: int, e: int, nv: str) -> bool:
-    """Word boundaries of a normalised match, judged on the ORIGINAL
-    neighbours: a space or punctuation mark there (dropped by normalisation)
-    is a boundary (`Bonnie Turner、Terry`, `ATL（Amperex`); a letter or digit of
-    the same class is not (`8.06亿` does not state `06亿`)."""
-    first, last = nv[0], nv[-1]
-    if s > 0 and first.isascii() and first.isalnum():
-        b = norm_char(text[s - 1])
-        if b:
-            if (b[-1].isdigit() and first.isdigit()) or (b[-1].isascii() and b[-1].isalpha() and first.isalpha()):
-                return False
-        if text[s - 1] in ".," and first.isdigit() and s > 1 and norm_char(text[s - 2])[-1:].isdigit():
-            return False  # inside 8.06 or 21,439
-    if e < len(text) and last.isascii() and last.isalnum():
-        a = norm_char(text[e])
-        if a:
-            if (a[0].isdigit() and last.isdigit()) or (a[0].isascii() and a[0].isalpha() and last.isalpha()):
-                return False
-        if text[e] in ".," and last.isdigit() and e + 1 < len(text) and norm_char(text[e + 1])[:1].isdigit():
-            return False
-    return True
-
-
-def _exact_all(value: str, text: str) -> list[tuple[int, int]]:
-    """Every occurrence of the value: raw first, then normalised (offsets in
-    the original text), each with Latin/digit word boundaries."""
-    out = []
-    i = find_bounded(text, value)
-    while i != -1:
-        out.append((i, i + len(value)))
-        i = find_bounded(text, value, i + 1)
-    if out:
-        return out
-    nv = normalise(value)
-    if not nv or absent_ideographs(nv, text):
-        return out
-    nt = normalise_with_map(text)
-    j = nt.text.find(nv)
-    while j != -1:
-        s, e = nt.span(j, j + len(nv))
-        # Judge word boundaries on the ORIGINAL neighbours: normalisation drops
-        # the bracket or space that separated `ATL（Amperex`.
-        if _original_boundary_ok(text, s, e, nv):
-            out.append((s, e))
-        j = nt.text.find(nv, j + 1)
-    return out
-
-
-def _not_range_bounds(value: str, text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """A duration the text gives only as a bound of a range (`1.5-2小时`) is
-    no duration of its own, even word for word."""
-    if not spans:
-        return spans
-    q = parse_quantity(value)
-    if q is None or q[1] != "time":
-        return spans
-    ranges = find_duration_ranges(text)
-    return [(s, e) for s, e in spans if not any(lo <= s < hi for lo, hi, _, _ in ranges)]
-
-
-def _exact(value: str, text: str) -> Alignment | None:
-    hits = _exact_all(value, text)
-    return Alignment(*hits[0], "exact") if hits else None
-
-
-def _date_all(value: str, text: str, cfg: AlignConfig) -> list[tuple[int, int]]:
-    vd = parse_date(value)
-    if vd is None:
-        return []
-    found = find_dates(text)
-    # A text date at least as precise as the value; a partial one (year
-    # only) only when nothing better is there and the config allows it.
-    out = [(s, e) for s, e, td in found if dates_compatible(vd, td, False)]
-    if not out and cfg.date_allow_partial:
-        out = [(s, e) for s, e, td in found if dates_compatible(vd, td, True)]
-    return out
-
-
-_COUNT_RELATION = re.compile(r"数|量|次|届|个")
-
-
-_UNIT_NEEDED = re.compile(r"time|percent|cny|usd|hkd|eur|jpy")
-
-
-def _number_all(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> list[tuple[int, int]]:
-    q = parse_quantity(value)
-    if q is None:
-        # a duration range (`2小时 - 3小时`) is stated by a range with both bounds
-        span = parse_duration_range(value)
-        if span is None:
-            return []
-        tol = cfg.number_rel_tol
-        return [(s, e) for s, e, lo, hi in find_duration_ranges(text)
-                if _close(span[0], lo, tol) and _close(span[1], hi, tol)]
-    amount, dim, raw = q
-    tol = cfg.number_rel_tol
-    counting = bool(relation and _COUNT_RELATION.search(relation))
-    out = []
-    for s, e, t_amount, t_dim, t_raw in find_quantities(text):
-        # One Chinese numeral character (一, 两, 十) is part of countless words
-        # (一部, 两次, 十分): it supports a value only with the value's own unit
-        # or, for a counting relation (曲目数量, 员工数), with a counting unit.
-        single_cn = not text[s].isdigit() and (e - s) <= 2
-        if dim == t_dim:
-            ok = _close(amount, t_amount, tol) and (not single_cn or dim is not None)
-        elif dim is None:
-            # A bare value number ("12") stated with a unit in the text ("12首"),
-            # but never a day, month or year of a date.
-            ok = (t_dim != "time" and _close(raw, t_raw, tol)
-                  and (not single_cn or (counting and t_dim.startswith("count:"))))
-        elif t_dim is None:
-            # A price, a duration or a share is said with its unit: `园内有20多处景观`
-            # does not state `门票 20元`.
-            ok = (cfg.number_allow_unitless_text and not single_cn and not _UNIT_NEEDED.match(dim)
-                  and _close(raw, t_raw, tol))
-        else:
-            ok = False  # another dimension: 5月 is not 5首
-        if ok:
-            out.append((s, e))
-    return _not_range_bounds(value, text, out)  # `2-3小时` states no 3小时
-
-
-def _date(value: str, text: str, cfg: AlignConfig) -> Alignment | None:
-    hits = _date_all(value, text, cfg)
-    return Alignment(*hits[0], "date") if hits else None
-
-
-def _number(value: str, text: str, cfg: AlignConfig, relation: str | None = None) -> Alignment | None:
-    hits = _number_all(value, text, cfg, relation)
-    return Alignment(*hits[0], "number") if hits else None
-
-
-def _alias_all(aliases: Sequence[str], text: str) -> list[tuple[int, int]]:
-    out = []
-    for a in aliases:
-        if not a or len(normalise(a)) < 2:
-            continue
-        out.extend(h for h in _exact_all(a, text) if h not in out)
-    return out
-
-
-def _alias(aliases: Sequence[str], text: str) -> Alignment | None:
-    hits = _alias_all(aliases, text)
-    return Alignment(*hits[0], "alias") if hits else None
-
-
-def _date_anchors(text: str) -> tuple[tuple[int, int], ...]:
-    return tuple(sorted({(s, e) for s, e, _ in find_dates(text)}))
-
-
-def _quantity_anchors(text: str) -> tuple[tuple[int, int], ...]:
-    return tuple(sorted({(s, e) for s, e, _a, dim, _r in find_quantities(text) if dim != "time"}))
-
-
-def text_anchors(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """(spans of every date, spans of every quantity that is not a date part)
-    of the text: what a date cue or a number cue binds to."""
-    return _date_anchors(text), _quantity_anchors(text)
 
 
 def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, relation: str | None,
@@ -373,15 +216,15 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.lifespans and ctx is not None and relation:
         yield "lifespan", _forms.lifespan_spans(value, relation, text, ctx.entity), False
     if cfg.exact:
-        yield "exact", _not_range_bounds(value, text, _exact_all(value, text)), True
+        yield "exact", not_range_bounds(value, text, exact_spans(value, text)), True
     if cfg.dates:
         # `2015年06月18日（中国）`: the date without its bracket note
         outside = BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value
-        yield "date", _date_all(value, text, cfg) or (_date_all(outside, text, cfg) if outside != value else []), False
+        yield "date", date_spans(value, text, cfg) or (date_spans(outside, text, cfg) if outside != value else []), False
     if cfg.numbers:
-        yield "number", _number_all(value, text, cfg, relation), False
+        yield "number", number_spans(value, text, cfg, relation), False
     if cfg.aliases:
-        yield "alias", _alias_all([*aliases, *variants(value)], text), True
+        yield "alias", alias_spans([*aliases, *variants(value)], text), True
     if cfg.transliterations:
         yield "transliteration", _forms.transliteration_spans(value, text, relation or ""), True
     if cfg.awards and relation and is_award_relation(relation):
@@ -539,4 +382,4 @@ def align_context(raw: dict, text: str, triples: Sequence[dict], cfg: AlignConfi
 
 __all__ = ["AlignConfig", "AlignContext", "Alignment", "align_value", "align_triple", "align_context",
            "parse_date", "find_dates", "parse_quantity", "find_quantities", "value_variants", "fuzzy_score",
-           "boundary_ok", "text_anchors"]
+           "boundary_ok"]
