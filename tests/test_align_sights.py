@@ -489,3 +489,17 @@ def test_a_university_by_its_common_short_name_but_not_its_people_or_an_old_scho
     text = "工字厅位于校园中部，这里是清华学堂最早的办公场所，凝聚着几代清华人的回忆。"
     raw = _entry("工字厅", text, [("周边景点", "清华大学")])
     assert ("周边景点", "清华大学") in _dropped(raw)
+
+
+def test_words_of_a_sight_at_the_centre_open_standing_or_seen_from_the_entity():
+    cases = [("灵慧山", "以七星池为核心向四周延伸的朝阳寺、天溪庵等古迹保存完好。", "天溪庵"),
+             ("明十三陵", "陵区目前仅开放有长陵、定陵和神路。", "定陵"),
+             ("三教庙", "文庙在佑胜教寺西侧，寺后耸立着燃灯佛舍利塔。", "燃灯佛舍利塔"),
+             ("万春亭", "站在亭上，望南可以看到故宫的全景。", "故宫"),
+             ("昆明湖", "昆明湖占据了颐和园约四分之三的面积。", "颐和园"),
+             ("望海楼茶社", "茶社座落在什刹海，游人如织。", "什刹海")]  # 座落, the other spelling of 坐落
+    for entity, text, sight in cases:
+        assert ("周边景点", sight) in _kept(_entry(entity, text, [("周边景点", sight)])), text
+    # A sight named in a clause that says none of them is still no neighbour.
+    raw = _entry("天溪庵", "天溪庵始建于明代，香火旺盛，与潭柘寺齐名。", [("周边景点", "潭柘寺")])
+    assert ("周边景点", "潭柘寺") in _dropped(raw)

@@ -132,7 +132,7 @@ def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int
 
 
 # Words that say where the sight is (a street named elsewhere is only named).
-_ADDRESS_WORD = re.compile(r"位于|坐落|地处|地址|在")
+_ADDRESS_WORD = re.compile(r"位于|[坐座]落|地处|地址|在")
 # A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
 # `潭柘寺内`, `故宫西侧`).
 _LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场))"

@@ -80,12 +80,15 @@ NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近�
 _NEAR = re.compile(r"附近|旁|畔|对面|隔壁|紧邻|紧临|毗邻|比邻|相邻|邻近|靠近|临近|紧挨|[东南西北][邻临靠接]|背靠|依傍|相望|呼应"
                    r"|之隔|步行|脚下|距(?!今)|(?:很|较|非常)近"
                    r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至|岸)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
-                   r"|包括|不远|公里|米处|对岸|门前|位于|坐落|地处|进入|[东南西北山]麓|[建设]于"
+                   r"|包括|不远|公里|米处|对岸|门前|位于|[坐座]落|地处|进入|[东南西北山]麓|[建设]于"
                    r"|[东南西北]{2}(?:方|侧|面|的|角)|[东南西北]濒|沿|[设建内还]有|连为一体"
                    # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`,
                    # `景区中千年古刹超胜庵`, `…举人宅院和寺庙遗址等景点`)
                    r"|[区园院寺馆宫殿校]内|[区园院寺]中(?![心国])|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区"
-                   r"|景点有|等景点")
+                   r"|景点有|等景点"
+                   # a sight at the centre of the entity's area (`以七星池为核心向外辐射的朝阳寺、天溪庵`),
+                   # what an area has open (`目前仅开放有长陵、定陵`), what stands there (`…西侧，耸立着燃灯佛舍利塔`)
+                   r"|为(?:核心|中心)|开放(?:的)?有|(?:耸|矗|屹)立着|看到|望见|眺望|占据")
 # `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`, `八大处公园的第七处寺院`: the sight holds the entity.
 _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部分|组成部分|[东南西北正城大]门|一座|一处"
                             r"|第[一二三四五六七八九十0-9]+[处座个])")
@@ -201,7 +204,7 @@ def another_event(text: str, s: int, e: int, relation: str, clause_start: int, c
 
 # `南顶位于丰台区…`: the clause locates a part of the entity or another place,
 # named as its subject, not the entity.
-_LOCATING = re.compile(r"(?:位于|坐落于|坐落在|地处|在|于)$")
+_LOCATING = re.compile(r"(?:位于|[坐座]落于|[坐座]落在|地处|在|于)$")
 _SUBJECT = re.compile(r"[\u4e00-\u9fff]{2,8}")
 # The entity said by a pronoun or a generic word.
 _SELF_WORDS = re.compile(r"[该本此这其它全整]|景区|园区|公园|故居|旧址|遗址|地址|位置|地点")
@@ -213,7 +216,7 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     names (`南顶` of 五顶庙): that clause is the address of something else.
     None otherwise."""
     head = text[_clause_start(text, s, 20):s]
-    if not text.startswith(("位于", "坐落", "地处"), s):
+    if not text.startswith(("位于", "坐落", "座落", "地处"), s):
         m = _LOCATING.search(head)
         if not m:
             return None
