@@ -503,3 +503,24 @@ def test_words_of_a_sight_at_the_centre_open_standing_or_seen_from_the_entity():
     # A sight named in a clause that says none of them is still no neighbour.
     raw = _entry("天溪庵", "天溪庵始建于明代，香火旺盛，与潭柘寺齐名。", [("周边景点", "潭柘寺")])
     assert ("周边景点", "潭柘寺") in _dropped(raw)
+
+
+def test_a_sight_named_inside_the_entry_s_own_address_is_not_cut_by_it():
+    # The address cell is a description, not one name: the sight inside it is a mention.
+    text = "金花公主墓位于北京市平谷区金海湖镇金海湖风景区内，水库主坝东侧。"
+    cells = [("地址", "北京市平谷区金海湖镇金海湖风景区内"), ("周边景点", "北京平谷金海湖")]
+    kept = _kept(_entry("金花公主墓", text, cells))
+    assert kept[("周边景点", "北京平谷金海湖")]["start"] == text.index("金海湖风景区")
+
+
+def test_a_street_named_after_a_sight_with_a_direction_or_a_number_is_not_the_sight():
+    raw = _entry("三里屯银杏大道", "银杏大道位于朝阳区三里屯东五街的使馆区。", [("周边景点", "三里屯")])
+    assert "a place named after it: 三里屯东五街" in _dropped(raw)[("周边景点", "三里屯")]
+
+
+def test_the_address_of_another_subject_located_earlier_in_its_clause():
+    # 南顶 is located (位于) in the clause; the village at its end is its address, not the entity's.
+    text = "五顶庙是五座碧霞元君庙的合称。南顶位于丰台区大红门外南顶村，建于明代。"
+    cell = "北京市丰台区大红门外南顶村"
+    raw = _entry("五顶庙", text, [("地址", cell)])
+    assert "the address of 南顶" in _dropped(raw)[("地址", cell)]

@@ -180,7 +180,10 @@ class AlignContext:
     @property
     def lexicon(self) -> frozenset:
         if self._lexicon is None:
-            self._lexicon = entry_lexicon(self._raw, [t["tail"] for t in self._triples])
+            # An address is a description of where the entity is, not one name:
+            # a sight or a town named inside it is a name of its own.
+            self._lexicon = entry_lexicon(self._raw, [t["tail"] for t in self._triples
+                                                      if t["relation"] not in _forms.ADDRESS_RELATIONS])
         return self._lexicon
 
     @property

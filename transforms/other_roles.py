@@ -99,7 +99,8 @@ _IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
 # A town, a street, a station, an area, a farm or a reservoir named after a
 # sight (`潭柘寺镇`, `天坛路`, `三里屯酒吧街`, `妙峰山地区`, `南口农场`) is not
 # the sight; `古北水镇镇子里` is the water town itself.
-_NAMED_AFTER = re.compile(r"镇(?!子)|乡|路|街|大街|胡同|站|地区|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库")
+_NAMED_AFTER = re.compile(r"镇(?!子)|乡|[东南西北中]?[一二三四五六七八九十0-9]*(?:路|街|大街|胡同)|站|地区"
+                          r"|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库")
 # `…景区内`, `园中`; not `、吴冠中` (a list goes on to other names).
 _INSIDE_AFTER = re.compile(r"[^，。；;！？!?、]{0,3}?[内中里]")
 # A town the sight lies in is a unit of its address (`昌平区小汤山镇讲礼村`),
@@ -205,6 +206,7 @@ def another_event(text: str, s: int, e: int, relation: str, clause_start: int, c
 # `南顶位于丰台区…`: the clause locates a part of the entity or another place,
 # named as its subject, not the entity.
 _LOCATING = re.compile(r"(?:位于|[坐座]落于|[坐座]落在|地处|在|于)$")
+_LOCATING_WORD = re.compile(r"位于|[坐座]落[于在]?|地处")
 _SUBJECT = re.compile(r"[\u4e00-\u9fff]{2,8}")
 # The entity said by a pronoun or a generic word.
 _SELF_WORDS = re.compile(r"[该本此这其它全整]|景区|园区|公园|故居|旧址|遗址|地址|位置|地点")
@@ -215,9 +217,11 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     it is a name sharing at most one character with each of the entity's
     names (`南顶` of 五顶庙): that clause is the address of something else.
     None otherwise."""
-    head = text[_clause_start(text, s, 20):s]
+    head = text[_clause_start(text, s, 30):s]
     if not text.startswith(("位于", "坐落", "座落", "地处"), s):
-        m = _LOCATING.search(head)
+        # the locating word right before the mention, or a strong one earlier
+        # in the clause (`南顶位于丰台区大红门外南顶村`: the mention is the village)
+        m = _LOCATING.search(head) or next(reversed(list(_LOCATING_WORD.finditer(head))), None)
         if not m:
             return None
         head = head[:m.start()]

@@ -155,9 +155,12 @@ def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
         if _place_or_word(n):
             continue
         a_place = re.search(re.escape(n) + _ADMIN_AFTER, text) is not None
-        out += [(j, j + len(n)) for j in find_all(text, n)
-                if (not a_place or _HEAD_AFTER.match(text, j + len(n)))
-                and not (len(n) == 2 and _PEOPLE_OR_SCHOOL.match(text, j + 2))]
+        for j in find_all(text, n):
+            head = _HEAD_AFTER.match(text, j + len(n))
+            if (a_place and not head) or (len(n) == 2 and _PEOPLE_OR_SCHOOL.match(text, j + 2)):
+                continue
+            # with the generic head the text gives it, the mention is the sight's whole name
+            out.append((j, head.end() if head else j + len(n)))
     for j in find_all(text, v):
         head = _HEAD_AFTER.match(text, j + len(v))
         if head:
