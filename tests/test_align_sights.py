@@ -462,6 +462,17 @@ def test_an_address_closing_with_the_sights_own_name_is_placed_by_the_part_befor
     text = "双龙峡位于门头沟区斋堂镇火村南2.5公里的山谷之中。"
     raw = _entry("双龙峡", text, [("地址", "北京市门头沟区斋堂镇火村双龙峡景区")])
     assert text[_kept(raw)[("地址", "北京市门头沟区斋堂镇火村双龙峡景区")]["start"]:].startswith("火村")
+    # The sight names itself as the subject its town or place is told of:
+    # the town (or the place) and the sight's own name are the finest parts.
+    text = "六渡河村位于渤海镇东南部，距镇政府所在地8公里。"
+    raw = _entry("六渡河村", text, [("地址", "北京市怀柔区渤海镇六渡河村")])
+    assert _kept(raw)[("地址", "北京市怀柔区渤海镇六渡河村")]["start"] == text.index("渤海镇")
+    text = "老甲艺术馆坐落在北京北郊附近的霍营，西临回龙观。"
+    raw = _entry("老甲艺术馆", text, [("地址", "北京市昌平区霍营老甲艺术馆")])
+    assert _kept(raw)[("地址", "北京市昌平区霍营老甲艺术馆")]["start"] == text.index("霍营")
+    # Another subject's town is no place of the sight.
+    raw = _entry("六渡河村", "六渡河村风景秀美。怀沙河位于渤海镇东南部。", [("地址", "北京市怀柔区渤海镇六渡河村")])
+    assert ("地址", "北京市怀柔区渤海镇六渡河村") in _dropped(raw)
     # Only its district before the own name: the much larger area states no address.
     text = "琉璃渠村位于门头沟区，村里烧制琉璃已有七百多年。"
     raw = _entry("琉璃渠村", text, [("地址", "北京市门头沟区琉璃渠村")])

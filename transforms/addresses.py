@@ -50,29 +50,33 @@ def _address_cores(value: str) -> tuple[str, ...]:
 _AFTER_OWN_NAME = re.compile(r"(?:风景区|景区)?[内中]?")
 
 
-def address_before_own_name(value: str, own_names: Sequence[str]) -> str:
+def address_before_own_name(value: str, own_names: Sequence[str]) -> tuple[str, str | None]:
     """An address that closes with the sight's own name (`北京市门头沟区清水镇洪水口村`
     on the page of 洪水口村, `…斋堂镇火村双龙峡景区` on that of 双龙峡) without it:
     the sight names itself there, and what places it is the part before
     (`洪水口村位于北京市门头沟区清水镇`). The part before must be finer than
     a district: `北京市门头沟区琉璃渠村` is not stated by `琉璃渠村位于门头沟区`,
-    which names only the much larger area. Any other address is returned as it is."""
+    which names only the much larger area. Returns (the address to find, the
+    own name taken off or None); any other address is returned as it is."""
     v = BRACKETS.sub("", value).strip()
     for name in own_names:
         k = v.rfind(name) if len(name) >= 2 else -1
         if k >= 2 and _AFTER_OWN_NAME.fullmatch(v, k + len(name)):
             before = v[:k].rstrip(" ，,")
-            return before if place_parts(before)[-1][-1] not in "市区县省" else value
-    return value
+            if place_parts(before)[-1][-1] not in "市区县省":
+                return before, name
+    return value, None
 
 
-def address_spans(value: str, text: str) -> list[tuple[int, int]]:
+def address_spans(value: str, text: str, subject: str | None = None) -> list[tuple[int, int]]:
     """The most specific part of an address (_address_cores) where the text
     says the sight is there (_address_located), or a landmark the address
     closes with (_landmark_spans). A bracket note, a landmark after a comma
     and a building named after the house number are handled first; an
     address closing with the sight's own name is taken without it
-    (address_before_own_name, applied by the caller, who knows the name)."""
+    (address_before_own_name, applied by the caller, who knows the name),
+    and that name (`subject`) locating itself in the clause (`六渡河村位于渤海镇`)
+    is the finest part the text gives with the one found."""
     # a bracket note (`(近庑殿路)`), a full stop or a direction closing
     # the cell is no part of the place
     value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
@@ -97,7 +101,7 @@ def address_spans(value: str, text: str) -> list[tuple[int, int]]:
         out = [(j, j + len(core) + suffixed(text, j + len(core))) for j in find_all(text, core)]
         if not out and _HAS_NUMBER.search(core):
             out = _number_written_otherwise_spans(core, text)
-        out = [(j, k) for j, k in out if _address_located(value, core, text, j)]
+        out = [(j, k) for j, k in out if _address_located(value, core, text, j) or _self_located(subject, text, j)]
         if core not in place_cores(value) and _STREET.match(core):
             # a street whole (`官菜园上街`): where the sight is only after an address word
             out = [(j, k) for j, k in out if _ADDRESS_WORD.search(text, max(0, j - 6), j)]
@@ -169,6 +173,15 @@ def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 # A named street of a cell with no number (`东四北大街`) is its finest part.
 _STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
+
+
+def _self_located(subject: str | None, text: str, j: int) -> bool:
+    """The sight names itself as the subject that a locating word in the
+    clause before text[j] places (`老甲艺术馆坐落在北京北郊附近的霍营`)."""
+    if not subject:
+        return False
+    lo = max((text.rfind(ch, 0, j) for ch in "，。；;！？!?,"), default=-1) + 1
+    return re.search(re.escape(subject) + r"(?:位于|[坐座]落[于在]?|地处)", text[lo:j]) is not None
 
 
 def _address_located(value: str, core: str, text: str, j: int) -> bool:

@@ -70,13 +70,14 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
-def place_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
+def place_spans(value: str, text: str, relation: str = "", subject: str | None = None) -> list[tuple[int, int]]:
     """The most specific part of the place (place_cores), with the admin
     suffix the text gives it (`西安市` for 陕西西安), or its short name
     (`加州` for 加利福尼亚州). An address has rules of its own
-    (transforms/addresses.py)."""
+    (transforms/addresses.py; `subject`: the sight's own name taken off the
+    address's end)."""
     if relation in ADDRESS_RELATIONS:
-        return address_spans(value, text)
+        return address_spans(value, text, subject)
     out: list[tuple[int, int]] = []
     cores = place_cores(value)
     for core in dict.fromkeys(cores + short_place_names((value.strip(), *cores))):
