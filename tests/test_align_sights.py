@@ -470,6 +470,10 @@ def test_an_address_closing_with_the_sights_own_name_is_placed_by_the_part_befor
     text = "老甲艺术馆坐落在北京北郊附近的霍营，西临回龙观。"
     raw = _entry("老甲艺术馆", text, [("地址", "北京市昌平区霍营老甲艺术馆")])
     assert _kept(raw)[("地址", "北京市昌平区霍营老甲艺术馆")]["start"] == text.index("霍营")
+    # So is a village the text places the sight in by its title, though the cell has more.
+    cell = "北京市房山区窦店镇窦店村"
+    assert ("地址", cell) in _kept(_entry("金绿园", "金绿园位于窦店村南，面积400亩。", [("地址", cell)]))
+    assert ("地址", cell) in _dropped(_entry("金绿园", "金绿园离窦店村不远，面积400亩。", [("地址", cell)]))
     # Another subject's town is no place of the sight.
     raw = _entry("六渡河村", "六渡河村风景秀美。怀沙河位于渤海镇东南部。", [("地址", "北京市怀柔区渤海镇六渡河村")])
     assert ("地址", "北京市怀柔区渤海镇六渡河村") in _dropped(raw)

@@ -74,9 +74,10 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
     closes with (_landmark_spans). A bracket note, a landmark after a comma
     and a building named after the house number are handled first; an
     address closing with the sight's own name is taken without it
-    (address_before_own_name, applied by the caller, who knows the name),
-    and that name (`subject`) locating itself in the clause (`六渡河村位于渤海镇`)
-    is the finest part the text gives with the one found."""
+    (address_before_own_name, applied by the caller, who knows the name).
+    A part the text gives right where it places the sight by its name
+    (`subject`: `六渡河村位于渤海镇`, `金绿园位于窦店村南`) is where the sight is,
+    even without the unit above it."""
     # a bracket note (`(近庑殿路)`), a full stop or a direction closing
     # the cell is no part of the place
     value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
@@ -176,8 +177,9 @@ _STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
 
 
 def _self_located(subject: str | None, text: str, j: int) -> bool:
-    """The sight names itself as the subject that a locating word in the
-    clause before text[j] places (`老甲艺术馆坐落在北京北郊附近的霍营`)."""
+    """The sight, by its name, is the subject that a locating word in the
+    clause before text[j] places (`老甲艺术馆坐落在北京北郊附近的霍营`): what
+    follows is where the sight is, not a place the text merely names."""
     if not subject:
         return False
     lo = max((text.rfind(ch, 0, j) for ch in "，。；;！？!?,"), default=-1) + 1

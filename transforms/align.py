@@ -239,8 +239,11 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.eras and relation in _forms.DYNASTY_RELATIONS:
         yield "era", _forms.era_spans(value, text), False
     if cfg.places and relation in _forms.PLACE_RELATIONS:
-        placed, subject = (address_before_own_name(value, ctx.own_names)
-                           if ctx is not None and relation in _forms.ADDRESS_RELATIONS else (value, None))
+        placed, subject = value, None
+        if ctx is not None and relation in _forms.ADDRESS_RELATIONS:
+            # the name the sight is told by where the text places it (`六渡河村位于渤海镇`)
+            placed, closing = address_before_own_name(value, ctx.own_names)
+            subject = closing or ctx.entity
         yield "place", _forms.place_spans(placed, text, relation, subject), True
     if cfg.sights and relation in NEARBY_RELATIONS:
         yield "sight", sight_spans(value, text), True
