@@ -539,3 +539,13 @@ def test_the_address_of_another_subject_located_earlier_in_its_clause():
     cell = "北京市丰台区大红门外南顶村"
     raw = _entry("五顶庙", text, [("地址", cell)])
     assert "the address of 南顶" in _dropped(raw)[("地址", cell)]
+
+
+def test_more_generic_heads_a_geopark_a_wetland_park_an_art_district_a_central_area():
+    # The stem with another generic head names the same sight (`硅化木中心区`).
+    raw = _entry("长寿岭", "长寿岭距县城55公里，距硅化木中心区5公里。", [("周边景点", "硅化木国家地质公园")])
+    assert ("周边景点", "硅化木国家地质公园") in _kept(raw)
+    # A wetland park is a park: on the page of 三里河湿地生态公园, 延庆三里河湿地公园 is the entity itself.
+    raw = _entry("三里河湿地生态公园", "三里河湿地公园位于延庆城区东部，园内水草碧绿。",
+                 [("周边景点", "延庆三里河湿地公园")])
+    assert "the entity itself" in _dropped(raw)[("周边景点", "延庆三里河湿地公园")]

@@ -19,7 +19,7 @@ from transforms.text import find_all
 from transforms.value_variants import BRACKETS
 
 # The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
-_HEADS = "国家森林公园|森林公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|景区|公园"
+_HEADS = "国家森林公园|国家地质公园|森林公园|地质公园|湿地公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|艺术区|中心区|景区|公园"
 _SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
 _HEAD_AFTER = re.compile(_HEADS)
 # Other names of a few sights a text uses as often as the cell's.
@@ -127,9 +127,10 @@ def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
         head = _SIGHT_HEAD.match(own)
         if not head:
             continue
+        v_head, own_head = v[len(stem.group(1)):] if stem else "", own[len(head.group(1)):]
         if (any(len(n) >= 3 and n in own for n in names)
-                and not (stem and v[len(stem.group(1)):] != own[len(head.group(1)):])):
-            return True  # a park of the same kind whose name holds the stem
+                and not (stem and not (v_head.endswith(own_head) or own_head.endswith(v_head)))):
+            return True  # a park of the same kind (湿地公园 is a 公园) whose name holds the stem
         if (head.group(1) == v and not _BUILT.search(v)) or (
                 stem and len(stem.group(1)) >= 2 and head.group(1).endswith(stem.group(1))):
             # `白羊沟` of 白羊沟风景区; `三峪风景区` of 云蒙三峪景区
