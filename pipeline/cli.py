@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "evaluation.leaderboard_commands",  # leaderboard, judge
     "pipeline.export_commands",  # export (benchmark items as JSON Lines)
     "pipeline.types_commands",  # types eval
+    "pipeline.align_commands",  # align eval
     "pipeline.demo",  # demo
     "pipeline.release_commands",  # release, release verify
     "pipeline.config_commands",  # config show

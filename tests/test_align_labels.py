@@ -9,6 +9,7 @@ what development reached. See docs/alignment.md for the rounds.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -132,3 +133,43 @@ def test_the_cases_the_issue_lists_on_the_real_pages(labelled):
     assert text[t["start"] - 1] != "《"  # not inside the journal's own title
     text, kept, dropped = fate("李三立")
     assert kept[("出生地", "上海市")]["match"] == "demonym"
+
+
+def test_cdtp_align_eval_reports_each_part_and_group(shared_data, tmp_path, capsys):
+    from pipeline.cli import main
+
+    # two pages of the set: a Baike page (tune) and a plant (held out)
+    labels = load_labels(LABELS)
+    pages = [next(r["page"] for r in labels if r["source"] == "baike2019"),
+             next(r["page"] for r in labels if r["source"] == "plant" and r["part"] == "heldout")]
+    small = tmp_path / "labels.jsonl"
+    small.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in labels if r["page"] in pages),
+                     encoding="utf-8")
+    assert main(["align", "eval", "--labels", str(small), "--data", str(shared_data), "--by-group", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report) == {"all", "tune", "tune/baike2019", "heldout", "heldout/plant"}
+    rows = [r for r in labels if r["page"] in pages]
+    direct = score_alignment(rows, labelled_entries(shared_data, rows), CleaningConfig(), part="heldout")
+    assert report["heldout"]["recall"] == direct["recall"] and "errors" not in report["heldout"]
+    # a level switched off as for `cdtp build --set`: the roles' false keeps come back
+    assert main(["align", "eval", "--labels", str(small), "--data", str(shared_data), "--json",
+                 "--set", "cleaning.align.roles=false"]) == 0
+    assert json.loads(capsys.readouterr().out)["all"]["kept"] >= report["all"]["kept"]
+
+
+@pytest.mark.parametrize("content, reason", [
+    (None, "does not exist"),
+    ("not json\n", "is not JSON Lines"),
+    ('{"source": "kdconv"}\n', "not a label row"),
+    ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": true,'
+     ' "part": "tune"}\n', "`spans` must list"),
+])
+def test_cdtp_align_eval_rejects_a_bad_labels_file_with_a_reason(tmp_path, capsys, content, reason):
+    from pipeline.cli import main
+
+    path = tmp_path / "labels.jsonl"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["align", "eval", "--labels", str(path), "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cdtp: error: ") and reason in err and "Traceback" not in err

@@ -153,3 +153,32 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
         "by_match": {m: {"kept": v[0], "right_span": v[1]} for m, v in sorted(by_match.items())},
         "errors": errors,
     }
+
+
+def label_group(row: dict) -> str:
+    """The group a row is reported in: its source, and for KdConv the domain of
+    its url (`kdconv:travel`): the domains differ far more than the sources."""
+    page = row.get("page") or ""
+    if page.startswith("kdconv://"):
+        return "kdconv:" + page[len("kdconv://"):].split("/")[0]
+    return row["source"]
+
+
+def score_report(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=None,
+                 by_group: bool = False) -> dict[str, dict]:
+    """score_alignment for each part present (tune, heldout) and for all
+    rows, and with `by_group` for each part's groups (label_group) too."""
+    parts = sorted({r["part"] for r in labels})
+    report = {"all": score_alignment(labels, entries, cfg)}
+    for p in parts:
+        report[p] = score_alignment(labels, entries, cfg, part=p)
+        if by_group:
+            for g in sorted({label_group(r) for r in labels if r["part"] == p}):
+                rows = [r for r in labels if r["part"] == p and label_group(r) == g]
+                report[f"{p}/{g}"] = score_alignment(rows, entries, cfg, part=p)
+    return report
+
+
+def format_line(name: str, r: dict) -> str:
+    return (f"{name:24s} kept {r['kept']:6d}  stated {r['stated']:6d}  span precision {r['span_precision']:.3f}"
+            f"  recall {r['recall']:.3f}  false keeps {100 * r['false_keeps']:.1f}%")

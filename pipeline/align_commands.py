@@ -1,0 +1,84 @@
+"""`cdtp align eval`: score the redundant-triple filter on a labelled alignment set.
+
+Reads a labelled JSONL in the format of docs/alignment.md (locator rows: the
+pages are rebuilt from the data folder, no text is stored), runs the
+redundant-triple stage on every labelled page with the effective build
+configuration (`--config`, `--set cleaning.align.<level>=false`, as for
+`cdtp build`) and prints span precision, recall and false keeps for all
+rows and for each part (tune, heldout), optionally per source and KdConv
+domain, with the errors to read. Heavy imports happen inside the handler.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pipeline.errors import CdtpError
+
+_DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("align", help="alignment: score the redundant-triple filter on a labelled set")
+    sub = parser.add_subparsers(dest="align_command", metavar="SUBCOMMAND")
+    ev = sub.add_parser("eval", help="span precision, recall and false keeps on a labelled alignment JSONL")
+    ev.add_argument("--labels", required=True, help="labelled JSONL (docs/alignment.md), e.g. tests/data/alignment_labels.jsonl")
+    ev.add_argument("--data", default=str(_DEFAULT_DATA), help="data folder the pages are rebuilt from (default ../shared/data)")
+    ev.add_argument("--by-group", action="store_true", help="also report each part per source and KdConv domain")
+    ev.add_argument("--errors", action="store_true", help="list the false keeps, wrong spans and missed triples")
+    ev.add_argument("--json", action="store_true", help="print the report as JSON")
+    ev.add_argument("--config", metavar="FILE.json", help="BuildConfig as JSON, as `cdtp build --config`")
+    ev.add_argument("--set", action="append", default=[], metavar="SECTION.FIELD=JSON",
+                    help="override one field, as `cdtp build --set` (e.g. cleaning.align.roles=false)")
+    ev.set_defaults(handler=_eval)
+    parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
+
+
+def _read(path: Path) -> list[dict]:
+    from transforms.align_labels import load_labels
+
+    if not path.is_file():
+        raise CdtpError(f"labels file {path} does not exist")
+    try:
+        rows = load_labels(path)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise CdtpError(f"labels file {path} is not JSON Lines: {exc}") from None
+    for i, r in enumerate(rows, 1):
+        missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
+        if not isinstance(r, dict) or missing or ("tail" not in r and "tail_key" not in r):
+            raise CdtpError(f"{path}, row {i}: not a label row (missing {missing or ['tail or tail_key']})")
+        spans = r.get("spans", [])
+        if not isinstance(spans, list) or not all(isinstance(x, list) and len(x) == 2 for x in spans) \
+                or (r["stated"] and not spans):
+            raise CdtpError(f"{path}, row {i}: `spans` must list the [start, end) of each mention of a stated value")
+    return rows
+
+
+def _eval(args) -> int:
+    from pipeline.config import load_config
+    from transforms.align_labels import format_line, labelled_entries, score_report
+
+    labels = _read(Path(args.labels))
+    cfg = load_config(args.config, None, args.set)
+    data = Path(args.data)
+    if not data.is_dir():
+        raise CdtpError(f"data folder {data} does not exist (the labelled pages are rebuilt from it)")
+    try:
+        entries = labelled_entries(data, labels)
+    except (ValueError, OSError) as exc:
+        raise CdtpError(f"cannot rebuild the labelled pages: {exc}") from None
+    report = score_report(labels, entries, cfg.cleaning, by_group=args.by_group)
+    if args.json:
+        if not args.errors:
+            for r in report.values():
+                r.pop("errors", None)
+        print(json.dumps(report, ensure_ascii=False, indent=1))
+        return 0
+    for name, r in report.items():
+        print(format_line(name, r))
+    if args.errors:
+        for kind, rows in report["all"]["errors"].items():
+            print(f"\n{kind} ({len(rows)}):")
+            for row in rows:
+                print("  " + " | ".join(map(str, row)))
+    return 0
