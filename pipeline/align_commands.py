@@ -24,6 +24,8 @@ def register(subparsers) -> None:
     ev = sub.add_parser("eval", help="span precision, recall and false keeps on a labelled alignment JSONL")
     ev.add_argument("--labels", required=True, help="labelled JSONL (docs/alignment.md), e.g. tests/data/alignment_labels.jsonl")
     ev.add_argument("--data", default=str(_DEFAULT_DATA), help="data folder the pages are rebuilt from (default ../shared/data)")
+    ev.add_argument("--entries", metavar="GLOB",
+                    help="RawEntry JSON Lines (e.g. a crawl's raw-*.jsonl) holding the pages of rows of source `raw`")
     ev.add_argument("--by-group", action="store_true", help="also report each part per source and KdConv domain")
     ev.add_argument("--errors", action="store_true", help="list the false keeps, wrong spans and missed triples")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -43,6 +45,8 @@ def _read(path: Path) -> list[dict]:
         rows = load_labels(path)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise CdtpError(f"labels file {path} is not JSON Lines: {exc}") from None
+    except OSError as exc:
+        raise CdtpError(f"cannot read the labels file {path}: {exc}") from None
     for i, r in enumerate(rows, 1):
         missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
         if not isinstance(r, dict) or missing or ("tail" not in r and "tail_key" not in r):
@@ -54,6 +58,31 @@ def _read(path: Path) -> list[dict]:
     return rows
 
 
+def _read_entries(pattern: str) -> list[dict]:
+    """The RawEntry records of every file the glob names (blank lines skipped)."""
+    import glob
+
+    paths = sorted(glob.glob(pattern))
+    if not paths:
+        raise CdtpError(f"--entries {pattern!r} names no file")
+    out = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for n, line in enumerate(fh, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        obj = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        raise CdtpError(f"{path}, line {n}: not JSON ({exc})") from None
+                    if isinstance(obj, dict):
+                        out.append(obj)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CdtpError(f"cannot read {path}: {exc}") from None
+    return out
+
+
 def _eval(args) -> int:
     from pipeline.config import load_config
     from transforms.align_labels import format_line, labelled_entries, score_report
@@ -61,10 +90,11 @@ def _eval(args) -> int:
     labels = _read(Path(args.labels))
     cfg = load_config(args.config, None, args.set)
     data = Path(args.data)
-    if not data.is_dir():
+    if not data.is_dir() and any(r["source"] != "raw" for r in labels):
         raise CdtpError(f"data folder {data} does not exist (the labelled pages are rebuilt from it)")
+    raw_entries = _read_entries(args.entries) if args.entries else ()
     try:
-        entries = labelled_entries(data, labels)
+        entries = labelled_entries(data, labels, raw_entries)
     except (ValueError, OSError) as exc:
         raise CdtpError(f"cannot rebuild the labelled pages: {exc}") from None
     report = score_report(labels, entries, cfg.cleaning, by_group=args.by_group)

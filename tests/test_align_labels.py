@@ -173,3 +173,31 @@ def test_cdtp_align_eval_rejects_a_bad_labels_file_with_a_reason(tmp_path, capsy
     assert main(["align", "eval", "--labels", str(path), "--data", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cdtp: error: ") and reason in err and "Traceback" not in err
+
+
+def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, capsys):
+    """Rows of source `raw` name pages of RawEntry JSON Lines (a crawl's output): no shared data needed."""
+    from pipeline.cli import main
+
+    text = "清风大学位于杭州市，创建于1921年，是一所综合性大学。"
+    entry = {"title": "清风大学", "url": "https://baike.baidu.com/item/清风大学/1", "summary": text,
+             "infobox": [{"name": "创办时间", "value": "1921年"}, {"name": "所在地", "value": "杭州市"},
+                         {"name": "校长", "value": "周文"}]}
+    (tmp_path / "raw-00000.jsonl").write_text(json.dumps(entry, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def row(relation, tail, spans, part="heldout"):
+        return {"source": "raw", "page": entry["url"], "entity": "清风大学", "relation": relation, "tail": tail,
+                "stated": bool(spans), "spans": spans, "part": part}
+
+    i, j = text.index("1921年"), text.index("杭州市")
+    rows = [row("创办时间", "1921年", [[i, i + 5]]), row("所在地", "杭州市", [[j, j + 3]]), row("校长", "周文", [])]
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    args = ["align", "eval", "--labels", str(labels), "--entries", str(tmp_path / "raw-*.jsonl"),
+            "--data", str(tmp_path / "absent"), "--json"]
+    assert main(args) == 0
+    held = json.loads(capsys.readouterr().out)["heldout"]
+    assert (held["kept"], held["stated"], held["span_precision"], held["recall"], held["false_keeps"]) == (2, 2, 1.0, 1.0, 0.0)
+    # a labelled page the entries do not hold is named
+    assert main(["align", "eval", "--labels", str(labels), "--data", str(tmp_path / "absent")]) == 2
+    assert "labelled pages not found" in capsys.readouterr().err

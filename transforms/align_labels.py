@@ -1,8 +1,9 @@
 """The labelled alignment set: load it, rebuild its entries, score an aligner.
 
 The set (`tests/data/alignment_labels.jsonl`, rules in docs/alignment.md)
-stores locators and labels only. The entries are rebuilt at run time from
-../shared/data: Baike pages (named by their bare title, without the page's
+stores locators and labels only. The entries are rebuilt at run time (rows
+of source `raw` from RawEntry JSON Lines given with them, e.g. a crawl's
+output) or from ../shared/data: Baike pages (named by their bare title, without the page's
 disambiguation) parsed by the crawler's own parser, KdConv entities by
 `transforms.corpora.kdconv_to_raw_entries` (film and music) and
 `kdconv_travel_to_raw_entries` (sights), plants by
@@ -52,12 +53,25 @@ def load_labels(path: str | Path) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
-def labelled_entries(shared_data: Path, labels: list[dict]) -> dict[tuple[str, str], dict]:
-    """(source, page) -> validated raw entry, for every page the labels name."""
+def labelled_entries(shared_data: Path, labels: list[dict],
+                     raw_entries: list[dict] | tuple = ()) -> dict[tuple[str, str], dict]:
+    """(source, page) -> validated raw entry, for every page the labels name.
+    Rows of source `raw` name a page of `raw_entries` (RawEntry dicts, as a
+    crawl writes them) by its url or, failing that, its title: a set
+    labelled on pages of one's own crawl."""
     from transforms.pairs import validate_raw_entry
 
     wanted = {(r["source"], r["page"]) for r in labels}
     out: dict[tuple[str, str], dict] = {}
+    if any(s == "raw" for s, _ in wanted):
+        by_page: dict[str, dict] = {}
+        for e in raw_entries:
+            for key in (e.get("title"), e.get("url")):  # the url wins over a title
+                if isinstance(key, str) and key:
+                    by_page[key] = e
+        for source, page in wanted:
+            if source == "raw" and page in by_page:
+                out[(source, page)] = by_page[page]
     if any(s == "baike2019" for s, _ in wanted):
         from crawlers.parsers import parse_entry
 
@@ -87,7 +101,8 @@ def labelled_entries(shared_data: Path, labels: list[dict]) -> dict[tuple[str, s
                 out[("plant", e["url"])] = e
     missing = wanted - set(out)
     if missing:
-        raise ValueError(f"labelled pages not found in the shared data: {sorted(missing)[:5]}")
+        raise ValueError(f"labelled pages not found in the shared data (source `raw`: in the given entries): "
+                         f"{sorted(missing)[:5]}")
     validated = {}
     for key, entry in out.items():
         raw, err = validate_raw_entry(entry)
