@@ -127,7 +127,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     for r in labels:
         if part is None or r["part"] == part:
             by_page[(r["source"], r["page"])][(r["relation"], label_key(r))] = r
-    kept = right_span = false_keep = stated = stated_kept = 0
+    kept = right_span = false_keep = unlabelled = stated = stated_kept = 0
     errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for key, rows in sorted(by_page.items()):
@@ -142,6 +142,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
             by_match[t["match"]][0] += 1
             if row is None or not row["stated"]:
                 false_keep += 1
+                unlabelled += row is None
                 errors["false_keep"].append((key[1], t["relation"], t["tail"], t["match"],
                                              text[t["start"]:t["end"]]))
                 continue
@@ -165,6 +166,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
         "span_precision": right_span / kept if kept else 1.0,
         "recall": stated_kept / stated if stated else 1.0,
         "false_keeps": false_keep / kept if kept else 0.0,
+        "unlabelled_kept": unlabelled,  # false keeps with no row at all: a page labelled in part?
         "by_match": {m: {"kept": v[0], "right_span": v[1]} for m, v in sorted(by_match.items())},
         "errors": errors,
     }
@@ -195,5 +197,6 @@ def score_report(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=N
 
 
 def format_line(name: str, r: dict) -> str:
+    extra = f"  ({r['unlabelled_kept']} of them unlabelled)" if r.get("unlabelled_kept") else ""
     return (f"{name:24s} kept {r['kept']:6d}  stated {r['stated']:6d}  span precision {r['span_precision']:.3f}"
-            f"  recall {r['recall']:.3f}  false keeps {100 * r['false_keeps']:.1f}%")
+            f"  recall {r['recall']:.3f}  false keeps {100 * r['false_keeps']:.1f}%{extra}")
