@@ -1,7 +1,8 @@
 """`cdtp align eval`: score the redundant-triple filter on a labelled alignment set.
 
 Reads a labelled JSONL in the format of docs/alignment.md (locator rows: the
-pages are rebuilt from the data folder, no text is stored), runs the
+pages are rebuilt from the data folder, or for rows of source `raw` read from
+`--entries`, a crawl's RawEntry JSON Lines; no text is stored), runs the
 redundant-triple stage on every labelled page with the effective build
 configuration (`--config`, `--set cleaning.align.<level>=false`, as for
 `cdtp build`) and prints span precision, recall and false keeps for all
