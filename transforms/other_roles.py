@@ -87,7 +87,8 @@ _NEAR = re.compile(r"附近|旁|畔|对面|隔壁|紧邻|紧临|毗邻|比邻|�
                    r"|[区园院寺馆宫殿校]内|[区园院寺]中(?![心国])|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区"
                    r"|景点有|等景点"
                    # a sight at the centre of the entity's area (`以七星池为核心向外辐射的朝阳寺、天溪庵`),
-                   # what an area has open (`目前仅开放有长陵、定陵`), what stands there (`…西侧，耸立着燃灯佛舍利塔`)
+                   # what an area has open (`目前仅开放有长陵、定陵`), what stands there (`…西侧，耸立着燃灯佛舍利塔`),
+                   # what is seen from it (`望南可以看到故宫的全景`), what it takes up (`占据了颐和园…的面积`)
                    r"|为(?:核心|中心)|开放(?:的)?有|(?:耸|矗|屹)立着|看到|望见|眺望|占据")
 # `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`, `八大处公园的第七处寺院`: the sight holds the entity.
 _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部分|组成部分|[东南西北正城大]门|一座|一处"
@@ -97,7 +98,7 @@ _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部
 _IS_OF_BEFORE = re.compile(r"(?<!成)(?:是|为)$")
 _IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
 # A town, a street, a station, an area, a farm or a reservoir named after a
-# sight (`潭柘寺镇`, `天坛路`, `三里屯酒吧街`, `妙峰山地区`, `南口农场`) is not
+# sight (`潭柘寺镇`, `天坛路`, `三里屯东五街`, `三里屯酒吧街`, `妙峰山地区`, `南口农场`) is not
 # the sight; `古北水镇镇子里` is the water town itself.
 _NAMED_AFTER = re.compile(r"镇(?!子)|乡|[东南西北中]?[一二三四五六七八九十0-9]*(?:路|街|大街|胡同)|站|地区"
                           r"|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库")
