@@ -38,24 +38,26 @@ def register(subparsers) -> None:
 
 
 def _read(path: Path) -> list[dict]:
-    from transforms.align_labels import load_labels
+    """The label rows of `path`, each checked; a bad file is a clear error naming its line."""
+    from transforms.safejson import iter_jsonl
 
     if not path.is_file():
         raise CdtpError(f"labels file {path} does not exist")
+    rows = []
     try:
-        rows = load_labels(path)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        for n, r in iter_jsonl(str(path)):
+            missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
+            if not isinstance(r, dict) or missing or ("tail" not in r and "tail_key" not in r):
+                raise CdtpError(f"{path}, line {n}: not a label row (missing {missing or ['tail or tail_key']})")
+            spans = r.get("spans", [])
+            if not isinstance(spans, list) or not all(isinstance(x, list) and len(x) == 2 for x in spans) \
+                    or (r["stated"] and not spans):
+                raise CdtpError(f"{path}, line {n}: `spans` must list the [start, end) of each mention of a stated value")
+            rows.append(r)
+    except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
         raise CdtpError(f"labels file {path} is not JSON Lines: {exc}") from None
     except OSError as exc:
         raise CdtpError(f"cannot read the labels file {path}: {exc}") from None
-    for i, r in enumerate(rows, 1):
-        missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
-        if not isinstance(r, dict) or missing or ("tail" not in r and "tail_key" not in r):
-            raise CdtpError(f"{path}, row {i}: not a label row (missing {missing or ['tail or tail_key']})")
-        spans = r.get("spans", [])
-        if not isinstance(spans, list) or not all(isinstance(x, list) and len(x) == 2 for x in spans) \
-                or (r["stated"] and not spans):
-            raise CdtpError(f"{path}, row {i}: `spans` must list the [start, end) of each mention of a stated value")
     return rows
 
 
@@ -63,25 +65,17 @@ def _read_entries(pattern: str) -> list[dict]:
     """The RawEntry records of every file the glob names (blank lines skipped)."""
     import glob
 
+    from transforms.safejson import iter_jsonl
+
     paths = sorted(glob.glob(pattern))
     if not paths:
         raise CdtpError(f"--entries {pattern!r} names no file")
-    out = []
-    for path in paths:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                for n, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        obj = json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise CdtpError(f"{path}, line {n}: not JSON ({exc})") from None
-                    if isinstance(obj, dict):
-                        out.append(obj)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CdtpError(f"cannot read {path}: {exc}") from None
-    return out
+    try:
+        return [obj for path in paths for _, obj in iter_jsonl(path) if isinstance(obj, dict)]
+    except ValueError as exc:  # the message names the file and the line
+        raise CdtpError(f"--entries: {exc}") from None
+    except OSError as exc:
+        raise CdtpError(f"--entries: cannot read {exc.filename}: {exc.strerror}") from None
 
 
 def _eval(args) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from transforms.places import place_cores, place_parts, place_stem, short_place_names, suffixed
+from transforms.places import core_forms, core_spans, place_cores, place_parts, place_stem
 from transforms.text import find_all
 from transforms.value_variants import BRACKETS
 
@@ -98,8 +98,8 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
         return landmark
     cores = _address_cores(value)
     out: list[tuple[int, int]] = []
-    for core in dict.fromkeys(cores + short_place_names((value.strip(), *cores))):
-        out = [(j, j + len(core) + suffixed(text, j + len(core))) for j in find_all(text, core)]
+    for core in core_forms(value, cores):
+        out = core_spans(core, text)
         if not out and _HAS_NUMBER.search(core):
             out = _number_written_otherwise_spans(core, text)
         out = [(j, k) for j, k in out if _address_located(value, core, text, j) or _self_located(subject, text, j)]

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 from transforms.addresses import address_spans
 from transforms.mentions import jieba_place_names
-from transforms.places import ADMIN_SUFFIXES, COUNTRIES, place_cores, place_stem, short_place_names, suffixed
+from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans, place_cores, place_stem
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all
@@ -78,13 +78,11 @@ def place_spans(value: str, text: str, relation: str = "", subject: str | None =
     address's end)."""
     if relation in ADDRESS_RELATIONS:
         return address_spans(value, text, subject)
-    out: list[tuple[int, int]] = []
-    cores = place_cores(value)
-    for core in dict.fromkeys(cores + short_place_names((value.strip(), *cores))):
-        out = [(j, j + len(core) + suffixed(text, j + len(core))) for j in find_all(text, core)]
+    for core in core_forms(value, place_cores(value)):
+        out = core_spans(core, text)
         if out:
-            break
-    return out
+            return out
+    return []
 
 
 # Generic words closing a company's name: its trade and its legal form.

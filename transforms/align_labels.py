@@ -21,7 +21,6 @@ compares what it keeps with the labels, joined on (relation, value key):
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -49,8 +48,10 @@ def page_title(file_name: str) -> str:
 
 
 def load_labels(path: str | Path) -> list[dict]:
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+    """Every row of a labels file (blank lines skipped; bad JSON is a ValueError naming the line)."""
+    from transforms.safejson import iter_jsonl
+
+    return [row for _, row in iter_jsonl(str(path))]
 
 
 def labelled_entries(shared_data: Path, labels: list[dict],
@@ -117,9 +118,11 @@ def _overlaps(s: int, e: int, spans) -> bool:
 
 
 def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=None,
-                    part: str | None = None) -> dict:
+                    part: str | None = None, cleaned: dict | None = None) -> dict:
     """Span precision, recall and false keeps of `clean_entry` on the labels
-    (of one `part`, or all), with the errors listed for reading."""
+    (of one `part`, or all), with the errors listed for reading. `cleaned`
+    (page -> clean_entry result, filled here) lets several slices of one set
+    clean each page once."""
     from transforms.redundancy import CleaningConfig, clean_entry
 
     cfg = cfg or CleaningConfig()
@@ -132,7 +135,11 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for key, rows in sorted(by_page.items()):
         raw = entries[key]
-        res = clean_entry(raw, cfg)
+        res = cleaned.get(key) if cleaned is not None else None
+        if res is None:
+            res = clean_entry(raw, cfg)
+            if cleaned is not None:
+                cleaned[key] = res
         text = raw["summary"]
         seen = set()
         for t in (res.pair or {}).get("triples", []):
@@ -186,13 +193,14 @@ def score_report(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=N
     """score_alignment for each part present (tune, heldout) and for all
     rows, and with `by_group` for each part's groups (label_group) too."""
     parts = sorted({r["part"] for r in labels})
-    report = {"all": score_alignment(labels, entries, cfg)}
+    cleaned: dict = {}  # each page is cleaned once, whatever slices it is scored in
+    report = {"all": score_alignment(labels, entries, cfg, cleaned=cleaned)}
     for p in parts:
-        report[p] = score_alignment(labels, entries, cfg, part=p)
+        report[p] = score_alignment(labels, entries, cfg, part=p, cleaned=cleaned)
         if by_group:
             for g in sorted({label_group(r) for r in labels if r["part"] == p}):
                 rows = [r for r in labels if r["part"] == p and label_group(r) == g]
-                report[f"{p}/{g}"] = score_alignment(rows, entries, cfg, part=p)
+                report[f"{p}/{g}"] = score_alignment(rows, entries, cfg, part=p, cleaned=cleaned)
     return report
 
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from transforms.cells import HOUSE_NUMBER
 from transforms.mentions import jieba_place_names
+from transforms.text import find_all
 
 # The units of the administration closing a place's name.
 ADMIN_SUFFIXES = "市省县区州邦郡府镇乡村"
@@ -95,9 +96,14 @@ def _last_place(part: str) -> str:
     return part
 
 
-def suffixed(text: str, end: int) -> bool:
+def _suffixed(text: str, end: int) -> bool:
     """The text adds an admin suffix right after a place it names (`西安` + `市`)."""
     return end < len(text) and text[end] in "市省县"
+
+
+def core_spans(core: str, text: str) -> list[tuple[int, int]]:
+    """Every mention of a place's core, with the admin suffix the text gives it (`西安市` for 西安)."""
+    return [(j, j + len(core) + _suffixed(text, j + len(core))) for j in find_all(text, core)]
 
 
 # Short names a text uses for a place more often than its full name.
@@ -105,6 +111,8 @@ PLACE_SHORT_NAMES = {"加利福尼亚": ("加州",), "宾夕法尼亚": ("宾州
                      "得克萨斯": ("德州",), "德克萨斯": ("德州",), "佛罗里达": ("佛州",)}
 
 
-def short_place_names(places: tuple[str, ...]) -> tuple[str, ...]:
-    """The short names (PLACE_SHORT_NAMES) of these places."""
-    return tuple(n for p in places for n in PLACE_SHORT_NAMES.get(place_stem(p), ()))
+def core_forms(value: str, cores: tuple[str, ...]) -> tuple[str, ...]:
+    """The cores of a place value, then the short names (PLACE_SHORT_NAMES)
+    of the value and of its cores, in the order a text is searched for them."""
+    short = (n for p in (value.strip(), *cores) for n in PLACE_SHORT_NAMES.get(place_stem(p), ()))
+    return tuple(dict.fromkeys((*cores, *short)))
