@@ -602,3 +602,35 @@ def test_a_singer_named_as_the_owner_of_the_album_and_as_who_released_it():
     assert _kept(raw)[("歌曲原唱", "张震岳")]["cue"] == "专辑"
     raw = _entry("叶惠美", "《叶惠美》是周杰伦发行的第4张专辑。", [("专辑歌手", "周杰伦")])
     assert ("专辑歌手", "周杰伦") in _kept(raw)
+
+
+def test_a_unit_named_after_its_parent_is_called_by_its_own_part():
+    text = "经济管理学院成立于1984年，首任院长是朱镕基。"
+    t = _kept(_entry("清华大学经济管理学院", text, [("中文名", "清华大学经济管理学院")]))[("中文名", "清华大学经济管理学院")]
+    assert (text[t["start"]:t["end"]], t["match"]) == ("经济管理学院", "alias")
+    # A title that is no parent's unit has no such part (中国科学院 + 大学 is one name).
+    raw = _entry("中国科学院大学", "大学成立于2012年。", [("中文名", "中国科学院大学")])
+    assert ("中文名", "中国科学院大学") in _dropped(raw)
+
+
+def test_a_deed_is_its_object_with_its_verb_in_the_sentence():
+    text = "南昌起义爆发时，叶挺以前敌总指挥的身份参加了这次起义。"
+    t = _kept(_entry("叶挺", text, [("主要成就", "参加南昌起义")]))[("主要成就", "参加南昌起义")]
+    assert (text[t["start"]:t["end"]], t["match"]) == ("南昌起义", "paraphrase")
+    # The verb in another sentence says another deed.
+    raw = _entry("叶挺", "南昌起义于1927年爆发。同年年底叶挺参加了广州起义。", [("主要成就", "参加南昌起义")])
+    assert "value not found" in _dropped(raw)[("主要成就", "参加南昌起义")]
+    # Only a person's deeds: a 类型 cell is no deed.
+    raw = _entry("某剧", "南昌起义爆发时，叶挺参加了这次起义。", [("类型", "参加南昌起义")])
+    assert ("类型", "参加南昌起义") in _dropped(raw)
+
+
+def test_a_value_opening_an_adjective_with_xing_is_not_cut_by_a_name_of_the_page():
+    # The page links 综合性大学: a kind of university, so 综合 opening it is the type.
+    links = [{"title": "综合性大学", "url": "https://baike.baidu.com/item/综合性大学"}]
+    raw = _entry("复旦大学", "复旦大学是一所综合性大学，位于上海。", [("类型", "综合")], links=links)
+    assert ("类型", "综合") in _kept(raw)
+    # A name of the page that merely starts with the value is still a longer name.
+    links = [{"title": "综合大楼", "url": "https://baike.baidu.com/item/综合大楼"}]
+    raw = _entry("复旦大学", "复旦大学新建了综合大楼。", [("类型", "综合")], links=links)
+    assert ("类型", "综合") in _dropped(raw)

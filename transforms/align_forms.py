@@ -11,7 +11,8 @@ switched on or off in `AlignConfig`:
 - `list_item`: `是北方大学联盟、东部高校联盟成员高校` states
   `属性 北方大学联盟成员`: the suffix closing a list belongs to each item;
 - `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`, and
-  `音乐创作人` states `职业 音乐人` (OCCUPATION_SYNONYMS);
+  `音乐创作人` states `职业 音乐人` (OCCUPATION_SYNONYMS), and `北伐战争…参加了`
+  states `主要成就 参加北伐战争` (a deed: its object, its verb in the sentence);
 - `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
   `逝世日期 1926年`: the dates in brackets after the entity's name.
 - `nationality`: `希腊籍运动员` states `国籍 希腊`, and `国籍：中华人民共和国`
@@ -293,8 +294,32 @@ _GENDERED = re.compile(r"^(.{1,6}?)(演员|歌手|主持人|作家|导演|模特
 _DEPARTMENT = re.compile(r"^(.{2,}?)系$")
 
 
-def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
+# A deed (`主要成就 参加北伐战争`) is a verb and what it was done to: the text
+# states it when it names the object and says the verb in the same sentence
+# (`北伐战争爆发后，曹渊率部参加了…战役`). Only for relations of a person's deeds.
+_DEED = re.compile(r"^(参加|参与|领导|指挥|组织|发动|主持|创建|创立|创办|率领|发起)了?([\u4e00-\u9fff]{2,12})$")
+_DEED_RELATIONS = re.compile(r"成就|事迹|经历")
+_SENTENCE_STOP = re.compile(r"[。！？!?；;\n]")
+
+
+def deed_spans(value: str, text: str, relation: str) -> list[tuple[int, int]]:
+    """Mentions of a deed's object in a sentence that also says its verb."""
+    m = _DEED.match(value.strip())
+    if m is None or not _DEED_RELATIONS.search(relation):
+        return []
+    verb, obj = m.groups()
     out = []
+    for j in find_all(text, obj):
+        stop = _SENTENCE_STOP.search(text, j)
+        lo = max((k.end() for k in _SENTENCE_STOP.finditer(text, 0, j)), default=0)
+        hi = stop.start() if stop else len(text)
+        if verb in text[lo:hi]:
+            out.append((j, j + len(obj)))
+    return out
+
+
+def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
+    out = deed_spans(value, text, relation)
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))

@@ -256,8 +256,11 @@ def _in_compound(run: str, cuts: frozenset[int], a: int, b: int, names: frozense
     if word in names:
         # A name of the entry that ends with the mention, a common word, is a
         # phrase with the mention as its head (`美国演员` is an 演员); one that
-        # starts with it is a longer name (`中国科学院大学`).
+        # starts with it is a longer name (`中国科学院大学`), unless the mention
+        # and 性 make the adjective that opens it (`综合性大学` is a kind of 大学).
         mention = run[a:b]
+        if left == a and run.startswith("性", b) and freq.get(mention + "性"):
+            return True
         return right == b and bool(freq.get(mention)) and mention not in jieba_names()
     return bool(freq.get(word)) and word not in jieba_names()
 

@@ -341,9 +341,26 @@ ENTITY_NAME_RELATIONS = frozenset({"中文名", "外文名", "英文名", "别�
                                    "中文名称", "外文名称", "英文名称", "全称", "昵称"})
 
 
+# A unit named after its parent (`上海大学翔英学院`, `中国科学院上海原子核研究所`):
+# its own text calls it by the unit's part alone (`翔英学院是…`).
+_UNIT_OF_PARENT = re.compile(r"^.{2,}?(?:大学|科学院|研究院|集团|公司)"
+                             r"(.{2,}(?:学院|书院|研究所|研究院|研究中心|实验室|分校|校区|医院))$")
+
+
+def unit_name(title: str) -> str | None:
+    """The unit's part of a title made of its parent's name and its own (4+ characters)."""
+    m = _UNIT_OF_PARENT.match(title)
+    return m.group(1) if m and len(m.group(1)) >= 4 else None
+
+
 def entity_names(raw: dict) -> tuple[str, ...]:
-    """The entity's own names: title plus 中文名/外文名/简称/别名... values."""
-    names = [raw.get("title") or ""]
+    """The entity's own names: title plus 中文名/外文名/简称/别名... values,
+    and the unit's part of a title named after its parent (unit_name)."""
+    title = raw.get("title") or ""
+    names = [title]
+    unit = unit_name(title)
+    if unit:
+        names.append(unit)
     for item in raw.get("infobox") or []:
         if clean_relation_name(item.get("name") or "") in ENTITY_NAME_RELATIONS:
             for v in re.split(r"[、,，;；/]", item.get("value") or ""):
