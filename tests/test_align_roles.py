@@ -634,3 +634,12 @@ def test_a_value_opening_an_adjective_with_xing_is_not_cut_by_a_name_of_the_page
     links = [{"title": "综合大楼", "url": "https://baike.baidu.com/item/综合大楼"}]
     raw = _entry("复旦大学", "复旦大学新建了综合大楼。", [("类型", "综合")], links=links)
     assert ("类型", "综合") in _dropped(raw)
+
+
+def test_a_cell_that_lost_its_separators_is_the_titles_the_text_gives():
+    text = "周星驰自导自演了《喜剧之王》，此前主演了《大话西游》。"
+    kept = _kept(_entry("周星驰", text, [("代表作品", "大话西游喜剧之王")]))
+    assert {("代表作品", "大话西游"), ("代表作品", "喜剧之王")} <= set(kept)
+    # A rest that is no title of the text keeps the cell whole (one work 《柏林苍穹下》).
+    raw = _entry("维姆·文德斯", "他拍摄了《柏林》一片。", [("代表作品", "柏林苍穹下")])
+    assert ("代表作品", "柏林苍穹下") in _dropped(raw)

@@ -93,7 +93,9 @@ def split_cell(value: str, relation: str, cfg: PairConfig, text: str = "") -> tu
     if seps.__class__ is not tuple or suffixes.__class__ is not tuple or no_split.__class__ is not frozenset:
         seps, suffixes, no_split = tuple(seps), tuple(suffixes), frozenset(no_split)  # hashable for the cache
     pieces = _split_cached(value, relation, seps, cfg.max_values, no_split, suffixes, cfg.strip_citations)
-    return rejoin_titles(value, pieces, text) if text else pieces
+    if not text or "《" not in text:
+        return pieces
+    return unglue_titles(rejoin_titles(value, pieces, text), text)
 
 
 @lru_cache(maxsize=16384)
@@ -288,3 +290,38 @@ def rejoin_titles(value: str, pieces: tuple[str, ...], text: str) -> tuple[str, 
             out.append(hold)
     return tuple(out)
 
+
+
+@lru_cache(maxsize=64)
+def _text_titles(text: str) -> frozenset[str]:
+    return frozenset(t for t in _TEXT_TITLE.findall(text) if len(t) >= 2)
+
+
+def unglue_titles(pieces: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """A cell that lost its separators (`火花少数意见`) is the works the text
+    gives in 《》 when it is made of two or more of them and nothing else;
+    a piece the text gives whole, or with any rest (`柏林苍穹下` beside
+    《柏林》), is kept as it is."""
+    titles = _text_titles(text)
+    if not titles:
+        return pieces
+    out: list[str] = []
+    for p in pieces:
+        parts = _glued(p, titles) if len(p) >= 4 and p not in titles else None
+        out.extend(parts or (p,))
+    return tuple(out)
+
+
+def _glued(piece: str, titles: frozenset[str]) -> list[str] | None:
+    """`piece` as a sequence of 2+ titles (the fewest), or None."""
+    starts = [t for t in titles if t in piece]
+    if len(starts) < 2:
+        return None
+    ways: dict[int, list[str]] = {0: []}
+    for i in range(len(piece)):
+        if i in ways:
+            for t in starts:
+                if piece.startswith(t, i) and (i + len(t) not in ways or len(ways[i + len(t)]) > len(ways[i]) + 1):
+                    ways[i + len(t)] = ways[i] + [t]
+    parts = ways.get(len(piece))
+    return parts if parts and len(parts) >= 2 else None
