@@ -15,8 +15,8 @@ import json
 from pathlib import Path
 
 from pipeline.errors import CdtpError
+from transforms.corpora import DEFAULT_DATA_DIR
 
-_DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def register(subparsers) -> None:
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
     sub = parser.add_subparsers(dest="align_command", metavar="SUBCOMMAND")
     ev = sub.add_parser("eval", help="span precision, recall and false keeps on a labelled alignment JSONL")
     ev.add_argument("--labels", required=True, help="labelled JSONL (docs/alignment.md), e.g. tests/data/alignment_labels.jsonl")
-    ev.add_argument("--data", default=str(_DEFAULT_DATA), help="data folder the pages are rebuilt from (default ../shared/data)")
+    ev.add_argument("--data", default=str(DEFAULT_DATA_DIR), help="data folder the pages are rebuilt from (default ../shared/data)")
     ev.add_argument("--entries", metavar="GLOB",
                     help="RawEntry JSON Lines (e.g. a crawl's raw-*.jsonl) holding the pages of rows of source `raw`")
     ev.add_argument("--by-group", action="store_true", help="also report each part per source and KdConv domain")

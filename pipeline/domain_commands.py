@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 from pipeline.errors import CdtpError
+from transforms.corpora import DEFAULT_DATA_DIR
 
-_DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def register(subparsers) -> None:
@@ -39,7 +39,7 @@ def register(subparsers) -> None:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--embedder", default="use-m3", help="'use-m3' (default, offline), 'st:<path or hub id>' or 'none'")
     p.add_argument("--threshold", type=float, default=None, help="confidence below which the domain is 'unknown'")
-    p.add_argument("--data", default=str(_DEFAULT_DATA), help="data folder for locator rows (default ../shared/data)")
+    p.add_argument("--data", default=str(DEFAULT_DATA_DIR), help="data folder for locator rows (default ../shared/data)")
 
 
 def _classifier(args):

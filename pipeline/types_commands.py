@@ -10,11 +10,10 @@ the handler.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from pipeline.errors import CdtpError
+from transforms.corpora import DEFAULT_DATA_DIR
 
-_DEFAULT_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def register(subparsers) -> None:
@@ -26,7 +25,7 @@ def register(subparsers) -> None:
                     help="comma-separated source prefixes or row sets (e.g. held_out) reported separately")
     ev.add_argument("--errors", action="store_true", help="list mistyped entities with the signal that decided")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
-    ev.add_argument("--data", default=str(_DEFAULT_DATA), help="data folder for locator rows (default ../shared/data)")
+    ev.add_argument("--data", default=str(DEFAULT_DATA_DIR), help="data folder for locator rows (default ../shared/data)")
     ev.set_defaults(handler=_eval)
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 

@@ -30,6 +30,10 @@ from typing import Iterator
 
 from transforms.text import SENTENCE_END
 
+# Where the shared corpora are beside a checkout (../shared/data): the default
+# `--data` of the commands that score a labelled set against them.
+DEFAULT_DATA_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
 _TITLE_NOTE = re.compile(r"^(.*?)[（(]([^（）()]*)[)）]$")
 
 
