@@ -180,6 +180,9 @@ def test_a_demonym_is_not_read_into_people_s_government():
     ("138\n人", ["138人"]),
     ("《甲》（粤）《乙》（国）", ["《甲》（粤）", "《乙》（国）"]),
     ("张三、李四", ["张三", "李四"]),
+    # a colon between two titles lists them; `等。` closes the list
+    ("《窃听风暴》、《帝国的毁灭》:《见证人》等。", ["《窃听风暴》", "《帝国的毁灭》", "《见证人》"]),
+    ("中等。", ["中等。"]),
 ])
 def test_split_never_leaves_a_unit_or_a_bracket_note_alone(cell, pieces):
     assert split_values(cell, "硕士点", PairConfig()) == pieces

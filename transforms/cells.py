@@ -42,7 +42,7 @@ class PairConfig:
         "生长习性", "功用价值",
     }))
     # Trailing words that close a list but are not part of the last value.
-    strip_suffixes: tuple[str, ...] = ("等等", "等")
+    strip_suffixes: tuple[str, ...] = ("等等。", "等。", "等等", "等")
     # Citation markers like [1] or [2-3] copied from the page.
     strip_citations: bool = True
 
@@ -78,6 +78,8 @@ def _organisations(value: str) -> bool:
 _CITATION = re.compile(r"\[\d+(?:-\d+)?\]")
 # 《A》《B》 and 《A》（粤）《B》（国）: a title, with its bracket note, ends a value.
 _TITLE_END = re.compile(r"》\s*(?:[（(][^（）()]{1,8}[）)])?\s*$")
+# 《A》:《B》: a colon between two titles joins them as a list does.
+_TITLE_JOINED = re.compile(r"(》\s*)[:：]\s*$")
 _OPEN = "《（(【[「『〈<“‘\""
 _CLOSE = "》）)】]」』〉>”’\""
 
@@ -131,7 +133,7 @@ def _strip_list_end(piece: str, suffixes: tuple[str, ...]) -> str:
     """`A、B等` -> B: the word closing a list is no part of its last value."""
     for suf in suffixes:
         if piece.endswith(suf) and len(piece) > len(suf):
-            if suf == "等" and piece[-2] in _WORD_BEFORE_DENG:
+            if suf in ("等", "等。") and piece[-len(suf) - 1] in _WORD_BEFORE_DENG:
                 return piece
             return piece[: -len(suf)].strip()
     return piece
@@ -165,9 +167,9 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     n = len(value)
     award = bool(AWARD_RELATION.search(relation))
     for i, ch in enumerate(value):
-        if depth == 0 and ch == "《" and buf and _TITLE_END.search("".join(buf)):
-            # 《A》《B》: adjacent titles are a list even without a separator.
-            pieces.append("".join(buf))
+        if depth == 0 and ch == "《" and buf and (_TITLE_END.search("".join(buf)) or _TITLE_JOINED.search("".join(buf))):
+            # 《A》《B》, 《A》:《B》: adjacent titles are a list even without a separator.
+            pieces.append(_TITLE_JOINED.sub(r"\1", "".join(buf)))
             buf = [ch]
             depth = 1
             continue
