@@ -10,8 +10,9 @@ switched on or off in `AlignConfig`:
   an address has rules of its own, transforms/addresses.py);
 - `list_item`: `是北方大学联盟、东部高校联盟成员高校` states
   `属性 北方大学联盟成员`: the suffix closing a list belongs to each item;
-- `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`, and
-  `音乐创作人` states `职业 音乐人` (OCCUPATION_SYNONYMS), and `北伐战争…参加了`
+- `paraphrase`: `教育部与浙江省人民政府共建高校` states `属性 省部共建大学`,
+  `音乐创作人` states `职业 音乐人` (OCCUPATION_SYNONYMS), `国语专辑` states
+  `专辑语言 中文` (LANGUAGE_SYNONYMS), and `北伐战争…参加了`
   states `主要成就 参加北伐战争` (a deed: its object, its verb in the sentence);
 - `lifespan`: `曹渊（1902—1926）` states `出生日期 1902年` and
   `逝世日期 1926年`: the dates in brackets after the entity's name.
@@ -318,8 +319,21 @@ def deed_spans(value: str, text: str, relation: str) -> list[tuple[int, int]]:
     return out
 
 
+# Mandarin by its other everyday names, said of the work (`国语专辑` is an
+# album in 中文), for relations of a language (`专辑语言`, `对白语言`, `语种`).
+# Not inside an award's category (`最佳国语专辑` tells no album's language),
+# nor 华语 (Chinese of any dialect, Cantonese too) or a written form (`日文`).
+_MANDARIN = ("中文", "国语", "普通话")
+_OF_A_WORK = "(?=专辑|歌曲|单曲|唱片|版本|版|电影|影片|对白|配音|演唱)"
+LANGUAGE_SYNONYMS = {v: re.compile("(?<!最佳)(?:" + "|".join(w for w in _MANDARIN if w != v) + ")" + _OF_A_WORK)
+                     for v in _MANDARIN}
+_LANGUAGE_RELATION = re.compile("语言|语种")
+
+
 def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
     out = deed_spans(value, text, relation)
+    if value in LANGUAGE_SYNONYMS and _LANGUAGE_RELATION.search(relation):
+        out.extend(m.span() for m in LANGUAGE_SYNONYMS[value].finditer(text))
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))
