@@ -38,6 +38,9 @@ def test_a_word_ending_in_deng_is_no_list_end():
     ("生长习性", "耐寒", "沙棘非常耐寒。", "非常耐寒"),              # a stronger degree
     ("植物分类", "灌木", "百里香是矮小的亚灌木。", "亚灌木"),          # a sub-kind of plant
     ("地理分布", "湖北西部", "珙桐分布于湖北西部以南的山地。", "湖北西部以南"),  # a region beyond it
+    ("生长习性", "耐阴", "红松幼苗耐阴，成树喜光。", "幼苗耐阴"),      # of the young plant only
+    ("形状", "球形", "葡萄的浆果椭球形。", "椭球形"),                # an ellipsoid is no sphere
+    ("植物分类", "乔木", "蒲葵高大，乔木状。", "乔木状"),              # shaped like a tree
 ])
 def test_a_modifier_makes_another_value(relation, value, text, modifier):
     s = text.find(value)
@@ -58,3 +61,10 @@ def test_the_plain_value_is_still_stated_and_its_own_mention_is_the_span():
     # a direction beyond a sight says where the entity is by it
     kept = _kept(_entry("景山公园", "景山公园位于故宫以北。", [("周边景点", "故宫")]))
     assert ("周边景点", "故宫") in kept
+
+
+def test_a_bare_bound_of_a_range_takes_the_unit_after_the_other():
+    # `1-1.6厘米` is 1 cm to 1.6 cm: it states no 1米, while `1-2米` still states 1米.
+    raw = _entry("青冈", "青冈的坚果长约1-1.6厘米。", [("胸径", "1米")])
+    assert ("胸径", "1米") in _dropped(raw)
+    assert ("株高", "1米") in _kept(_entry("青冈", "青冈幼树高1-2米。", [("株高", "1米")]))

@@ -19,14 +19,16 @@ from transforms.role_cues import ADDRESS_RELATIONS
 
 # A degree before a habit (`稍耐阴`, `较耐寒`, `不耐寒`, `幼苗耐荫` is not the tree's).
 _HABIT = re.compile(r"^(?:耐|喜|抗|怕|忌)")
-_DEGREE_BEFORE = re.compile(r"(?:稍|较|略|颇|极|尚|微|很|甚|不|比较|最|非常|十分|相当)$")
+# A life stage before it (`幼苗耐荫`) says it of the young plant only.
+_DEGREE_BEFORE = re.compile(r"(?:稍|较|略|颇|极|尚|微|很|甚|不|比较|最|非常|十分|相当|幼苗|幼树|小苗|苗期)$")
 # A shade or a second colour before a colour (`深红色`, `桔红色`, `灰绿色`).
 _COLOUR = re.compile(r"^[\u4e00-\u9fff]{1,3}色$")
 _SHADE_BEFORE = re.compile(r"[深浅淡暗亮鲜嫩粉桔橘橙紫黄绿蓝青灰褐白黑红金银棕赭乳墨翠]$")
 # An approximation or another outline before a shape (`近球形`, `宽卵形`, `倒卵形`).
 _SHAPE = re.compile(r"^[\u4e00-\u9fff]{1,6}[形状]$")
-_OUTLINE_BEFORE = re.compile(r"(?:近|宽|阔|狭|长|短|倒|半|扁|卵|椭圆|圆|披针|心|肾|线|三角|状)$")
-# A sub-kind before a kind of plant (`亚灌木`, `半灌木`: neither is a shrub).
+_OUTLINE_BEFORE = re.compile(r"(?:近|宽|阔|狭|长|短|倒|半|扁|卵|椭圆|椭|圆|披针|心|肾|线|三角|状)$")
+# A sub-kind before a kind of plant (`亚灌木`, `半灌木`: neither is a shrub),
+# and 状 after it (`乔木状`: shaped like a tree, which a palm is not).
 _PLANT_KIND = re.compile(r"^(?:乔木|灌木|草本|藤本)")
 _SUB_KIND_BEFORE = re.compile(r"[亚半]$")
 # (kind of value, what before its mention makes it another value)
@@ -52,6 +54,8 @@ def modified_mention(value: str, text: str, s: int, e: int, relation: str | None
         m = modifier.search(text, max(0, s - 2), s)
         if m:
             return m.group() + text[s:e]
+        if modifier is _SUB_KIND_BEFORE and text.startswith("状", e):
+            return text[s:e + 1]
     if text.startswith("以", e) and relation not in _BY_A_PLACE:
         after = _BEYOND_AFTER.match(text, e)
         if after:

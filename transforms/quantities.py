@@ -226,7 +226,18 @@ def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float
         while end > m.start() and text[end - 1].isspace():
             end -= 1
         out.append((m.start(), end, *q))
+    # `1-1.6厘米`: the bound before the dash is in the unit after the other one
+    # (1厘米, never 1米); a unit of time is left alone (`1990-1995年` are years).
+    for i in range(len(out) - 1):
+        s, e, _amount, dim, raw = out[i]
+        nxt = out[i + 1]
+        if (dim is None and nxt[3] is not None and nxt[3] != "time" and nxt[4]
+                and _RANGE_DASH.fullmatch(text, e, nxt[0])):
+            out[i] = (s, e, raw * nxt[2] / nxt[4], nxt[3], raw)
     return tuple(out)
+
+
+_RANGE_DASH = re.compile(r"\s*(?:-|－|—|–|~|～|至|到)\s*")
 
 
 def _close(a: float, b: float, tol: float) -> bool:
