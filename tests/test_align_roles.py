@@ -657,3 +657,12 @@ def test_mandarin_by_its_other_names_when_said_of_the_work():
     assert ("专辑语言", "中文") in _dropped(_entry("The Moment", text, [("专辑语言", "中文")]))
     assert ("专辑语言", "国语") in _dropped(_entry("The Moment", "这是一张华语专辑。", [("专辑语言", "国语")]))
     assert ("对白语言", "日语") in _dropped(_entry("千与千寻", "影片片名用日文写成。", [("对白语言", "日语")]))
+
+
+def test_a_date_bound_by_another_cue_in_its_clause_is_not_bound_from_another_clause():
+    text = "《泰坦尼克号》由詹姆斯·卡梅隆执导，二十世纪福克斯出品，该片于1997年12月19日在美国上映。"
+    rows = [("出品时间", "1997年"), ("上映时间", "1997年12月19日")]
+    assert "上映" in _dropped(_entry("泰坦尼克号", text, rows))[("出品时间", "1997年")]
+    assert ("上映时间", "1997年12月19日") in _kept(_entry("泰坦尼克号", text, rows))
+    text = "《泰坦尼克号》由二十世纪福克斯于1997年出品，同年12月19日在美国上映。"
+    assert ("出品时间", "1997年") in _kept(_entry("泰坦尼克号", text, rows))

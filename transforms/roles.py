@@ -455,19 +455,20 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
             if rel == relation:
                 own_bound = own_bound or (cue, clo <= s < chi)
             else:
-                other_bound.append(cue)
+                other_bound.append((cue, clo <= s < chi))
     if own_bound and album_date(text, lo, s, e):
         return RoleEvidence("other", "the date of the album it is on", 0.0)
     if own_bound:
         # An own cue from another clause does not bind a date whose clause
-        # tells another event (`…上映，1998年全球票房…`).
+        # tells another event (`…上映，1998年全球票房…`), or binds it to
+        # another relation (`…福克斯出品，该片于2009年12月16日在北美上映`).
         event = None if own_bound[1] else another_event(text, s, e, relation, *clause_span(text, s))
-        if not event:
+        if not event and (own_bound[1] or not any(here for _, here in other_bound)):
             return RoleEvidence("own", own_bound[0], 1.0)
-        if not other_bound:
+        if event and not other_bound:
             return RoleEvidence("other", "the date of " + event.group(), 0.0)
     if other_bound:
-        return RoleEvidence("other", "/".join(sorted(set(other_bound))), 0.0)
+        return RoleEvidence("other", "/".join(sorted({c for c, _ in other_bound})), 0.0)
     if any(c[3] == relation for c in cues):
         return RoleEvidence("other", "bound elsewhere", 0.0)
     return _unbound_date(text, s, e, relation)
