@@ -666,3 +666,11 @@ def test_a_date_bound_by_another_cue_in_its_clause_is_not_bound_from_another_cla
     assert ("上映时间", "1997年12月19日") in _kept(_entry("泰坦尼克号", text, rows))
     text = "《泰坦尼克号》由二十世纪福克斯于1997年出品，同年12月19日在美国上映。"
     assert ("出品时间", "1997年") in _kept(_entry("泰坦尼克号", text, rows))
+
+
+def test_a_company_the_person_founded_is_not_their_agency():
+    text = "2000年签约阿尔发唱片。2007年周杰伦成立杰威尔音乐有限公司。"
+    assert "a company it founded" in _dropped(_entry("周杰伦", text, [("经纪公司", "杰威尔音乐有限公司")]))[
+        ("经纪公司", "杰威尔音乐有限公司")]
+    text = "周杰伦的经纪公司是杰威尔音乐有限公司。"
+    assert ("经纪公司", "杰威尔音乐有限公司") in _kept(_entry("周杰伦", text, [("经纪公司", "杰威尔音乐有限公司")]))

@@ -133,9 +133,17 @@ def released_in(text: str, s: int, e: int) -> bool:
     return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
 
 
+# A company the person founded (`1996年成立星辉公司`) is theirs, not the agency
+# that represents them.
+AGENCY_RELATIONS = frozenset({"经纪公司"})
+_FOUNDED_BEFORE = re.compile(r"(?:成立|创办|创立|创建|组建|开设|开办)了?$")
+
+
 def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     """Why the name-like mention text[s:e] is not the relation's value, by the
     words around it; None when they say nothing against it."""
+    if relation in AGENCY_RELATIONS and _FOUNDED_BEFORE.search(text, max(0, s - 3), s):
+        return "a company it founded"
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
     if relation in KIND_QUALIFIED_PLACES:
