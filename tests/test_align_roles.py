@@ -674,3 +674,10 @@ def test_a_company_the_person_founded_is_not_their_agency():
         ("经纪公司", "杰威尔音乐有限公司")]
     text = "周杰伦的经纪公司是杰威尔音乐有限公司。"
     assert ("经纪公司", "杰威尔音乐有限公司") in _kept(_entry("周杰伦", text, [("经纪公司", "杰威尔音乐有限公司")]))
+
+
+def test_a_place_before_a_box_office_is_a_market_not_the_production_region():
+    text = "《流浪地球》于2019年上映，登上中国电影票房榜前列。"
+    assert "a market it played in" in _dropped(_entry("流浪地球", text, [("制片地区", "中国")]))[("制片地区", "中国")]
+    text = "《流浪地球》是一部中国科幻电影，于2019年上映。"
+    assert ("制片地区", "中国") in _kept(_entry("流浪地球", text, [("制片地区", "中国")]))

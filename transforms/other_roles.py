@@ -133,6 +133,9 @@ def released_in(text: str, s: int, e: int) -> bool:
     return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
 
 
+# A place before a box office or a market (`2013年韩国电影票房排名第一`) is
+# where the film played, not where it was made.
+_MARKET_AFTER = re.compile(r"(?:本土|国内|地区)?(?:电影)?(?:票房|市场)")
 # A company the person founded (`1996年成立星辉公司`) is theirs, not the agency
 # that represents them.
 AGENCY_RELATIONS = frozenset({"经纪公司"})
@@ -146,6 +149,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "a company it founded"
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
+    if relation in PRODUCTION_REGION and _MARKET_AFTER.match(text, e):
+        return "a market it played in: " + text[s:_MARKET_AFTER.match(text, e).end()]
     if relation in KIND_QUALIFIED_PLACES:
         kind = _KIND_AFTER.match(text, e)
         if kind:
