@@ -681,3 +681,11 @@ def test_a_place_before_a_box_office_is_a_market_not_the_production_region():
     assert "a market it played in" in _dropped(_entry("流浪地球", text, [("制片地区", "中国")]))[("制片地区", "中国")]
     text = "《流浪地球》是一部中国科幻电影，于2019年上映。"
     assert ("制片地区", "中国") in _kept(_entry("流浪地球", text, [("制片地区", "中国")]))
+
+
+def test_the_date_of_a_new_name_is_not_the_founding_date():
+    text = "这支乐队最早叫So Band，到1997年3月29日才改名。"
+    raw = _entry("五月天", text, [("成立时间", "1997年3月29日")])
+    assert "the date of 改名" in _dropped(raw)[("成立时间", "1997年3月29日")]
+    raw = _entry("五月天", "五月天于1997年3月29日正式成立。", [("成立时间", "1997年3月29日")])
+    assert ("成立时间", "1997年3月29日") in _kept(raw)

@@ -183,8 +183,9 @@ _PREDECESSOR = re.compile(r"前身[是为]?\s*$")
 _ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
 # Events a date of a work's own life (its release, its making) is not: an
 # award (`该片获得1954年威尼斯电影节银狮奖`), a box office (`1988年北美地区票房…`),
-# or a first sale before the release (`7月29日举行首卖会，7月31日正式发行`).
-_OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜|首卖|预售|签售")
+# a first sale before the release (`7月29日举行首卖会，7月31日正式发行`), or a new name
+# (`在1997年3月29日更名为“五月天”` is no founding date).
+_OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜|首卖|预售|签售|更名|改名")
 
 
 def predecessor_date(text: str, s: int) -> bool:
