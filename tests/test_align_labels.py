@@ -49,24 +49,26 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-17 and 19, the pages the rules were developed on (0.983 /
-    0.962 / 1.5%): the issue's targets hold there."""
+    """Rounds 1-17 and 19, the pages the rules were developed on (0.985 /
+    0.971 / 1.3% after session 14): the issue's targets hold there."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="tune")
     _report(r)
     assert r["span_precision"] >= 0.98, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
-    assert r["recall"] >= 0.965, r["errors"]["missed"]
-    assert r["false_keeps"] <= 0.016, r["errors"]["false_keep"]
+    assert r["recall"] >= 0.968, r["errors"]["missed"]
+    assert r["false_keeps"] <= 0.015, r["errors"]["false_keep"]
 
 
 # (source, span precision floor, recall floor, false keeps ceiling) of each
 # held-out round: what the aligner reaches on it. Round 18 was scored once
 # in session 12 (0.902 / 0.712 / 7.8%, 51 kept); after session 13's rules,
 # written from the tune part alone, it gives 0.895 / 0.788 / 8.8% (57 kept,
-# 66 stated: five more stated triples kept, one more false keep).
+# 66 stated: five more stated triples kept, one more false keep). Session
+# 14's rules, from the tune part too, leave it as it is and take round 20
+# from 0.990 / 0.995 / 0.7% to 0.993 / 0.995 / 0.5%.
 HELD_OUT_FLOORS = {
     "kdconv": (0.89, 0.78, 0.09),   # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
-    "plant": (0.985, 0.99, 0.01),   # round 20, plants: 0.990 / 0.995 / 0.7% (820 kept, 818 stated)
+    "plant": (0.99, 0.99, 0.007),   # round 20, plants: 0.993 / 0.995 / 0.5% (818 kept, 818 stated)
 }
 
 
@@ -74,7 +76,7 @@ def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors are what the aligner reached on text it was not tuned on, round
     by round (docs/alignment.md), so a regression fails here. The whole
-    part meets the targets (0.985 / 0.974 / 1.1%), but only because the
+    part meets the targets (0.986 / 0.980 / 1.0%), but only because the
     plants weigh 16 times the travel sights: the travel round misses all
     three, by far."""
     labels, entries = labelled
