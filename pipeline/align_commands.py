@@ -18,7 +18,6 @@ from pipeline.errors import CdtpError
 from transforms.corpora import DEFAULT_DATA_DIR
 
 
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("align", help="alignment: score the redundant-triple filter on a labelled set")
     sub = parser.add_subparsers(dest="align_command", metavar="SUBCOMMAND")

@@ -16,7 +16,6 @@ from pipeline.errors import CdtpError
 from transforms.corpora import DEFAULT_DATA_DIR
 
 
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("domain", help="domain classification: evaluate or classify")
     sub = parser.add_subparsers(dest="domain_command", metavar="SUBCOMMAND")

@@ -15,7 +15,6 @@ from pipeline.errors import CdtpError
 from transforms.corpora import DEFAULT_DATA_DIR
 
 
-
 def register(subparsers) -> None:
     parser = subparsers.add_parser("types", help="entity typing: evaluate against a labelled set")
     sub = parser.add_subparsers(dest="types_command", metavar="SUBCOMMAND")

@@ -293,7 +293,6 @@ def rejoin_titles(value: str, pieces: tuple[str, ...], text: str) -> tuple[str, 
     return tuple(out)
 
 
-
 @lru_cache(maxsize=64)
 def _text_titles(text: str) -> frozenset[str]:
     return frozenset(t for t in _TEXT_TITLE.findall(text) if len(t) >= 2)
