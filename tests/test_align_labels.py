@@ -65,10 +65,12 @@ def test_tune_part(labelled):
 # written from the tune part alone, it gives 0.895 / 0.788 / 8.8% (57 kept,
 # 66 stated: five more stated triples kept, one more false keep). Session
 # 14's rules, from the tune part too, leave it as it is and take round 20
-# from 0.990 / 0.995 / 0.7% to 0.993 / 0.995 / 0.5%.
+# from 0.990 / 0.995 / 0.7% to 0.993 / 0.995 / 0.5%. Round 21, the last 125
+# plants, was labelled after them and scored once, blind: 0.955 / 0.991 /
+# 3.7% (695 kept, 675 stated); rounds 20 and 21 together give the plant floors.
 HELD_OUT_FLOORS = {
     "kdconv": (0.89, 0.78, 0.09),   # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
-    "plant": (0.99, 0.99, 0.007),   # round 20, plants: 0.993 / 0.995 / 0.5% (818 kept, 818 stated)
+    "plant": (0.97, 0.99, 0.021),   # rounds 20-21, plants: 0.976 / 0.993 / 2.0% (1,513 kept, 1,493 stated)
 }
 
 
@@ -76,9 +78,9 @@ def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors are what the aligner reached on text it was not tuned on, round
     by round (docs/alignment.md), so a regression fails here. The whole
-    part meets the targets (0.986 / 0.980 / 1.0%), but only because the
-    plants weigh 16 times the travel sights: the travel round misses all
-    three, by far."""
+    part misses the false-keep target since round 21 (0.973 / 0.985 /
+    2.2%): the blind plant round keeps values said of another plant, and
+    the travel round misses all three, by far."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
     _report(r)
