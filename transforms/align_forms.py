@@ -42,7 +42,7 @@ from transforms.mentions import jieba_place_names
 from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans, place_cores, place_stem
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
-from transforms.text import find_all
+from transforms.text import find_all, sentence_span
 
 # An address (`地址`, role_cues.ADDRESS_RELATIONS) is a place too: a text that
 # gives its most specific part (`东城景山前街4号`) states it, as `北京延庆`
@@ -300,7 +300,6 @@ _DEPARTMENT = re.compile(r"^(.{2,}?)系$")
 # (`北伐战争爆发后，曹渊率部参加了…战役`). Only for relations of a person's deeds.
 _DEED = re.compile(r"^(参加|参与|领导|指挥|组织|发动|主持|创建|创立|创办|率领|发起)了?([\u4e00-\u9fff]{2,12})$")
 _DEED_RELATIONS = re.compile(r"成就|事迹|经历")
-_SENTENCE_STOP = re.compile(r"[。！？!?；;\n]")
 
 
 def deed_spans(value: str, text: str, relation: str) -> list[tuple[int, int]]:
@@ -311,9 +310,7 @@ def deed_spans(value: str, text: str, relation: str) -> list[tuple[int, int]]:
     verb, obj = m.groups()
     out = []
     for j in find_all(text, obj):
-        stop = _SENTENCE_STOP.search(text, j)
-        lo = max((k.end() for k in _SENTENCE_STOP.finditer(text, 0, j)), default=0)
-        hi = stop.start() if stop else len(text)
+        lo, hi = sentence_span(text, j)
         if verb in text[lo:hi]:
             out.append((j, j + len(obj)))
     return out

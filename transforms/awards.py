@@ -36,8 +36,7 @@ from functools import lru_cache
 
 from transforms.quantities import _cn_int
 from transforms.other_roles import nomination_said
-from transforms.roles import sentence_span
-from transforms.text import find_all
+from transforms.text import find_all, sentence_span
 
 # Characters a mention may carry or lack around the same words: spaces and quotes.
 _SQUEEZED = frozenset(" \t\u3000\xa0“”\"'‘’「」『』《》〈〉")

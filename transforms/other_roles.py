@@ -149,8 +149,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "a company it founded"
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
-    if relation in PRODUCTION_REGION and _MARKET_AFTER.match(text, e):
-        return "a market it played in: " + text[s:_MARKET_AFTER.match(text, e).end()]
+    if relation in PRODUCTION_REGION and (market := _MARKET_AFTER.match(text, e)):
+        return "a market it played in: " + text[s:market.end()]
     if relation in KIND_QUALIFIED_PLACES:
         kind = _KIND_AFTER.match(text, e)
         if kind:

@@ -237,7 +237,9 @@ def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float
     return tuple(out)
 
 
-_RANGE_DASH = re.compile(r"\s*(?:-|－|—|–|~|～|至|到)\s*")
+# What joins the two bounds of a range (`1-1.6厘米`, `两到三个小时`).
+_DASH = r"(?:-|－|—|–|~|～|至|到)"
+_RANGE_DASH = re.compile(rf"\s*{_DASH}\s*")
 
 
 def _close(a: float, b: float, tol: float) -> bool:
@@ -253,7 +255,7 @@ def _close(a: float, b: float, tol: float) -> bool:
 _DURATION_UNITS = {u: _UNITS[u][1] for u in ("小时", "钟头", "分钟", "天")}
 _DUR_NUM = r"(\d+(?:\.\d+)?|[一二两三四五六七八九十半]+)"
 _DUR_UNIT = r"个?(小时|钟头|分钟|天)"
-_RANGE_RE = re.compile(rf"{_DUR_NUM}\s*(?:{_DUR_UNIT})?\s*(?:-|－|—|–|~|～|至|到)\s*{_DUR_NUM}\s*{_DUR_UNIT}")
+_RANGE_RE = re.compile(rf"{_DUR_NUM}\s*(?:{_DUR_UNIT})?\s*{_DASH}\s*{_DUR_NUM}\s*{_DUR_UNIT}")
 # `一两个小时`, `三四天`: two neighbouring numerals before the unit.
 _PAIR_RE = re.compile(rf"(?<![一二两三四五六七八九十])([一二两三四五六七八])([两三四五六七八九])(?:{_DUR_UNIT})")
 

@@ -28,7 +28,6 @@ a dated relation of the entry at all, as `neutral`.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -38,12 +37,9 @@ from transforms.other_roles import (
 from transforms.role_cues import (
     BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
 )
+from transforms.text import clause_span, sentence_span
 
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
-# Relations whose value is a date or a quantity: their cues bind to the
-# nearest date/quantity, not to a name.
-_CLAUSE_STOPS = frozenset("，,。；;！!？?\n")
-_SENTENCE_STOPS = frozenset("。；;！!？?\n")
 # Particles that may stand between a cue and the mention it binds to on the left
 # (`制作人是方大同`, `出生于孟买`, `由陆川执导`).
 _LIST_JOINERS = frozenset("、和与及并且兼")
@@ -257,33 +253,6 @@ def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tu
     for cue in relation_cues(relation, mined):
         plan.setdefault(cue[0], []).append(cue)
     return tuple((ch, tuple((cue, relation) for cue in cues)) for ch, cues in plan.items())
-
-
-_CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_CLAUSE_STOPS))) + "]")
-_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(_SENTENCE_STOPS))) + "]")
-
-
-@lru_cache(maxsize=256)
-def _stops(text: str, sentence: bool) -> tuple[int, ...]:
-    rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
-    return tuple([m.start() for m in rx.finditer(text)])
-
-
-def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
-    stops = _stops(text, sentence)
-    k = bisect_left(stops, pos)
-    lo = stops[k - 1] + 1 if k > 0 else 0
-    hi = stops[k] if k < len(stops) else len(text)
-    return lo, hi
-
-
-def clause_span(text: str, pos: int) -> tuple[int, int]:
-    """The clause (between `，；。` and line breaks) holding text[pos]."""
-    return _span(text, pos, False)
-
-
-def sentence_span(text: str, pos: int) -> tuple[int, int]:
-    return _span(text, pos, True)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left
 from functools import lru_cache
 
 # Symbols that are not Unicode punctuation (category P*) but separate name
@@ -203,3 +204,33 @@ def find_all(haystack: str, needle: str) -> list[int]:
 
 # Sentence-final punctuation, used by trim mode and clause splitting.
 SENTENCE_END = frozenset("。！？!?；;\n")
+
+
+# Clauses and sentences: what a cue binds within, and where a deed's verb
+# must stand (transforms/roles.py, transforms/align_forms.py).
+_CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，,")))) + "]")
+_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END))) + "]")
+
+
+@lru_cache(maxsize=256)
+def _stops(text: str, sentence: bool) -> tuple[int, ...]:
+    rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
+    return tuple([m.start() for m in rx.finditer(text)])
+
+
+def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
+    stops = _stops(text, sentence)
+    k = bisect_left(stops, pos)
+    lo = stops[k - 1] + 1 if k > 0 else 0
+    hi = stops[k] if k < len(stops) else len(text)
+    return lo, hi
+
+
+def clause_span(text: str, pos: int) -> tuple[int, int]:
+    """The clause (between `，；。` and line breaks) holding text[pos]."""
+    return _span(text, pos, False)
+
+
+def sentence_span(text: str, pos: int) -> tuple[int, int]:
+    """The sentence (between `。；！？` and line breaks) holding text[pos]."""
+    return _span(text, pos, True)
