@@ -11,7 +11,6 @@ domain, with the errors to read. Heavy imports happen inside the handler.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from pipeline.errors import CdtpError
@@ -79,6 +78,7 @@ def _read_entries(pattern: str) -> list[dict]:
 
 def _eval(args) -> int:
     from pipeline.config import load_config
+    from pipeline.domain_commands import print_json_report
     from transforms.align_labels import format_line, labelled_entries, score_report
 
     labels = _read(Path(args.labels))
@@ -93,11 +93,7 @@ def _eval(args) -> int:
         raise CdtpError(f"cannot rebuild the labelled pages: {exc}") from None
     report = score_report(labels, entries, cfg.cleaning, by_group=args.by_group)
     if args.json:
-        if not args.errors:
-            for r in report.values():
-                r.pop("errors", None)
-        print(json.dumps(report, ensure_ascii=False, indent=1))
-        return 0
+        return print_json_report(report, args.errors)
     for name, r in report.items():
         print(format_line(name, r))
     if args.errors:

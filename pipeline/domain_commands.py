@@ -73,6 +73,18 @@ def read_labels(load, labels: str, data: str) -> list[dict]:
         raise CdtpError(str(exc)) from exc
 
 
+def print_json_report(reports: dict, keep_errors: bool) -> int:
+    """Print an eval report (name -> report or None) as JSON, the listed
+    errors dropped unless asked for. Shared by `cdtp domain eval`,
+    `cdtp types eval` and `cdtp align eval`."""
+    if not keep_errors:
+        for r in reports.values():
+            if r:
+                r.pop("errors", None)
+    print(json.dumps(reports, ensure_ascii=False, indent=1))
+    return 0
+
+
 def _eval(args) -> int:
     from transforms.domain_labels import evaluate, format_report, load_labels, split_by_source
 
@@ -85,13 +97,7 @@ def _eval(args) -> int:
         tune, test = split_by_source(items, held)
         parts = {"other_sources": evaluate(tune, clf) if tune else None, "held_out": evaluate(test, clf) if test else None}
     if args.json:
-        out = {"all": report, **parts}
-        if not args.errors:
-            for r in out.values():
-                if r:
-                    r.pop("errors", None)
-        print(json.dumps(out, ensure_ascii=False, indent=1))
-        return 0
+        return print_json_report({"all": report, **parts}, args.errors)
     print(format_report(report))
     for name, rep in parts.items():
         if rep:

@@ -9,8 +9,6 @@ the handler.
 """
 from __future__ import annotations
 
-import json
-
 from pipeline.errors import CdtpError
 from transforms.corpora import DEFAULT_DATA_DIR
 
@@ -30,7 +28,7 @@ def register(subparsers) -> None:
 
 
 def _eval(args) -> int:
-    from pipeline.domain_commands import read_labels
+    from pipeline.domain_commands import print_json_report, read_labels
     from transforms.entity_type_labels import evaluate, format_report, load_labels, split_by_source
 
     items = read_labels(load_labels, args.labels, args.data)
@@ -44,11 +42,7 @@ def _eval(args) -> int:
         if tune:
             reports["other_rows"] = evaluate(tune)
     if args.json:
-        if not args.errors:
-            for r in reports.values():
-                r.pop("errors", None)
-        print(json.dumps(reports, ensure_ascii=False, indent=1))
-        return 0
+        return print_json_report(reports, args.errors)
     for name, rep in reports.items():
         if name != "all":
             print(f"\n== {name}" + (f" ({', '.join(held)})" if name == "held_out" else ""))
