@@ -233,7 +233,7 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     names (`南顶` of 五顶庙): that clause is the address of something else.
     None otherwise."""
     head = text[_clause_start(text, s, 30):s]
-    if not text.startswith(("位于", "坐落", "座落", "地处"), s):
+    if not _LOCATING_WORD.match(text, s):
         # the locating word right before the mention, or a strong one earlier
         # in the clause (`南顶位于丰台区大红门外南顶村`: the mention is the village)
         m = _LOCATING.search(head) or next(reversed(list(_LOCATING_WORD.finditer(head))), None)
