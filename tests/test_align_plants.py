@@ -41,6 +41,9 @@ def test_a_word_ending_in_deng_is_no_list_end():
     ("生长习性", "耐阴", "红松幼苗耐阴，成树喜光。", "幼苗耐阴"),      # of the young plant only
     ("形状", "球形", "葡萄的浆果椭球形。", "椭球形"),                # an ellipsoid is no sphere
     ("植物分类", "乔木", "蒲葵高大，乔木状。", "乔木状"),              # shaped like a tree
+    ("生长习性", "耐旱", "紫穗槐有一定的耐旱性。", "一定的耐旱"),      # a hedge: some drought tolerance
+    ("生长习性", "耐盐碱", "柽柳具有一定的耐寒性、耐旱性和耐盐碱性。",  # the hedge holds for every item
+     "一定的耐寒性、耐旱性和耐盐碱"),
 ])
 def test_a_modifier_makes_another_value(relation, value, text, modifier):
     s = text.find(value)
@@ -68,3 +71,10 @@ def test_a_bare_bound_of_a_range_takes_the_unit_after_the_other():
     raw = _entry("青冈", "青冈的坚果长约1-1.6厘米。", [("胸径", "1米")])
     assert ("胸径", "1米") in _dropped(raw)
     assert ("株高", "1米") in _kept(_entry("青冈", "青冈幼树高1-2米。", [("株高", "1米")]))
+
+
+def test_a_bare_number_before_a_range_dash_is_a_bound_in_the_other_units():
+    # `花期6～9月` begins in June: its 6 states no height of 6米; `高6米` still does.
+    raw = _entry("紫薇", "紫薇花期6～9月，果期9～12月。", [("高度", "6米")])
+    assert ("高度", "6米") in _dropped(raw)
+    assert ("高度", "6米") in _kept(_entry("紫薇", "紫薇高6米。", [("高度", "6米")]))

@@ -25,7 +25,7 @@ import re
 from typing import Sequence
 
 from transforms.quantities import (
-    _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
+    RANGE_DASH, _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
     parse_duration_range, parse_quantity,
 )
 from transforms.text import absent_ideographs, find_bounded, norm_char, normalise, normalise_with_map
@@ -107,6 +107,18 @@ def date_spans(value: str, text: str, cfg) -> list[tuple[int, int]]:
 _COUNT_RELATION = re.compile(r"数|量|次|届|个")
 
 
+def _bound_of_range(text: str, found, i: int) -> bool:
+    """`花期5～10月`: a bare number before a range dash is the first bound of a
+    range in the other bound's unit (5月), never a bare number a valued
+    quantity (`高度 5米`) could be said by. find_quantities gives lengths
+    and weights such a bound their unit already; months and years it leaves
+    bare, as `1990-1995年` are dates."""
+    if i + 1 >= len(found):
+        return False
+    nxt = found[i + 1]
+    return nxt[3] is not None and bool(RANGE_DASH.fullmatch(text, found[i][1], nxt[0]))
+
+
 _UNIT_NEEDED = re.compile(r"time|percent|cny|usd|hkd|eur|jpy")
 
 
@@ -124,7 +136,8 @@ def number_spans(value: str, text: str, cfg, relation: str | None = None) -> lis
     tol = cfg.number_rel_tol
     counting = bool(relation and _COUNT_RELATION.search(relation))
     out = []
-    for s, e, t_amount, t_dim, t_raw in find_quantities(text):
+    found = find_quantities(text)
+    for i, (s, e, t_amount, t_dim, t_raw) in enumerate(found):
         # One Chinese numeral character (一, 两, 十) is part of countless words
         # (一部, 两次, 十分): it supports a value only with the value's own unit
         # or, for a counting relation (曲目数量, 员工数), with a counting unit.
@@ -140,7 +153,7 @@ def number_spans(value: str, text: str, cfg, relation: str | None = None) -> lis
             # A price, a duration or a share is said with its unit: `园内有20多处景观`
             # does not state `门票 20元`.
             ok = (cfg.number_allow_unitless_text and not single_cn and not _UNIT_NEEDED.match(dim)
-                  and _close(raw, t_raw, tol))
+                  and _close(raw, t_raw, tol) and not _bound_of_range(text, found, i))
         else:
             ok = False  # another dimension: 5月 is not 5首
         if ok:

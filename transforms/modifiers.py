@@ -20,7 +20,10 @@ from transforms.role_cues import ADDRESS_RELATIONS
 # A degree before a habit (`稍耐阴`, `较耐寒`, `不耐寒`, `幼苗耐荫` is not the tree's).
 _HABIT = re.compile(r"^(?:耐|喜|抗|怕|忌)")
 # A life stage before it (`幼苗耐荫`) says it of the young plant only.
-_DEGREE_BEFORE = re.compile(r"(?:稍|较|略|颇|极|尚|微|很|甚|不|比较|最|非常|十分|相当|幼苗|幼树|小苗|苗期)$")
+_DEGREE_BEFORE = re.compile(r"(?:稍|较|略|颇|极|尚|微|很|甚|不|比较|最|非常|十分|相当|一定的?|幼苗|幼树|小苗|苗期)$")
+# `具有一定的耐阴性、耐瘠薄性和耐盐碱性`: a hedge before a list of habits said
+# as nouns (…性) holds for every item of it, not the first alone.
+_HEDGED_HABIT_LIST = re.compile(r"一定的?(?:(?:耐|喜|抗)[\u4e00-\u9fff]{1,4}性[、和及与])+$")
 # A shade or a second colour before a colour (`深红色`, `桔红色`, `灰绿色`).
 _COLOUR = re.compile(r"^[\u4e00-\u9fff]{1,3}色$")
 _SHADE_BEFORE = re.compile(r"[深浅淡暗亮鲜嫩粉桔橘橙紫黄绿蓝青灰褐白黑红金银棕赭乳墨翠]$")
@@ -51,9 +54,13 @@ def modified_mention(value: str, text: str, s: int, e: int, relation: str | None
     or None."""
     modifier = _modifier_before(value)
     if modifier is not None:
-        m = modifier.search(text, max(0, s - 2), s)
+        m = modifier.search(text, max(0, s - 3), s)
         if m:
             return m.group() + text[s:e]
+        if modifier is _DEGREE_BEFORE:
+            m = _HEDGED_HABIT_LIST.search(text, max(0, s - 30), s)
+            if m:
+                return m.group() + text[s:e]
         if modifier is _SUB_KIND_BEFORE and text.startswith("状", e):
             return text[s:e + 1]
     if text.startswith("以", e) and relation not in _BY_A_PLACE:

@@ -232,14 +232,14 @@ def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float
         s, e, _amount, dim, raw = out[i]
         nxt = out[i + 1]
         if (dim is None and nxt[3] is not None and nxt[3] != "time" and nxt[4]
-                and _RANGE_DASH.fullmatch(text, e, nxt[0])):
+                and RANGE_DASH.fullmatch(text, e, nxt[0])):
             out[i] = (s, e, raw * nxt[2] / nxt[4], nxt[3], raw)
     return tuple(out)
 
 
 # What joins the two bounds of a range (`1-1.6厘米`, `两到三个小时`).
 _DASH = r"(?:-|－|—|–|~|～|至|到)"
-_RANGE_DASH = re.compile(rf"\s*{_DASH}\s*")
+RANGE_DASH = re.compile(rf"\s*{_DASH}\s*")
 
 
 def _close(a: float, b: float, tol: float) -> bool:
