@@ -23,6 +23,17 @@ def test_a_habit_or_a_use_is_one_description_not_a_list():
     assert set(kept) == {("生长习性", "喜深厚、肥沃、排水良好的酸性土壤"), ("功用价值", "根、叶、果实均可入药")}
 
 
+def test_a_plants_colours_or_shapes_are_one_description():
+    # the range of one organ, as the labels read a cell (docs/alignment.md, Plants):
+    # split, each piece would be a value nobody labelled and the whole a miss
+    cfg = PairConfig()
+    assert split_values("红色、粉红色或白色", "颜色", cfg) == ["红色、粉红色或白色"]
+    assert split_values("卵形、椭圆形，", "形状", cfg) == ["卵形、椭圆形"]  # not the separator left at its end
+    text = "木槿的花有白色、粉红色或紫红色，蒴果卵圆形。"
+    kept = _kept(_entry("木槿", text, [("颜色", "白色、粉红色或紫红色")]))
+    assert set(kept) == {("颜色", "白色、粉红色或紫红色")}
+
+
 def test_a_word_ending_in_deng_is_no_list_end():
     cfg = PairConfig()
     assert split_values("对二氧化硫抗性中等", "生长习性", cfg) == ["对二氧化硫抗性中等"]

@@ -40,6 +40,9 @@ class PairConfig:
         # A plant's habit or use is a description whose 、 lists words inside
         # one phrase (`适生于深厚、肥沃、湿润的砂质土壤`, `皮、叶、花、果均可入药`).
         "生长习性", "功用价值",
+        # A plant's colours or shapes are the range of one organ (`黄、暗红、紫色及绿色`
+        # of its leaves, `灰色、灰褐色或暗灰色` of its bark): one description, said as a whole.
+        "颜色", "形状",
     }))
     # Trailing words that close a list but are not part of the last value.
     strip_suffixes: tuple[str, ...] = ("等等。", "等。", "等等", "等")
@@ -146,7 +149,8 @@ def _split(value: str, relation: str, seps: frozenset[str], max_values: int, no_
     value = value.strip()
     name = clean_relation_name(relation)
     if name in no_split or not value:
-        return [value]
+        # one value, but not the separator a source left at its end (`球形，`)
+        return [value.strip("".join(seps) + " \t") or value]
     if " " in value and (name in OCCUPATION_RELATIONS or _organisations(value)):
         # An occupation is a word, so a space between two lists them (`演员 模特`),
         # as it does between names that each end as an organisation's
