@@ -16,7 +16,9 @@ copied into the project):
   way: a sight's `Information` is its summary, the other rows its infobox.
 * LandscapeKnowledge (`landscape_to_raw_entries`): plant sentences with
   their spo, regrouped per plant so that, as on a Baike page, the text states
-  some of the cells and not others.
+  some of the cells and not others; `duie_pages_to_raw_entries` regroups
+  DuIE's sentences per subject the same way (a labelled set's pages, where
+  `duie_to_raw_entries` is one entry per sentence with its gold triples).
 """
 from __future__ import annotations
 
@@ -169,33 +171,49 @@ def kdconv_travel_to_raw_entries(path: str | Path) -> list[dict]:
             for i, (sight, rows) in enumerate(base.items())]
 
 
+def _subject_pages(rows, source: str, domain: str | None, object_value) -> list[dict]:
+    """One raw entry per subject named on two lines or more of a corpus of
+    sentences with their spo_list (SKE/LIC2019 format). The summary is the
+    first half of those sentences (in file order, a full stop added where one
+    is missing, so that two sentences never run into one); the infobox is
+    every (predicate, object) of the subject on all of them, once each, in
+    first order. So the text states the cells of its own sentences and, as a
+    Baike summary does its infobox, leaves those of the other half unstated
+    unless it happens to say them too. The corpus' spo are no labels: a
+    labeller reads the text. `object_value` reads an spo's object."""
+    sentences: dict[str, list[str]] = defaultdict(list)
+    cells: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for obj in rows:
+        text = (obj.get("text") or "").strip()
+        spo_list = obj.get("spo_list") or []
+        for subject in dict.fromkeys(spo.get("subject") for spo in spo_list):
+            if subject and text:
+                sentences[subject].append(text if text[-1] in SENTENCE_END else text + "。")
+        for spo in spo_list:
+            value = object_value(spo.get("object"))
+            if spo.get("subject") and spo.get("predicate") and value:
+                cells[spo["subject"]].append((spo["predicate"], value))
+    return [_corpus_entry(f"{source}://{subject}", subject, "".join(lines[:(len(lines) + 1) // 2]),
+                          list(dict.fromkeys(cells[subject])), domain, source=source)
+            for subject, lines in sentences.items() if len(lines) >= 2]
+
+
 def landscape_to_raw_entries(path: str | Path) -> list[dict]:
     """Raw entries from LandscapeKnowledge's plant texts (`dev.jsonl`: one
     sentence and its spo_list per line), one per plant named as a subject on
-    two lines or more. The summary is the first half of those sentences (in
-    file order, a full stop added where one is missing, so that two
-    sentences never run into one); the infobox is every (predicate, object)
-    of the plant on all of them, once each, in first order. So the text
-    states the cells of its own sentences and, as a Baike summary does its
-    infobox, leaves those of the other half unstated unless it happens to say
-    them too. The dataset's spo are no labels: a labeller reads the text."""
-    sentences: dict[str, list[str]] = defaultdict(list)
-    cells: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for obj in _read_jsonl(Path(path)):
-        text = (obj.get("text") or "").strip()
-        for subject in dict.fromkeys(spo.get("subject") for spo in obj.get("spo_list") or []):
-            if subject and text:
-                sentences[subject].append(text if text[-1] in SENTENCE_END else text + "。")
-        for spo in obj.get("spo_list") or []:
-            if spo.get("subject") and spo.get("predicate") and spo.get("object"):
-                cells[spo["subject"]].append((spo["predicate"], spo["object"]))
-    out = []
-    for plant, lines in sentences.items():
-        if len(lines) < 2:
-            continue
-        out.append(_corpus_entry(f"plant://{plant}", plant, "".join(lines[:(len(lines) + 1) // 2]),
-                                 list(dict.fromkeys(cells[plant])), "植物", source="plant"))
-    return out
+    two lines or more (_subject_pages)."""
+    return _subject_pages(_read_jsonl(Path(path)), "plant", "植物", lambda o: o if isinstance(o, str) else None)
+
+
+def duie_pages_to_raw_entries(path: str | Path) -> list[dict]:
+    """Raw entries from DuIE's sentences, one per subject named on two lines
+    or more (_subject_pages), at `duie://<subject>`: people, works and
+    organisations with Baike's own relations (导演, 父亲, 毕业院校), whose
+    unstated cells are true facts of the same subject, often of a person the
+    text names in another role. An object is its `@value`; the qualifiers
+    of DuIE's complex objects (`inWork`, `onDate`) are not cells."""
+    return _subject_pages(_read_jsonl(Path(path)), "duie", None,
+                          lambda o: o.get("@value") if isinstance(o, dict) else None)
 
 
 def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:
