@@ -25,8 +25,8 @@ import re
 from typing import Sequence
 
 from transforms.quantities import (
-    RANGE_DASH, _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
-    parse_duration_range, parse_quantity,
+    _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
+    parse_duration_range, parse_quantity, range_partner,
 )
 from transforms.text import absent_ideographs, find_bounded, norm_char, normalise, normalise_with_map
 
@@ -113,10 +113,8 @@ def _bound_of_range(text: str, found, i: int) -> bool:
     quantity (`高度 5米`) could be said by. find_quantities gives lengths
     and weights such a bound their unit already; months and years it leaves
     bare, as `1990-1995年` are dates."""
-    if i + 1 >= len(found):
-        return False
-    nxt = found[i + 1]
-    return nxt[3] is not None and bool(RANGE_DASH.fullmatch(text, found[i][1], nxt[0]))
+    nxt = range_partner(text, found, i)
+    return nxt is not None and nxt[3] is not None
 
 
 _UNIT_NEEDED = re.compile(r"time|percent|cny|usd|hkd|eur|jpy")

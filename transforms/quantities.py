@@ -230,16 +230,23 @@ def find_quantities(text: str) -> tuple[tuple[int, int, float, str | None, float
     # (1厘米, never 1米); a unit of time is left alone (`1990-1995年` are years).
     for i in range(len(out) - 1):
         s, e, _amount, dim, raw = out[i]
-        nxt = out[i + 1]
-        if (dim is None and nxt[3] is not None and nxt[3] != "time" and nxt[4]
-                and RANGE_DASH.fullmatch(text, e, nxt[0])):
+        nxt = range_partner(text, out, i)
+        if dim is None and nxt is not None and nxt[3] is not None and nxt[3] != "time" and nxt[4]:
             out[i] = (s, e, raw * nxt[2] / nxt[4], nxt[3], raw)
     return tuple(out)
 
 
 # What joins the two bounds of a range (`1-1.6厘米`, `两到三个小时`).
 _DASH = r"(?:-|－|—|–|~|～|至|到)"
-RANGE_DASH = re.compile(rf"\s*{_DASH}\s*")
+_RANGE_DASH = re.compile(rf"\s*{_DASH}\s*")
+
+
+def range_partner(text: str, found, i: int):
+    """The quantity after found[i] (find_quantities' tuples) when a range
+    dash alone stands between them (`1-1.6厘米`, `5～10月`), else None."""
+    if i + 1 < len(found) and _RANGE_DASH.fullmatch(text, found[i][1], found[i + 1][0]):
+        return found[i + 1]
+    return None
 
 
 def _close(a: float, b: float, tol: float) -> bool:
