@@ -28,6 +28,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from pipeline.batch import count_items
 from pipeline.errors import CdtpError
+from transforms import safejson
 
 SUFFIX = ".jsonl"
 
@@ -51,7 +52,7 @@ def read_run(path: str, restore: Callable[[Any], Any] | None = None) -> list:
     with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
         data = fh.read()
     try:
-        items = [json.loads(line) for line in data.decode("utf-8", "surrogatepass").split("\n") if line]
+        items = [safejson.decode(line) for line in data.split(b"\n") if line]
     except (ValueError, RecursionError) as exc:
         raise CdtpError(f"spill file {path} is damaged ({type(exc).__name__}: {str(exc)[:120]}); "
                         "rerun the build") from None

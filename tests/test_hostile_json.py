@@ -162,3 +162,51 @@ def test_domain_label_file_with_a_deep_line_is_a_label_error(tmp_path):
     labels.write_text(DEEP_ENTRY + "\n", encoding="utf-8")
     with pytest.raises(LabelError, match="labels.jsonl:1: not JSON"):
         load_labels(labels, None)
+
+
+# ------------------------------------------------- the fast decoder gives json's answer
+
+def _answer(decode, data):
+    """The value (its ascii repr tells int from float and -0.0 from 0.0), or the error json would give."""
+    try:
+        return ascii(decode(data))
+    except ValueError as exc:
+        return f"{type(exc).__name__}: {exc}"
+
+
+EDGE_DOCUMENTS = [
+    b'{"lemma_id": 123456789012345678901234567890}', b'[-9223372036854775809, 18446744073709551616]',
+    b'[1e400, -1e400, 1e-400, -0.0, 0.1, 1E+5]', b'[NaN, Infinity, -Infinity]', b'\xef\xbb\xbf{"a": 1}',
+    '{"title": "鲁迅"}'.encode("utf-16"), b'"\\ud800"', b'"\\ud83d\\ude00"', b'{"a": "\xed\xa0\x80"}',
+    b'{"a": 1, "a": 2}', b'{"a": "x\ny"}', b'{"a": 1,}', b'[01]', b'{"a": 1} x', b'\x0c{}', b'{"a": "\xff"}',
+    b'"\\u0000"', b' {"a" : [ ] } \n', b'{"infobox": [{"name": "x", "value": 12}]}',
+]
+
+
+@pytest.mark.parametrize("doc", EDGE_DOCUMENTS)
+def test_fast_decoder_answers_as_json_on_edge_documents(doc):
+    assert _answer(safejson.loads, doc) == _answer(json.loads, doc)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON_VALUES, st.booleans(), st.lists(st.tuples(st.integers(0, 10**6), st.binary(max_size=2)), max_size=3))
+def test_fast_decoder_answers_as_json_on_any_document(value, ascii_only, edits):
+    """Every value json writes (big integers, NaN, lone surrogates included),
+    and the same bytes with a few cut or inserted: the same value, or json's
+    own error."""
+    doc = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
+    assert _answer(safejson.loads, doc) == _answer(json.loads, doc)
+    for at, insert in edits:
+        at %= len(doc) + 1
+        broken = doc[:at] + insert + doc[at + 1:]
+        assert _answer(safejson.loads, broken) == _answer(json.loads, broken)

@@ -97,6 +97,16 @@ def test_spill_files_are_json_lines_and_round_trip(tmp_path):
     assert restored == [("restored", e) for e in items]
 
 
+def test_spill_files_round_trip_what_only_json_reads(tmp_path):
+    """The fast decoder leaves to json what it would read otherwise: an
+    integer beyond 64 bits, NaN, a lone surrogate come back as they went."""
+    items = [{"big": 2**70, "neg": -(2**64) - 1, "nan": float("nan"), "inf": float("inf"),
+              "lone": "\ud800 half a pair", "zero": -0.0}]
+    back = read_run(write_run(str(tmp_path), "frequency", items))
+    assert ascii(back) == ascii(items)
+    assert type(back[0]["big"]) is int
+
+
 def test_a_planted_pickle_in_the_spill_dir_is_never_executed(tmp_path):
     marker = tmp_path / "pwned"
 
