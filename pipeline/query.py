@@ -2,7 +2,8 @@
 
 Views:
   pairs              DIR/pairs/**.parquet (Hive partitions domain=/split=)
-  triples            one row per triple of a kept pair: pair_id, entity + the triple's fields
+  triples            one row per triple of a kept pair: pair_id, entity, domain, split + every field
+                     of the triple (offsets, match, cue, support_score, trivial, ...)
   audit              DIR/audit/*.parquet: one row per input entry and per input triple
   discarded_triples  DIR/discarded_triples/*.parquet: the paper's auxiliary data
   items              DIR/items/**.parquet, when built: benchmark items (QA, KGC, T2T, T2KG; schemas/items.py)
@@ -181,9 +182,10 @@ def open_views(out_dir: str) -> Views:
             f"CREATE VIEW pairs AS SELECT * FROM read_parquet({_q(_glob(root, 'pairs'))}, "
             "hive_partitioning=0, union_by_name=1)"
         )
+        # Every field of the triple struct (`t.*`), so the alignment evidence (cue,
+        # support_score, trivial) is queryable, and a build of an older schema still opens.
         con.execute(
-            "CREATE VIEW triples AS SELECT pair_id, entity, domain, split, t.head, t.relation, t.tail, "
-            "t.start, t.\"end\", t.match, t.tail_type, t.search_status, t.search_evidence, t.triple_id "
+            "CREATE VIEW triples AS SELECT pair_id, entity, domain, split, t.* "
             "FROM (SELECT pair_id, entity, domain, split, unnest(triples) AS t FROM pairs)"
         )
     else:

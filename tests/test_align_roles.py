@@ -142,6 +142,11 @@ def test_demonym_place_list_item_paraphrase_and_lifespan_levels():
     kept4 = _kept(raw4)
     assert kept4[("出生日期", "1931年05月02日")]["match"] == "lifespan"
     assert kept4[("逝世日期", "2008年11月30日")]["start"] == text4.find("2008年11月30日")
+    # A year before 1000 has three digits (杜牧, 803–852): still the lifespan, bound by its place.
+    text6 = "杜牧（803年—852年），字牧之，京兆万年人，唐朝诗人。"
+    kept6 = _kept(_entry("杜牧", text6, [("出生日期", "803年"), ("逝世日期", "852年")]))
+    assert [(kept6[k]["match"], kept6[k]["support_score"]) for k in (("出生日期", "803年"), ("逝世日期", "852年"))] \
+        == [("lifespan", 1.0), ("lifespan", 1.0)]
     # each level can be switched off
     cfg = CleaningConfig()
     cfg.align.demonyms = cfg.align.lifespans = cfg.align.list_items = cfg.align.paraphrases = False

@@ -259,6 +259,11 @@ def test_query_views_and_the_why_was_it_dropped_query(built):
                                     "WHERE a.fate = 'kept'")
     _, total = run_query(str(built), "SELECT count(*) FROM triples")
     assert rows[0][0] == total[0][0] > 0
+    # The alignment evidence of each kept triple is a column of the view too.
+    cols, rows = run_query(str(built), "SELECT relation, tail, match, cue, support_score, trivial, coverage "
+                                       "FROM triples JOIN pairs USING (pair_id) WHERE head='鲁迅'")
+    assert rows and all(round(r[4], 3) in (0.5, 0.75, 0.9, 1.0) and isinstance(r[5], bool) and 0 < r[6] <= 1 for r in rows)
+    assert {r[1] for r in rows if r[5]} <= {"鲁迅"}  # a trivial tail restates the entity's name
     _, rows = run_query(str(built), "SELECT DISTINCT domain, split FROM pairs")
     assert rows and {r[1] for r in rows} <= {"train", "eval"}
     assert {r[0] for r in rows} <= {"HP", "HS", "TE", "NE", "unknown"}

@@ -347,8 +347,20 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
     return out
 
 
-_LIFE_DATE = r"(\d{4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?)"
+_LIFE_DATE = r"(\d{3,4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?)"
 _LIFESPAN = re.compile(r"\s*[（(](?:[^（）()，,]{1,40}[，,]\s*){0,2}" + _LIFE_DATE + r"\s*年?\s*[—–\-~～－至]+\s*" + _LIFE_DATE + r"?\s*年?\s*[）)]")
+
+
+# A year before 1000 (杜牧, 803–852): no date elsewhere, as `300年` is as often a
+# duration, but in the brackets of a lifespan it can be nothing else.
+_EARLY_YEAR = re.compile(r"^(\d{3})年?$")
+
+
+def _life_date(value: str) -> tuple[int, int | None, int | None] | None:
+    d = parse_date(value)
+    if d is None and (m := _EARLY_YEAR.match(value.strip())):
+        return int(m.group(1)), None, None
+    return d
 
 
 def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tuple[int, int]]:
@@ -359,7 +371,7 @@ def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tu
         group = 2
     else:
         return []
-    vd = parse_date(value)
+    vd = _life_date(value)
     if vd is None or not entity:
         return []
     i = text.find(entity)
@@ -368,7 +380,7 @@ def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tu
     m = _LIFESPAN.match(text, i + len(entity))
     if m is None or m.group(group) is None:
         return []
-    td = parse_date(m.group(group).replace(".", "-") if "." in m.group(group) else m.group(group))
+    td = _life_date(m.group(group).replace(".", "-") if "." in m.group(group) else m.group(group))
     if td is not None and dates_compatible(vd, td, False):
         return [(m.start(group), m.end(group))]
     return []
