@@ -191,11 +191,16 @@ def test_fast_decoder_answers_as_json_on_edge_documents(doc):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+
+def _containers(inner):
+    return st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
-    | st.floats(allow_nan=True, allow_infinity=True) | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
-    max_leaves=20)
+    | st.floats(allow_nan=True, allow_infinity=True) | st.text(st.characters(exclude_categories=()), max_size=12)
+    | st.text(st.sampled_from("\ud800\udc00\udfffa鲁\x00\"\\"), max_size=6),  # lone surrogates, often
+    _containers, max_leaves=20)
 
 
 @settings(max_examples=400, deadline=None)
