@@ -78,6 +78,8 @@ def test_a_value_not_found_names_the_levels_only_when_some_were_off():
     [(_, _, detail)] = clean_entry(entry, cfg).dropped_triples
     assert detail.startswith("value not found in text at levels exact,lifespan,number,alias,")
     assert detail.endswith(",nationality,era") and "fuzzy" not in detail and "date" not in detail
+    # every level named there is a switch of the config
+    assert all(isinstance(getattr(cfg.align, f), bool) for _, f in cfg.align.LEVELS)
 
 
 # ------------------------------------------------------------------ Table 3

@@ -118,6 +118,17 @@ class AlignConfig:
     transliterations: bool = True  # 卡罗莱纳 = 卡罗莱那
     sights: bool = True        # 八大处 = 周边景点 八大处公园
 
+    # Each matching level as `match` names it, and the field that switches it.
+    LEVELS = (("exact", "exact"), ("lifespan", "lifespans"), ("date", "dates"), ("number", "numbers"),
+              ("alias", "aliases"), ("transliteration", "transliterations"), ("demonym", "demonyms"),
+              ("place", "places"), ("sight", "sights"), ("list_item", "list_items"),
+              ("paraphrase", "paraphrases"), ("short_name", "short_names"), ("award", "awards"),
+              ("nationality", "nationalities"), ("era", "eras"), ("fuzzy", "fuzzy"))
+
+    def levels_on(self) -> list[str]:
+        """The names of the levels this config runs."""
+        return [name for name, field in self.LEVELS if getattr(self, field)]
+
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
             raise ValueError(f"fuzzy_threshold is a rapidfuzz score in [0, 100], not {self.fuzzy_threshold}")

@@ -214,13 +214,8 @@ def _levels_tried(a: AlignConfig) -> str:
     every such audit row made them 46 M of the 75 M characters of detail
     in the 100k-entry benchmark's audit, to be converted, sorted and
     compressed, and said nothing the config does not."""
-    levels = (("exact", a.exact), ("lifespan", a.lifespans), ("date", a.dates),
-              ("number", a.numbers), ("alias", a.aliases), ("transliteration", a.transliterations),
-              ("demonym", a.demonyms), ("place", a.places), ("sight", a.sights), ("list_item", a.list_items),
-              ("paraphrase", a.paraphrases), ("short_name", a.short_names), ("award", a.awards),
-              ("nationality", a.nationalities), ("era", a.eras), ("fuzzy", a.fuzzy))
-    on = [name for name, enabled in levels if enabled]
-    return "any level" if len(on) == len(levels) else "levels " + ",".join(on)
+    on = a.levels_on()
+    return "any level" if len(on) == len(a.LEVELS) else "levels " + ",".join(on)
 
 
 # ------------------------------------------------------------ redundant description
