@@ -65,17 +65,17 @@ def parse_record(location: str, payload: Any) -> tuple[dict | None, dict | None]
         if not line.strip():
             return None, None
         try:
-            obj = safejson.loads(line)
+            obj, vouched = safejson.loads_and_vouch(line)
         except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, JSONTooDeep
             snippet = line[:80].decode("utf-8", "replace").rstrip()
             return None, _invalid(location, f"malformed JSON: {exc}; line starts {snippet!r}")
     else:
-        obj = payload
+        obj, vouched = payload, False
         if isinstance(obj, dict) and "__unreadable__" in obj:  # pipeline.read.UNREADABLE: what the reader saw
             return None, _invalid(location, str(obj["__unreadable__"]))
     if isinstance(obj, dict) and isinstance(obj.get("title"), str):
         title = obj["title"]
-    raw, detail = validate_raw_entry(obj)
+    raw, detail = validate_raw_entry(obj, vouched)
     if raw is None:
         return None, _invalid(location, detail, title)
     return raw, None
@@ -117,17 +117,19 @@ class InputScan:
     copies: dict = field(default_factory=dict)  # bucket -> COPY array (transforms/dedup.py)
 
 
-def _parsed(payload: Any) -> dict | None:
+def _parsed(payload: Any) -> tuple[dict | None, bool]:
+    """(the record's object if it has a title, else None; whether its strings are vouched for)."""
+    vouched = False
     if isinstance(payload, (bytes, str)):
         if isinstance(payload, bytes) and payload.startswith(_BOM):
             payload = payload[len(_BOM):]
         try:
-            payload = safejson.loads(payload)
+            payload, vouched = safejson.loads_and_vouch(payload)
         except ValueError:
-            return None
+            return None, False
     if not isinstance(payload, dict) or not isinstance(payload.get("title"), str) or not payload["title"].strip():
-        return None
-    return payload
+        return None, False
+    return payload, vouched
 
 
 def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
@@ -147,7 +149,7 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
     out = InputScan()
     rows: dict[int, list] = {}
     for location, payload in items_of(records):
-        obj = _parsed(payload)
+        obj, vouched = _parsed(payload)
         if obj is None:
             continue
         infobox = obj.get("infobox")
@@ -156,7 +158,7 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
                 name = item.get("name") if isinstance(item, dict) else None
                 if isinstance(name, str) and name.strip():
                     out.names.append(name.strip())
-        raw, _ = validate_raw_entry(obj)
+        raw, _ = validate_raw_entry(obj, vouched)
         if raw is not None:
             kh = hash64(entry_key(raw))
             rows.setdefault(kh % buckets, []).append((kh, fetched_seconds(raw["fetched_at"]), hash64(location)))

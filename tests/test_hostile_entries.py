@@ -123,6 +123,9 @@ def test_any_field_of_any_type_is_an_entry_or_an_audit_row_with_a_reason(entry):
         assert len(bad["detail"]) < 2000  # a reason, not the record
     else:
         assert isinstance(raw["title"], str) and raw["title"].strip()
+        # what passes can be written: no lone surrogate got through (the
+        # decoder's vouching, transforms/safejson.py, skips the second look)
+        json.dumps(raw, ensure_ascii=False).encode("utf-8")
         assert 0 <= raw["depth"] < 2**31
         entry_key(raw).encode("utf-8")  # writable everywhere
     # Parquet gives the same dicts without the JSON step.

@@ -211,7 +211,50 @@ def test_fast_decoder_answers_as_json_on_any_document(value, ascii_only, edits):
     own error."""
     doc = json.dumps(value, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
     assert _answer(safejson.loads, doc) == _answer(json.loads, doc)
+    _assert_vouched_strings_encode(doc)
     for at, insert in edits:
         at %= len(doc) + 1
         broken = doc[:at] + insert + doc[at + 1:]
         assert _answer(safejson.loads, broken) == _answer(json.loads, broken)
+        _assert_vouched_strings_encode(broken)
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+
+
+def _assert_vouched_strings_encode(doc: bytes) -> None:
+    """What loads_and_vouch vouches for holds no lone surrogate (the
+    validate stage then skips its own search for them)."""
+    try:
+        value, vouched = safejson.loads_and_vouch(doc)
+    except ValueError:
+        return
+    if vouched:
+        for s in _strings(value):
+            s.encode("utf-8")
+
+
+@pytest.mark.parametrize("doc, vouched", [
+    (b'{"title": "\\u9c81\\u8fc5", "x": "\\ud83d\\ude00"}', True),  # escapes, a surrogate pair
+    (b'{"summary": "bad \\ud800 text"}', False),  # a lone surrogate escape: json reads it
+    (b'{"summary": "\\udc00"}', False),
+    (b'{"lemma_id": 1234567890123456789}', False),  # 19 digits: json reads it
+    ('{"title": "鲁迅"}'.encode("utf-16"), False),
+])
+def test_only_what_orjson_read_is_vouched_for(doc, vouched):
+    assert safejson.loads_and_vouch(doc)[1] is vouched
+    if not vouched and b"summary" in doc:
+        # and the validate stage still looks, and names the field
+        from pipeline.cleaning_steps import parse_record
+
+        raw, bad = parse_record("s.jsonl@0", b'{"title": "x", ' + doc[1:])
+        assert raw is None and bad["detail"] == "s.jsonl@0: summary: not valid Unicode (lone surrogate)"

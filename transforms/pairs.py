@@ -70,7 +70,7 @@ def _links(v: Any, key: str, errors: list[str]) -> list[dict]:
     return out
 
 
-def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
+def validate_raw_entry(obj: object, unicode_vouched: bool = False) -> tuple[dict | None, str | None]:
     """(normalised RawEntry dict, None) or (None, detail) for a malformed record.
 
     The caller turns a failure into an audit row with reason `invalid_input`
@@ -79,6 +79,9 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     missing or null and get their RawEntry defaults; present fields must have
     the right type. Numeric infobox values are accepted and turned into
     strings (Parquet sources may type them); anything else wrong is an error.
+    A lone surrogate is an error too (Parquet cannot encode it), looked for
+    unless `unicode_vouched`: the JSON decoder already rejected them
+    (transforms/safejson.py, loads_and_vouch).
     """
     if not isinstance(obj, dict):
         return None, f"record is {type(obj).__name__}, expected a JSON object"
@@ -141,7 +144,7 @@ def validate_raw_entry(obj: object) -> tuple[dict | None, str | None]:
     if fetched and parse_fetched_at(fetched) is None:
         # It decides which copy of an entry is kept: a time nobody can read cannot compete.
         errors.append(f"fetched_at: {fetched[:40]!r} is not an ISO 8601 time")
-    if not errors:
+    if not errors and not unicode_vouched:
         _check_encodable(out, errors)
     if errors:
         return None, "; ".join(errors[:5]) + (f" (+{len(errors) - 5} more)" if len(errors) > 5 else "")

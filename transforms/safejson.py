@@ -20,7 +20,9 @@ accepts and gives the same values, except that it reads an integer beyond
 64 bits as a float, so a line with a run of 19 digits goes to json; what
 orjson rejects (NaN, a BOM, UTF-16, a lone surrogate, a float out of range)
 goes to json too, which accepts it or raises its own error. A test holds
-the two to the same answer on generated and hostile documents.
+the two to the same answer on generated and hostile documents. Since orjson
+rejects lone surrogates, what it read needs no search for them
+(`loads_and_vouch`: the validate stage skips that search).
 """
 from __future__ import annotations
 
@@ -87,10 +89,19 @@ def loads(data: str | bytes, max_depth: int = MAX_DEPTH) -> Any:
     `max_depth`, json.JSONDecodeError / UnicodeDecodeError (ValueErrors) when
     it is not JSON.
     """
+    return loads_and_vouch(data, max_depth)[0]
+
+
+def loads_and_vouch(data: str | bytes, max_depth: int = MAX_DEPTH) -> tuple[Any, bool]:
+    """`loads`, and whether every string of the value is known to be valid
+    Unicode: true when orjson read it, since orjson rejects a lone surrogate
+    (`"\\ud800"`, or its bytes) that json lets through. A caller that must
+    reject such strings (a Parquet writer cannot encode them) need not look
+    for them in what is vouched for."""
     if too_deep(data, max_depth):
         raise JSONTooDeep(f"JSON nested more than {max_depth} levels deep")
     try:
-        return decode(data)
+        return _decode(data)
     except RecursionError as exc:  # a backstop: too_deep should have caught it
         raise JSONTooDeep(f"JSON nested too deeply for the decoder ({exc})") from None
 
@@ -99,12 +110,17 @@ def decode(data: str | bytes) -> Any:
     """json.loads(data), by orjson where that gives the same answer (bytes
     without a run of 19 digits), else by json. No depth bound: for data this
     program wrote itself (pipeline/spill.py)."""
+    return _decode(data)[0]
+
+
+def _decode(data: str | bytes) -> tuple[Any, bool]:
+    """(decode(data), whether orjson read it)."""
     if data.__class__ is bytes and _LONG_DIGITS not in data.translate(_DIGITS_ONLY):
         try:
-            return orjson.loads(data)
+            return orjson.loads(data), True
         except orjson.JSONDecodeError:
             pass  # json decides, with its own message
-    return json.loads(data)
+    return json.loads(data), False
 
 
 def iter_jsonl(path: str):
