@@ -132,3 +132,13 @@ def test_a_count_of_nominations_reads_digits_and_numerals_alike():
     assert award_spans("第50届格莱美奖六项提名", text) == [(text.find("第50届"), text.find("6项") + 2)]
     assert award_spans("第50届格莱美奖5项提名", text) == []  # another count is another fact
     assert award_spans("第50届格莱美奖六项提名", text.replace("6项", "六项")) != []
+
+
+def test_spaces_and_quotes_inside_an_award_are_skipped_and_the_span_is_the_original():
+    from transforms.awards import _squeeze
+
+    text = "梁朝伟凭借《无间道》获得 第40届 “金马奖” 最佳男主角。"
+    assert [text[s:e] for s, e in award_spans("第40届金马奖最佳男主角", text)] == ["第40届 “金马奖” 最佳男主角"]
+    # the squeezed text and the original index of each character kept
+    assert _squeeze("  “金马” 奖 ") == ("金马奖", (3, 4, 7))
+    assert _squeeze("金马奖") == ("金马奖", (0, 1, 2))

@@ -143,6 +143,10 @@ def test_table3_trim_mode_cuts_after_the_last_matched_sentence():
     assert d.pair["text"].endswith("7.1系统。") and d.pair["text_length"] == len(d.pair["text"])
     assert d.pair["position_index"] > 0.75
     assert json.loads(d.detail)["trimmed_chars"] == len(text) - len(d.pair["text"])
+    # the coverage is the trimmed text's (its last sentence, uncovered, is gone)
+    from transforms.coverage import coverage
+
+    assert d.pair["coverage"] == coverage(d.pair["text"], d.pair["triples"]) > pair["coverage"]
 
 
 # -------------------------------------------------------------- enumerations

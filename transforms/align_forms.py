@@ -136,6 +136,8 @@ def list_item_spans(value: str, text: str) -> list[tuple[int, int]]:
     """The value is a list item plus the suffix that closes the list
     (`X成员` stated by `X、Y、Z成员`), or the head that opens it plus an
     item (`上海大学副校长` stated by `上海大学党委常委、副校长`)."""
+    if value[:3] not in text:
+        return []  # every stem and every head below starts with the value's first three characters
     out = _shared_suffix_spans(value, text)
     return out or _shared_head_spans(value, text)
 
@@ -247,6 +249,8 @@ def dotted_name_spans(value: str, text: str, relation: str = "") -> list[tuple[i
     (`道格·里曼`): the text's characters around its first dot, cut to the
     value's parts. Not for another name of the entity (`别名`, `译名`), which
     is a spelling of its own."""
+    if _DOT_SPLIT.search(value) is None:
+        return []
     value = value.strip()
     parts = _DOT_SPLIT.split(value)
     if len(parts) < 2 or _OWN_SPELLING.search(relation) or not _DOT_SPLIT.search(text):

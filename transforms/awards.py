@@ -40,6 +40,7 @@ from transforms.text import find_all, sentence_span
 
 # Characters a mention may carry or lack around the same words: spaces and quotes.
 _SQUEEZED = frozenset(" \t\u3000\xa0“”\"'‘’「」『』《》〈〉")
+_SQUEEZED_RUN = re.compile("[" + re.escape("".join(sorted(_SQUEEZED))) + "]+")
 _NUM = r"[0-9０-９一二两三四五六七八九十百零〇]+"
 _EDITION = re.compile(rf"第({_NUM}(?:[、,，和及与]{_NUM})*)[届次]")
 _VALUE_EDITION = re.compile(rf"^第({_NUM})届")
@@ -92,8 +93,13 @@ def _squeeze(s: str) -> tuple[str, tuple[int, ...]]:
     """s without spaces and quotes, and the original index of each character kept."""
     if _SQUEEZED.isdisjoint(s):  # most texts: nothing to drop
         return s, tuple(range(len(s)))
-    keep = tuple(i for i, ch in enumerate(s) if ch not in _SQUEEZED)
-    return "".join(s[i] for i in keep), keep
+    keep: list[int] = []
+    kept_from = 0
+    for m in _SQUEEZED_RUN.finditer(s):  # runs of dropped characters, not a test per character
+        keep.extend(range(kept_from, m.start()))
+        kept_from = m.end()
+    keep.extend(range(kept_from, len(s)))
+    return _SQUEEZED_RUN.sub("", s), tuple(keep)
 
 
 @lru_cache(maxsize=8)
@@ -173,6 +179,7 @@ def parse_award(value: str) -> AwardValue | None:
     return AwardValue(parts, category, editions or frozenset(), count, year, nomination)
 
 
+@lru_cache(maxsize=1024)
 def _category_forms(category: str) -> tuple[str, ...]:
     forms = {category, *_CATEGORY_NICKNAMES.get(category, ())}
     forms |= {nick for nick, cats in _CATEGORY_NICKNAMES.items() if category in cats}

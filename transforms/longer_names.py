@@ -52,9 +52,12 @@ _BRACKETED = re.compile(r"[（(]([^（）()]+)[）)]$")
 _ITEM_SEP = re.compile(r"[、，,/／]")
 _AWARD_RELATION = re.compile(r"奖|成就|荣誉|提名|称号")
 
-# The patterns above with the literal words each match must hold.
-_NAME_RXS = ((_EDITION, ("届", "屆")), (_YEAR_EVENT, ("年度",)), (_CHART, ("音乐", "流行", "金曲", "歌曲")),
-             (_GUILD_AWARD, ("奖",)))
+# The patterns above, each with what every match of it must hold: most texts
+# hold none, and a pattern that opens with a lazy run of characters
+# (_CHART, _GUILD_AWARD) costs a try at every position of the text.
+_NAME_RXS = ((_EDITION, re.compile("[届屆]")), (_YEAR_EVENT, re.compile("年度")),
+             (_CHART, re.compile("(?:音乐|流行|金曲|歌曲)(?:排行榜|榜|典礼|盛典|大赏|节)")),
+             (_GUILD_AWARD, re.compile("(?:工会|公会|协会|学会|学院)奖")))
 
 
 @lru_cache(maxsize=256)
@@ -71,9 +74,8 @@ def name_spans(text: str) -> tuple[tuple[int, int], ...]:
         sub = _SUBTITLE.search(m.group(1))
         if sub:  # 《香水：一个谋杀犯的故事》: the title before its subtitle names the work too
             out.append((m.start(1), m.start(1) + sub.start()))
-    for rx, words in _NAME_RXS:
-        # each pattern needs one of its words: most texts skip the scan
-        if any(w in text for w in words):
+    for rx, needed in _NAME_RXS:
+        if needed.search(text):
             out.extend(m.span() for m in rx.finditer(text))
     quoted = list(_QUOTED.finditer(text))
     # “…台湾区最受欢迎女歌手”称号: one honour's name, wherever it is quoted

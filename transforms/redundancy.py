@@ -385,7 +385,10 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
             text = text[:cut]
             pair = {**pair, "text": text, "text_length": len(text)}
     pi = last_end / len(text)
-    cov = coverage(text, triples)
+    # clean_entry took the coverage of this text and these triples already;
+    # a trimmed text has fewer clauses (finalise takes it afresh in any case,
+    # after the relation-frequency stage may have dropped triples).
+    cov = pair["coverage"] if "coverage" in pair and not detail_prefix else coverage(text, triples)
     pair = {**pair, "position_index": pi, "coverage": cov}
     if not pi > cfg.position_index_threshold:
         return Decision(False, "position_index_below_threshold",

@@ -28,8 +28,8 @@ a dated relation of the entry at all, as `neutral`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from transforms.other_roles import (
     album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
@@ -136,7 +136,7 @@ class CueIndex:
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
         self._plans = {rel: _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ())
-                       for rel in relations}
+                       for rel in dict.fromkeys(relations)}
         self._own_words = None
         self._by_char: dict | None = None
         self._first_chars: frozenset = frozenset()
@@ -255,8 +255,10 @@ def _relation_plan(relation: str, mined: tuple[str, ...]) -> tuple[tuple[str, tu
     return tuple((ch, tuple((cue, relation) for cue in cues)) for ch, cues in plan.items())
 
 
-@dataclass(frozen=True)
-class RoleEvidence:
+class RoleEvidence(NamedTuple):
+    """What the cues near one mention say of its role (a named tuple: one is
+    made for every candidate mention)."""
+
     verdict: str  # own | other | neutral
     cue: str | None
     score: float
@@ -314,7 +316,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if album_owner(text, s, e, relation):
         return RoleEvidence("own", "专辑", 1.0)
     lo, hi = clause_span(text, s)
-    hi = max(hi, clause_span(text, max(e - 1, s))[1])
+    if e - 1 >= hi:  # the mention runs past its first clause's end
+        hi = max(hi, clause_span(text, e - 1)[1])
     # Event words date, they do not name; role verbs mark only credit relations.
     cues = [c for c in _cues_in(index, lo, hi, s, e)
             if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)]

@@ -141,7 +141,13 @@ def absent_ideographs(s: str, text: str) -> int:
     normalised to know it (most values of an entry are not in its text)."""
     if not _plain_ideographs(text):
         return 0
-    return sum(1 for c in s if ("\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf") and c not in text)
+    return sum(1 for c in _ideographs(s) if c not in text)
+
+
+@lru_cache(maxsize=16384)
+def _ideographs(s: str) -> tuple[str, ...]:
+    """The CJK ideographs of a value, in order (values repeat across entries)."""
+    return tuple(c for c in s if "\u4e00" <= c <= "\u9fff" or "\u3400" <= c <= "\u4dbf")
 
 
 def is_ascii_alnum(ch: str) -> bool:
