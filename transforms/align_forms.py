@@ -250,10 +250,10 @@ def dotted_name_spans(value: str, text: str, relation: str = "") -> list[tuple[i
     value's parts. Not for another name of the entity (`别名`, `译名`), which
     is a spelling of its own."""
     if _DOT_SPLIT.search(value) is None:
-        return []
+        return []  # no dot: one part
     value = value.strip()
     parts = _DOT_SPLIT.split(value)
-    if len(parts) < 2 or _OWN_SPELLING.search(relation) or not _DOT_SPLIT.search(text):
+    if _OWN_SPELLING.search(relation) or not _DOT_SPLIT.search(text):
         return []
     out = []
     for m in _DOT_SPLIT.finditer(text):

@@ -388,7 +388,9 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
     # clean_entry took the coverage of this text and these triples already;
     # a trimmed text has fewer clauses (finalise takes it afresh in any case,
     # after the relation-frequency stage may have dropped triples).
-    cov = pair["coverage"] if "coverage" in pair and not detail_prefix else coverage(text, triples)
+    cov = pair.get("coverage")
+    if cov is None or detail_prefix:
+        cov = coverage(text, triples)
     pair = {**pair, "position_index": pi, "coverage": cov}
     if not pi > cfg.position_index_threshold:
         return Decision(False, "position_index_below_threshold",
