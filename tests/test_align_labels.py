@@ -50,14 +50,21 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 
 def test_tune_part(labelled):
-    """Rounds 1-17, 19 and 21, the pages the rules were developed on (0.984
-    / 0.975 / 1.3% after session 15): the issue's targets hold there."""
+    """The pages the rules were developed on. Baike, KdConv and plant rounds
+    (1-17, 19, 21: 0.984 / 0.975 / 1.3% after session 18) meet the issue's
+    targets. Round 22 (DuIE pages, read and tuned on in session 18) is held
+    to its own floors: 0.818 / 0.979 / 14.5%, since DuIE's own recall
+    target keeps what its annotators marked and our labellers do not
+    (docs/alignment.md, round 23)."""
     labels, entries = labelled
-    r = score_alignment(labels, entries, part="tune")
+    r = score_alignment([x for x in labels if x["source"] != "duie"], entries, part="tune")
     _report(r)
     assert r["span_precision"] >= 0.98, r["errors"]["wrong_span"] + r["errors"]["false_keep"]
     assert r["recall"] >= 0.968, r["errors"]["missed"]
     assert r["false_keeps"] <= 0.015, r["errors"]["false_keep"]
+    r = score_alignment([x for x in labels if x["source"] == "duie"], entries, part="tune")
+    _report(r)
+    assert r["span_precision"] >= 0.81 and r["recall"] >= 0.97 and r["false_keeps"] <= 0.146, r["errors"]
 
 
 # (source, span precision floor, recall floor, false keeps ceiling) of each
@@ -65,16 +72,16 @@ def test_tune_part(labelled):
 # in session 12 (0.902 / 0.712 / 7.8%, 51 kept); after session 13's rules,
 # written from the tune part alone, it gives 0.895 / 0.788 / 8.8% (57 kept,
 # 66 stated). Round 20 went from 0.990 / 0.995 / 0.7% (scored once) to
-# 0.994 / 0.995 / 0.4% under later rules. Round 21 (plants) was read in
-# session 15 and rules were written from it, so it is tune now. Round 22,
-# 209 DuIE subjects, was labelled in session 15 and scored once, blind:
-# 0.805 / 0.979 / 15.1% (431 kept, 374 stated); 49 of its 65 false keeps
-# are triples DuIE's own annotators mark as said by that sentence, which
-# our rules read as not stated (docs/alignment.md, round 22).
+# 0.994 / 0.995 / 0.4% under later rules. Rounds 21 and 22 were read and
+# tuned on later (sessions 15 and 18), so they are tune now. Round 23, 240
+# DuIE subjects of one line each, was labelled in session 18 before the
+# aligner ran on them and scored once, blind, on the session's final rules:
+# 0.884 / 0.983 / 10.8% (664 kept, 602 stated); the session's first
+# aligner gave 0.883 / 0.983 / 11.0%.
 HELD_OUT_FLOORS = {
-    "kdconv": (0.89, 0.78, 0.09),   # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
-    "plant": (0.99, 0.99, 0.005),   # round 20, plants: 0.994 / 0.995 / 0.4% (817 kept, 818 stated)
-    "duie": (0.80, 0.97, 0.152),    # round 22, DuIE pages: 0.805 / 0.979 / 15.1% (431 kept, 374 stated)
+    "kdconv": (0.89, 0.78, 0.09),       # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
+    "plant": (0.99, 0.99, 0.005),       # round 20, plants: 0.994 / 0.995 / 0.4% (817 kept, 818 stated)
+    "duie-line": (0.88, 0.98, 0.109),   # round 23, DuIE lines: 0.884 / 0.983 / 10.8% (664 kept, 602 stated)
 }
 
 
@@ -82,7 +89,7 @@ def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors are what the aligner reached on text it was not tuned on, round
     by round (docs/alignment.md), so a regression fails here. The whole
-    part misses the targets (0.927 / 0.979 / 5.6% with round 22): the DuIE
+    part misses the targets (0.943 / 0.981 / 5.2% with round 23): the DuIE
     round keeps what DuIE's annotators read as said and our rules do not,
     and the travel round misses all three, by far."""
     labels, entries = labelled

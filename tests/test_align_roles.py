@@ -296,8 +296,15 @@ def test_a_country_must_qualify_the_person_or_the_film():
     raw = _entry("山田花子", "山田花子，日本女演员。", [("国籍", "日本")])
     assert _kept(raw)[("国籍", "日本")]["support_score"] == 1.0
     # a person noun in the clause that the country does not qualify
-    raw = _entry("山田花子", "山田花子是战后日本电影界获奖最多的女演员。", [("国籍", "日本")])
+    raw = _entry("山田花子", "山田花子是战后日本影坛获奖最多的女演员。", [("国籍", "日本")])
     assert "no cue of 国籍 binds it" in _dropped(raw)[("国籍", "日本")]
+    # a country that qualifies a work, a time or a doctrine, with no person noun near
+    for text, thing in (("他主演的《长河》堪称中国当代电视剧的经典。", "当代电视剧"),
+                        ("山田花子研究战后日本文学多年。", "文学")):
+        raw = _entry("山田花子", text, [("国籍", text[text.find("国") - 1:text.find("国") + 1]
+                                         if "中国" in text else "日本")])
+        (detail,) = _dropped(raw).values()
+        assert f"qualifies {thing}" in detail, (text, detail)
     raw = _entry("林徽音", "林徽音是中国著名建筑师、诗人。", [("国籍", "中国")])
     assert ("国籍", "中国") in _kept(raw)
 
@@ -694,3 +701,40 @@ def test_the_date_of_a_new_name_is_not_the_founding_date():
     assert "the date of 改名" in _dropped(raw)[("成立时间", "1997年3月29日")]
     raw = _entry("五月天", "五月天于1997年3月29日正式成立。", [("成立时间", "1997年3月29日")])
     assert ("成立时间", "1997年3月29日") in _kept(raw)
+
+
+def test_a_spouse_is_named_from_either_side():
+    """`X是Y的妻子` on X's page states X's 丈夫 Y: the other side's word is a
+    cue too, and it picks the mention that says it over an earlier bare one."""
+    text = "杨广找借口处死了李敏。宇文娥英是李敏的妻子，也未能幸免。"
+    t = _kept(_entry("宇文娥英", text, [("丈夫", "李敏")]))[("丈夫", "李敏")]
+    assert (t["start"], t["cue"], t["support_score"]) == (text.rfind("李敏"), "妻子", 1.0)
+    text = "张三的老公李四是一名医生。"
+    assert _kept(_entry("张三", text, [("丈夫", "李四")]))[("丈夫", "李四")]["cue"] == "老公"
+
+
+def test_self_directed_and_acted_credits_both_roles():
+    text = "从《喜剧之王》开始，周星驰转向幕后，此后的《少林足球》都是周星驰自导自演。"
+    kept = _kept(_entry("少林足球", text, [("导演", "周星驰"), ("主演", "周星驰")]))
+    assert {r: (t["start"], t["cue"]) for (r, _), t in kept.items()} == {
+        "导演": (text.rfind("周星驰"), "自导"), "主演": (text.rfind("周星驰"), "自演")}
+
+
+def test_the_main_character_has_cues_of_its_own():
+    """`主角` is told by its own words (`主角`, `主人公`, `女主`), so a name that
+    another relation's cue binds (`A、B等演员`: a cast list) is in that role."""
+    t = _kept(_entry("夫妻那些事", "海清在剧中饰演女主角林君。", [("主角", "林君")]))[("主角", "林君")]
+    assert (t["cue"], t["support_score"]) == ("主角", 1.0)
+    raw = _entry("夫妻那些事", "黄磊与林君、海清等演员合作过。", [("主演", "黄磊"), ("主角", "林君")])
+    assert "演员" in _dropped(raw)[("主角", "林君")]
+
+
+def test_a_mention_without_its_sentence_cue_does_not_outweigh_a_cued_one():
+    """作词 needs a word of lyrics in the mention's sentence: a bare mention
+    first is no evidence of another role, so a later mention whose sentence
+    says it still supports the triple."""
+    text = "林夕今年很忙。《红豆》这首歌由林夕写词。"
+    t = _kept(_entry("红豆", text, [("作词", "林夕")]))[("作词", "林夕")]
+    assert t["start"] == text.rfind("林夕")
+    raw = _entry("红豆", "林夕今年很忙。林夕去了北京。", [("作词", "林夕")])
+    assert "no cue of 作词 in its sentence" in _dropped(raw)[("作词", "林夕")]

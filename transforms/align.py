@@ -297,6 +297,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
     dated = _is_dated(value)
     date_like = dated and (parse_date(value) is not None or _MONTH_DAY.match(value) is not None)
     other_role: list[str] = []
+    uncued: list[str] = []  # mentions without the cue their relation needs: no evidence of another role
     cut: list[str] = []
     for level, spans, name_like in _levels(value, text, aliases, cfg, relation, ctx):
         if not spans:
@@ -352,7 +353,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if ev.verdict != "other" and nominated(text, s, e, relation, value):
                 ev = _roles.RoleEvidence("other", "nominated", 0.0)
             if ev.verdict == "other":
-                other_role.append(f"{text[s:e]}@{s} ({ev.cue})")
+                told = uncued if ev.cue.endswith(_roles.NO_CUE_IN_SENTENCE) else other_role
+                told.append(f"{text[s:e]}@{s} ({ev.cue})")
                 continue
             if best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)
@@ -375,8 +377,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 # text names the value, but not in this role.
                 return None, "only mentions in another role: " + "; ".join(other_role[:3])
             return best, ""
-    if other_role:
-        return None, "only mentions in another role: " + "; ".join(other_role[:3])
+    if other_role or uncued:
+        return None, "only mentions in another role: " + "; ".join((other_role + uncued)[:3])
     if cut:
         return None, "only inside longer names: " + "; ".join(dict.fromkeys(cut[:3]))
     return None, ""

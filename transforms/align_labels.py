@@ -7,7 +7,8 @@ output) or from ../shared/data: Baike pages (named by their bare title, without 
 disambiguation) parsed by the crawler's own parser, KdConv entities by
 `transforms.corpora.kdconv_to_raw_entries` (film and music) and
 `kdconv_travel_to_raw_entries` (sights), plants by
-`landscape_to_raw_entries`, DuIE subjects by `duie_pages_to_raw_entries`.
+`landscape_to_raw_entries`, DuIE subjects by `duie_pages_to_raw_entries`
+(and those of one line, source `duie-line`, by `duie_line_pages_to_raw_entries`).
 A short value is stored as `tail`; a longer one (a cell of the page, not a name) only as `tail_key`, a
 hash of its normalised form, so no page text is copied into the project. The
 scorer runs the redundant-triple stage (`clean_entry`) on each entry and
@@ -106,6 +107,12 @@ def labelled_entries(shared_data: Path, labels: list[dict],
         for e in duie_pages_to_raw_entries(shared_data / "duie" / "train.jsonl"):
             if ("duie", e["url"]) in wanted:
                 out[("duie", e["url"])] = e
+    if any(s == "duie-line" for s, _ in wanted):
+        from transforms.corpora import duie_line_pages_to_raw_entries
+
+        for e in duie_line_pages_to_raw_entries(shared_data / "duie" / "train.jsonl"):
+            if ("duie-line", e["url"]) in wanted:
+                out[("duie-line", e["url"])] = e
     missing = wanted - set(out)
     if missing:
         raise ValueError(f"labelled pages not found in the shared data (source `raw`: in the given entries): "

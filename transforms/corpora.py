@@ -171,8 +171,10 @@ def kdconv_travel_to_raw_entries(path: str | Path) -> list[dict]:
             for i, (sight, rows) in enumerate(base.items())]
 
 
-def _subject_pages(rows, source: str, domain: str | None, object_value) -> list[dict]:
-    """One raw entry per subject named on two lines or more of a corpus of
+def _subject_pages(rows, source: str, domain: str | None, object_value,
+                   lines_wanted=lambda n: n >= 2) -> list[dict]:
+    """One raw entry per subject named on as many lines as `lines_wanted`
+    accepts (two or more unless told) of a corpus of
     sentences with their spo_list (SKE/LIC2019 format). The summary is the
     first half of those sentences (in file order, a full stop added where one
     is missing, so that two sentences never run into one); the infobox is
@@ -195,7 +197,7 @@ def _subject_pages(rows, source: str, domain: str | None, object_value) -> list[
                 cells[spo["subject"]].append((spo["predicate"], value))
     return [_corpus_entry(f"{source}://{subject}", subject, "".join(lines[:(len(lines) + 1) // 2]),
                           list(dict.fromkeys(cells[subject])), domain, source=source)
-            for subject, lines in sentences.items() if len(lines) >= 2]
+            for subject, lines in sentences.items() if lines_wanted(len(lines))]
 
 
 def landscape_to_raw_entries(path: str | Path) -> list[dict]:
@@ -212,8 +214,23 @@ def duie_pages_to_raw_entries(path: str | Path) -> list[dict]:
     unstated cells are true facts of the same subject, often of a person the
     text names in another role. An object is its `@value`; the qualifiers
     of DuIE's complex objects (`inWork`, `onDate`) are not cells."""
-    return _subject_pages(_read_jsonl(Path(path)), "duie", None,
-                          lambda o: o.get("@value") if isinstance(o, dict) else None)
+    return _subject_pages(_read_jsonl(Path(path)), "duie", None, _duie_object)
+
+
+def duie_line_pages_to_raw_entries(path: str | Path) -> list[dict]:
+    """Raw entries from DuIE's sentences, one per subject named on exactly
+    one line, at `duie-line://<subject>`: the text is that line and the cells
+    are the subject's spo on it. DuIE's annotators said each is expressed
+    there, yet a cell may still be unstated by the rules of docs/alignment.md
+    (an inferred relation, a value named in another role): a labelled set's
+    pages that share no line with duie_pages_to_raw_entries' texts when
+    drawn so."""
+    return _subject_pages(_read_jsonl(Path(path)), "duie-line", None, _duie_object,
+                          lines_wanted=lambda n: n == 1)
+
+
+def _duie_object(obj) -> str | None:
+    return obj.get("@value") if isinstance(obj, dict) else None
 
 
 def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:

@@ -35,7 +35,8 @@ from transforms.other_roles import (
     album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
 )
 from transforms.role_cues import (
-    BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
+    BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, QUALIFIES_A_THING, SELF_QUALIFIED, SENTENCE_CUE_ONLY,
+    SENTENCE_EVIDENCE,
 )
 from transforms.text import clause_span, sentence_span
 
@@ -96,6 +97,10 @@ FOREIGN = "~another relation"
 # is the date of that other event, whatever the entry's relations are
 # (`于2004年10月29日上映` is not a production date).
 EVENT = "~another event"
+# How a mention without the cue its relation needs in its sentence is told
+# (SENTENCE_CUE_ONLY): no evidence of another role, so it does not outweigh a
+# neutral mention elsewhere.
+NO_CUE_IN_SENTENCE = " in its sentence"
 
 
 # Verbs of a person's part in a work: for a credit relation they mark the
@@ -378,6 +383,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         return RoleEvidence("own", text[e:qualified.end()], 1.0)
     if relation in SELF_QUALIFIED and SELF_QUALIFIED[relation].search(text, s, e):
         return RoleEvidence("own", text[s:e], 1.0)
+    thing = QUALIFIES_A_THING[relation].match(text, e) if relation in QUALIFIES_A_THING else None
+    if thing:
+        return RoleEvidence("other", "qualifies " + text[e:thing.end()], 0.0)
     if relation in BOUND_ONLY or (relation in BOUND_IN_CLAUSE and own_anywhere):
         return RoleEvidence("other", "no cue of " + relation + " binds it", 0.0)
     cued = is_cued(relation) or relation in index.mined
@@ -390,7 +398,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         own = index.own_cues_in(slo, shi, s, e, relation)
         if (not own and relation in SENTENCE_CUE_ONLY
                 and not (relation in SENTENCE_EVIDENCE and SENTENCE_EVIDENCE[relation].search(text, slo, shi))):
-            return RoleEvidence("other", "no cue of " + relation + " in its sentence", 0.0)
+            return RoleEvidence("other", "no cue of " + relation + NO_CUE_IN_SENTENCE, 0.0)
         return RoleEvidence("neutral", own[0][2] if own else None, 0.75 if own else 0.5)
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
@@ -406,7 +414,7 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
         return RoleEvidence("other", "the date of its predecessor", 0.0)
     cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] in index.dated or c[3] == relation]
     if not any(c[3] == relation for c in cues) and relation in SENTENCE_CUE_ONLY:
-        return RoleEvidence("other", "no cue of " + relation + " in its sentence", 0.0)
+        return RoleEvidence("other", "no cue of " + relation + NO_CUE_IN_SENTENCE, 0.0)
     if not cues:
         return _unbound_date(text, s, e, relation)
     local = [(a, b) for a, b in anchors if a >= lo and b <= hi]
