@@ -77,11 +77,14 @@ def test_tune_part(labelled):
 # DuIE subjects of one line each, was labelled in session 18 before the
 # aligner ran on them and scored once, blind, on the session's final rules:
 # 0.884 / 0.983 / 10.8% (664 kept, 602 stated); the session's first
-# aligner gave 0.883 / 0.983 / 11.0%.
+# aligner gave 0.883 / 0.983 / 11.0%. Round 24, 240 more such subjects,
+# was labelled later in session 18 and scored once on the same rules:
+# 0.857 / 0.980 / 13.2% (622 kept, 551 stated); both rounds together
+# 0.871 / 0.982 / 12.0%.
 HELD_OUT_FLOORS = {
     "kdconv": (0.89, 0.78, 0.09),       # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
     "plant": (0.99, 0.99, 0.005),       # round 20, plants: 0.994 / 0.995 / 0.4% (817 kept, 818 stated)
-    "duie-line": (0.88, 0.98, 0.109),   # round 23, DuIE lines: 0.884 / 0.983 / 10.8% (664 kept, 602 stated)
+    "duie-line": (0.87, 0.98, 0.121),   # rounds 23-24, DuIE lines: 0.871 / 0.982 / 12.0% (1,286 kept, 1,153 stated)
 }
 
 
@@ -89,7 +92,7 @@ def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors are what the aligner reached on text it was not tuned on, round
     by round (docs/alignment.md), so a regression fails here. The whole
-    part misses the targets (0.943 / 0.981 / 5.2% with round 23): the DuIE
+    part misses the targets (0.918 / 0.981 / 7.5% with rounds 23-24): the DuIE
     round keeps what DuIE's annotators read as said and our rules do not,
     and the travel round misses all three, by far."""
     labels, entries = labelled

@@ -51,8 +51,8 @@ from transforms.align_levels import (
     alias_spans, date_spans, exact_spans, not_range_bounds, number_spans, text_date_spans, text_quantity_spans,
 )
 from transforms.align_kinds import (
-    _MONTH_DAY, _is_dated, after_own_name, before_own_name, inside_own_name, is_name_relation, kind_mismatch, shared_value,
-    subject_name, titled, work_value,
+    _MONTH_DAY, _is_dated, after_own_name, before_own_name, dated_kind, inside_own_name, is_name_relation, kind_mismatch,
+    shared_value, subject_name, titled, work_value,
 )
 from transforms.longer_names import inside_longer_name
 from transforms.modifiers import modified_mention
@@ -202,8 +202,11 @@ class AlignContext:
     def cues(self):
         if self._cues is None and self.roles:
             relations = [t["relation"] for t in self._triples]
-            dated = {t["relation"]: ("quantity" if parse_date(t["tail"]) is None and not _MONTH_DAY.match(t["tail"])
-                                     else "date") for t in self._triples if _is_dated(t["tail"])}
+            dated = {}
+            for t in self._triples:
+                kind = dated_kind(t["tail"])
+                if kind is not None:
+                    dated[t["relation"]] = kind
             self._cues = _roles.CueIndex.build(self._text, relations, dated, self._mined)
         return self._cues
 

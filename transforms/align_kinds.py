@@ -26,6 +26,16 @@ def _is_dated(value: str) -> bool:
             or _MONTH_DAY.match(value) is not None)
 
 
+@lru_cache(maxsize=16384)
+def dated_kind(value: str) -> str | None:
+    """The kind of a dated value, "date" (also a yearless one) or "quantity",
+    None for any other: what a cue of its relation binds to (one cached call
+    per value, where the cue index asked three)."""
+    if not _is_dated(value):
+        return None
+    return "date" if parse_date(value) is not None or _MONTH_DAY.match(value) is not None else "quantity"
+
+
 _WORK_RELATIONS = re.compile(r"作品|专辑|代表作|中文名|名称|简称|别名|译名|曲目|歌曲|单曲|主题曲|系列|前作|续作|改编|原著|书|剧")
 
 
