@@ -299,11 +299,9 @@ def test_a_country_must_qualify_the_person_or_the_film():
     raw = _entry("山田花子", "山田花子是战后日本影坛获奖最多的女演员。", [("国籍", "日本")])
     assert "no cue of 国籍 binds it" in _dropped(raw)[("国籍", "日本")]
     # a country that qualifies a work, a time or a doctrine, with no person noun near
-    for text, thing in (("他主演的《长河》堪称中国当代电视剧的经典。", "当代电视剧"),
-                        ("山田花子研究战后日本文学多年。", "文学")):
-        raw = _entry("山田花子", text, [("国籍", text[text.find("国") - 1:text.find("国") + 1]
-                                         if "中国" in text else "日本")])
-        (detail,) = _dropped(raw).values()
+    for text, country, thing in (("他主演的《长河》堪称中国当代电视剧的经典。", "中国", "当代电视剧"),
+                                 ("山田花子研究战后日本文学多年。", "日本", "文学")):
+        (detail,) = _dropped(_entry("山田花子", text, [("国籍", country)])).values()
         assert f"qualifies {thing}" in detail, (text, detail)
     raw = _entry("林徽音", "林徽音是中国著名建筑师、诗人。", [("国籍", "中国")])
     assert ("国籍", "中国") in _kept(raw)

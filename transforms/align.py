@@ -51,8 +51,8 @@ from transforms.align_levels import (
     alias_spans, date_spans, exact_spans, not_range_bounds, number_spans, text_date_spans, text_quantity_spans,
 )
 from transforms.align_kinds import (
-    _MONTH_DAY, _is_dated, after_own_name, before_own_name, dated_kind, inside_own_name, is_name_relation, kind_mismatch,
-    shared_value, subject_name, titled, work_value,
+    after_own_name, before_own_name, dated_kind, inside_own_name, is_name_relation, kind_mismatch, shared_value,
+    subject_name, titled, work_value,
 )
 from transforms.longer_names import inside_longer_name
 from transforms.modifiers import modified_mention
@@ -297,10 +297,10 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
     if cfg.roles and cfg.sights and ctx is not None and relation in NEARBY_RELATIONS \
             and names_the_entity(value, ctx.own_names):
         return None, f"the entity itself: {value} names {ctx.entity}"
-    dated = _is_dated(value)
-    date_like = dated and (parse_date(value) is not None or _MONTH_DAY.match(value) is not None)
+    kind = dated_kind(value)
+    dated, date_like = kind is not None, kind == "date"
     other_role: list[str] = []
-    uncued: list[str] = []  # mentions without the cue their relation needs: no evidence of another role
+    uncued: list[str] = []  # mentions without the cue their relation needs in their sentence
     cut: list[str] = []
     for level, spans, name_like in _levels(value, text, aliases, cfg, relation, ctx):
         if not spans:
@@ -353,11 +353,10 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                                        "date" if date_like else "quantity")
             else:
                 ev = _roles.name_role(ctx.cues, relation, s, e)
-            if ev.verdict != "other" and nominated(text, s, e, relation, value):
+            if ev.verdict in ("own", "neutral") and nominated(text, s, e, relation, value):
                 ev = _roles.RoleEvidence("other", "nominated", 0.0)
-            if ev.verdict == "other":
-                told = uncued if ev.cue.endswith(_roles.NO_CUE_IN_SENTENCE) else other_role
-                told.append(f"{text[s:e]}@{s} ({ev.cue})")
+            if ev.verdict in ("other", "uncued"):
+                (other_role if ev.verdict == "other" else uncued).append(f"{text[s:e]}@{s} ({ev.cue})")
                 continue
             if best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)

@@ -17,7 +17,11 @@ is listed with: `作词、作曲`), or else right before it (`制作人是方大
 - `other`: it belongs only to another relation of the entry: this mention is
   in another role and does not support the triple;
 - `neutral`: no cue of any relation of the entry in the clause; it supports
-  the triple (score 0.5, or 0.75 with an own cue elsewhere in the sentence).
+  the triple (score 0.5, or 0.75 with an own cue elsewhere in the sentence);
+- `uncued`: the relation needs a cue in the mention's sentence
+  (SENTENCE_CUE_ONLY) and has none: the mention does not support the
+  triple, but it is no evidence of another role either, so it does not
+  outweigh a neutral mention elsewhere.
 
 A date or quantity needs more: several of them may sit in one sentence
 (`创刊于2001年，由原《…学刊》（1986-2000年）改名而来`). A cue binds to the
@@ -97,10 +101,6 @@ FOREIGN = "~another relation"
 # is the date of that other event, whatever the entry's relations are
 # (`于2004年10月29日上映` is not a production date).
 EVENT = "~another event"
-# How a mention without the cue its relation needs in its sentence is told
-# (SENTENCE_CUE_ONLY): no evidence of another role, so it does not outweigh a
-# neutral mention elsewhere.
-NO_CUE_IN_SENTENCE = " in its sentence"
 
 
 # Verbs of a person's part in a work: for a credit relation they mark the
@@ -264,7 +264,7 @@ class RoleEvidence(NamedTuple):
     """What the cues near one mention say of its role (a named tuple: one is
     made for every candidate mention)."""
 
-    verdict: str  # own | other | neutral
+    verdict: str  # own | other | neutral | uncued
     cue: str | None
     score: float
 
@@ -398,7 +398,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         own = index.own_cues_in(slo, shi, s, e, relation)
         if (not own and relation in SENTENCE_CUE_ONLY
                 and not (relation in SENTENCE_EVIDENCE and SENTENCE_EVIDENCE[relation].search(text, slo, shi))):
-            return RoleEvidence("other", "no cue of " + relation + NO_CUE_IN_SENTENCE, 0.0)
+            return RoleEvidence("uncued", "no cue of " + relation + " in its sentence", 0.0)
         return RoleEvidence("neutral", own[0][2] if own else None, 0.75 if own else 0.5)
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
@@ -414,7 +414,7 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
         return RoleEvidence("other", "the date of its predecessor", 0.0)
     cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] in index.dated or c[3] == relation]
     if not any(c[3] == relation for c in cues) and relation in SENTENCE_CUE_ONLY:
-        return RoleEvidence("other", "no cue of " + relation + NO_CUE_IN_SENTENCE, 0.0)
+        return RoleEvidence("uncued", "no cue of " + relation + " in its sentence", 0.0)
     if not cues:
         return _unbound_date(text, s, e, relation)
     local = [(a, b) for a, b in anchors if a >= lo and b <= hi]
