@@ -87,32 +87,21 @@ def labelled_entries(shared_data: Path, labels: list[dict],
                 raise ValueError(f"labelled page {page!r} names {len(files[page])} files: {files[page]}")
             entry = parse_entry(files[page][0].read_bytes(), f"http://baike.baidu.com/item/{page}")
             out[(source, page)] = entry
-    if any(s == "kdconv" for s, _ in wanted):
-        from transforms.corpora import kdconv_to_raw_entries, kdconv_travel_to_raw_entries
+    from transforms import corpora
 
-        kdconv = shared_data / "kdconv"
-        for e in (kdconv_to_raw_entries(kdconv / "entities_film_music_from_dev_test.jsonl")
-                  + kdconv_travel_to_raw_entries(kdconv / "travel" / "kb_travel.json")):
-            if ("kdconv", e["url"]) in wanted:
-                out[("kdconv", e["url"])] = e
-    if any(s == "plant" for s, _ in wanted):
-        from transforms.corpora import landscape_to_raw_entries
-
-        for e in landscape_to_raw_entries(shared_data / "landscape-plant" / "dev.jsonl"):
-            if ("plant", e["url"]) in wanted:
-                out[("plant", e["url"])] = e
-    if any(s == "duie" for s, _ in wanted):
-        from transforms.corpora import duie_pages_to_raw_entries
-
-        for e in duie_pages_to_raw_entries(shared_data / "duie" / "train.jsonl"):
-            if ("duie", e["url"]) in wanted:
-                out[("duie", e["url"])] = e
-    if any(s == "duie-line" for s, _ in wanted):
-        from transforms.corpora import duie_line_pages_to_raw_entries
-
-        for e in duie_line_pages_to_raw_entries(shared_data / "duie" / "train.jsonl"):
-            if ("duie-line", e["url"]) in wanted:
-                out[("duie-line", e["url"])] = e
+    kdconv, duie = shared_data / "kdconv", shared_data / "duie" / "train.jsonl"
+    corpus_pages = {  # source -> its pages, read only when a label names that source
+        "kdconv": lambda: (corpora.kdconv_to_raw_entries(kdconv / "entities_film_music_from_dev_test.jsonl")
+                           + corpora.kdconv_travel_to_raw_entries(kdconv / "travel" / "kb_travel.json")),
+        "plant": lambda: corpora.landscape_to_raw_entries(shared_data / "landscape-plant" / "dev.jsonl"),
+        "duie": lambda: corpora.duie_pages_to_raw_entries(duie),
+        "duie-line": lambda: corpora.duie_line_pages_to_raw_entries(duie),
+    }
+    for source, pages in corpus_pages.items():
+        if any(s == source for s, _ in wanted):
+            for e in pages():
+                if (source, e["url"]) in wanted:
+                    out[(source, e["url"])] = e
     missing = wanted - set(out)
     if missing:
         raise ValueError(f"labelled pages not found in the shared data (source `raw`: in the given entries): "
