@@ -33,10 +33,11 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     # not merely a part someone plays in it.
     "主角": ("主角", "主人公", "男主", "女主"),
     "原著": ("原著", "改编自", "小说", "原作"),
-    "作词": ("作词", "填词", "词作"),
-    "填词": ("作词", "填词", "词作"),
-    "作曲": ("作曲", "谱曲", "曲作"),
-    "谱曲": ("作曲", "谱曲", "曲作"),
+    # `词曲` is both a song's words and its music (`光良词曲创作并演唱`, `词曲：罗大佑`).
+    "作词": ("作词", "填词", "词作", "词曲"),
+    "填词": ("作词", "填词", "词作", "词曲"),
+    "作曲": ("作曲", "谱曲", "曲作", "词曲"),
+    "谱曲": ("作曲", "谱曲", "曲作", "词曲"),
     "编曲": ("编曲",),
     "歌手": ("演唱", "原唱", "歌手", "演绎"),
     "歌曲原唱": ("演唱", "原唱", "歌手", "演绎"),
@@ -78,7 +79,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "父亲": ("父亲", "之子", "之女", "儿子", "女儿", "爸爸", "老爸"),
     "母亲": ("母亲", "之子", "之女", "儿子", "女儿", "妈妈"),
     "董事长": ("董事长",),
-    "创始人": ("创始人", "创办", "创建", "创立", "创始"),
+    "创始人": ("创始人", "创办", "创建", "创立", "创始", "成立"),  # `1999年马云成立阿里巴巴集团`
     "校长": ("校长",),
     "现任校长": ("校长",),
     "作者": ("作者", "著", "创作", "写"),
@@ -104,6 +105,14 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
 # value qualifies something else (`战后日本电影…最多的女演员`). A clause with no
 # cue at all stays neutral.
 BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
+# Relations whose values are people: the noun a nationality qualifies
+# (`日本女演员`) says nothing of a name listed before it
+# (`邓超与中国女演员孙俪结婚`).
+# A person's part in a work (roles.ROLE_VERBS mark these even when the entry lacks the part).
+CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
+                              "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
+PERSON_RELATIONS = CREDIT_RELATIONS | {"作者", "妻子", "丈夫", "父亲", "母亲", "董事长", "创始人", "校长", "现任校长",
+                                       "嘉宾", "主持人"}
 # What such a value qualifies when it is theirs, a few characters on: a person
 # (`中国著名建筑师`, `苏格兰人`) or a work (`香港动作片`).
 QUALIFIED = {
@@ -116,6 +125,9 @@ QUALIFIED = {
 QUALIFIES_A_THING = {
     "国籍": re.compile(r"(?:当代|现代|近代|古代|古典|传统)?(?:电视剧|电影|影视剧|影片|特色|社会主义|历史|文化|文学|传统|风格)"),
 }
+# A character that someone is said to play (`王宝强饰演了执着的新兵许三多`) is a
+# part of the work, not said to be its lead: unless a cue of 主角 binds it.
+PART_PLAYED = {"主角": re.compile(r"(?:饰演|扮演|饰)[^，。；;]{0,12}$")}
 # Relations stated only by a mention their cue binds: style words are common
 # adjectives of music texts (`流行组合`, `摇滚乐队`, `民谣歌手`), and a song's
 # style is said of the song (`一首流行歌曲`, `曲风以摇滚为主`).

@@ -39,15 +39,19 @@ from transforms.other_roles import (
     album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
 )
 from transforms.role_cues import (
-    BOUND_IN_CLAUSE, BOUND_ONLY, CUE_TABLE, QUALIFIED, QUALIFIES_A_THING, SELF_QUALIFIED, SENTENCE_CUE_ONLY,
-    SENTENCE_EVIDENCE,
+    BOUND_IN_CLAUSE, BOUND_ONLY, CREDIT_RELATIONS, CUE_TABLE, PART_PLAYED, PERSON_RELATIONS, QUALIFIED,
+    QUALIFIES_A_THING, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
 )
 from transforms.text import clause_span, sentence_span
 
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
-# Particles that may stand between a cue and the mention it binds to on the left
-# (`制作人是方大同`, `出生于孟买`, `由陆川执导`).
-_LIST_JOINERS = frozenset("、和与及并且兼")
+# What joins the cues of one credit: `作词、作曲`, `导演兼编剧`, `作词/作曲/编曲`,
+# `总导演兼总编剧`, `词曲创作并演唱`.
+_LIST_JOINERS = frozenset("、和与及并且兼/／总")
+
+
+def _joins(gap: str) -> bool:
+    return all(ch in _LIST_JOINERS for ch in gap.replace("创作", ""))
 
 
 # Words of a release or a launch: a relation dated by one of them (上市时间,
@@ -111,8 +115,6 @@ ROLE_VERBS = ("执导", "主演", "出演", "领衔", "饰演", "参演", "编�
               "演唱", "原唱", "演绎", "监制", "改编自")
 _ROLE_VERB_RE = re.compile("|".join(ROLE_VERBS))
 WORK_RELATIONS = frozenset({"代表作品", "主要作品"})
-CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
-                              "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
 
 
 @lru_cache(maxsize=1)
@@ -275,11 +277,12 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 
 
 # What may stand between a mention and the cue that binds it.
-# Right of the mention: the rest of a list it heads (`A、B主演`) and
-# particles (`A等主演`, `A共同执导`, `根据A同名小说改编`).
+# Right of the mention: the rest of a list it heads (`A、B主演`), a title or
+# a pronoun (`李沧东作家编剧`, `张艺谋他导演的`) and particles (`A等主演`,
+# `A共同执导`, `根据A同名小说改编`).
 _NOTE = r"(?:[（(][^）)，。；;]{0,15}[）)])?"  # `C.Y.Kong（江志仁）编曲`
 _RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及][^，。；;：:、和与及（(]{{1,20}}{_NOTE})*"
-                        r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$")
+                        r"(?:先生|女士|老师|作家|本人|他|她)?(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$")
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
 _LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
@@ -294,6 +297,14 @@ _MODIFIERS = re.compile(r"^[\u4e00-\u9fff]{0,4}$")
 # lacks (`出生于韩国` is a birthplace, not a nationality).
 STRONG_FOREIGN = ("出生于", "生于", "毕业于", "就读于", "位于", "成立于", "收录于", "发行于", "上映于", "创办于")
 _STRONG_FOREIGN_RE = re.compile("|".join(STRONG_FOREIGN))
+
+
+def _qualified_noun(right: list[tuple[int, int, str, str]]) -> bool:
+    """The first cue right of a mention is a noun that a nationality qualifies
+    (`美国单口相声演员`), across a few modifiers; only a nationality's noun
+    binds so: `周冬雨被张艺谋导演选中` names 张艺谋, not 周冬雨, the director."""
+    at = right[0][0]
+    return any(c[0] == at and c[3] in BOUND_IN_CLAUSE and c[2] in _NOUN_CUES for c in right)
 
 
 def _squeeze(gap: str) -> str:
@@ -323,9 +334,13 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     lo, hi = clause_span(text, s)
     if e - 1 >= hi:  # the mention runs past its first clause's end
         hi = max(hi, clause_span(text, e - 1)[1])
-    # Event words date, they do not name; role verbs mark only credit relations.
+    # Event words date, they do not name; role verbs mark only credit relations;
+    # a nationality's noun says nothing of a name listed before the one it
+    # qualifies (`邓超与中国女演员孙俪结婚`).
     cues = [c for c in _cues_in(index, lo, hi, s, e)
-            if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)]
+            if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)
+            and not (relation in PERSON_RELATIONS and c[3] in BOUND_IN_CLAUSE and c[0] >= e
+                     and _LIST_JOINERS.intersection(text[e:c[0]]))]
     award = is_award_relation(relation)
     if award or relation in WORK_RELATIONS:
         # An award is told apart only from other awards (`香港金牌导演、著名喜剧导演`
@@ -349,12 +364,17 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         colon = _COLON.match(text, left[-1][1]).end()
         if _LEFT_GAP.match(_squeeze(text[colon:s])):
             binding = [left[-1]]
+            for c in reversed(left[:-1]):  # `词曲：罗大佑`, `作词/作曲/编曲：周杰伦`
+                if c[:2] == binding[-1][:2] or (c[1] <= binding[-1][0] and _joins(text[c[1]:binding[-1][0]])):
+                    binding.append(c)
+                else:
+                    break
     if not binding and right and (_RIGHT_GAP.match(_squeeze(text[e:right[0][0]]))
-                                  or (right[0][2] in _NOUN_CUES and _MODIFIERS.match(text[e:right[0][0]]))):
+                                  or (_qualified_noun(right) and _MODIFIERS.match(text[e:right[0][0]]))):
         group_end = right[0][1]
         binding = [right[0]]
         for c in right[1:]:
-            if c[0] >= group_end and all(ch in _LIST_JOINERS for ch in text[group_end:c[0]]):
+            if c[0] >= group_end and _joins(text[group_end:c[0]]):
                 binding.append(c)
                 group_end = max(group_end, c[1])
             elif c[0] < group_end and c[0] == right[0][0]:
@@ -366,7 +386,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         group_start = last[0]
         binding = [last]
         for c in reversed(left[:-1]):
-            if c[1] <= group_start and all(ch in _LIST_JOINERS for ch in text[c[1]:group_start]):
+            if c[1] <= group_start and _joins(text[c[1]:group_start]):
                 binding.append(c)
                 group_start = c[0]
             elif c[1] == last[1]:
@@ -386,6 +406,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     thing = QUALIFIES_A_THING[relation].match(text, e) if relation in QUALIFIES_A_THING else None
     if thing:
         return RoleEvidence("other", "qualifies " + text[e:thing.end()], 0.0)
+    played = PART_PLAYED[relation].search(text, lo, s) if relation in PART_PLAYED else None
+    if played:
+        return RoleEvidence("other", "a part played: " + played.group(), 0.0)
     if relation in BOUND_ONLY or (relation in BOUND_IN_CLAUSE and own_anywhere):
         return RoleEvidence("other", "no cue of " + relation + " binds it", 0.0)
     cued = is_cued(relation) or relation in index.mined

@@ -214,7 +214,9 @@ SENTENCE_END = frozenset("。！？!?；;\n")
 
 # Clauses and sentences: what a cue binds within, and where a deed's verb
 # must stand (transforms/roles.py, transforms/align_forms.py).
-_CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，,")))) + "]")
+# A comma between digits groups thousands (`海拔高度1,545米`): it ends no clause.
+_CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，")))) + "]"
+                             r"|,(?!\d{3}(?!\d))|(?<!\d),")
 _SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END))) + "]")
 
 

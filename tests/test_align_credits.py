@@ -1,0 +1,95 @@
+"""Issue 10, session 19: credits, founders, spouses and places that DuIE's
+sentences state and the aligner used to drop, and the rejections that must
+hold beside them. Every sentence here is written for this test (real facts,
+our own words)."""
+from __future__ import annotations
+
+from tests.test_align_roles import _dropped, _entry, _kept
+from transforms.text import clause_span
+
+
+def test_a_director_named_between_an_actor_and_the_cue_binds_the_cue_not_the_actor():
+    """`周冬雨被张艺谋导演选中`: 导演 names 张艺谋. Only a nationality's noun binds
+    across a few modifiers (`美国单口相声演员`); an actor four characters
+    before 导演 is not a director."""
+    text = "2009年周冬雨被张艺谋导演选中出演《山楂树之恋》中的静秋。"
+    rows = [("导演", "张艺谋"), ("主演", "周冬雨")]
+    assert {("导演", "张艺谋"), ("主演", "周冬雨")} <= set(_kept(_entry("山楂树之恋", text, rows)))
+    # A nationality still binds the noun after its modifiers.
+    t = _kept(_entry("理查德·林克莱特", "林克莱特是美国电影导演。", [("国籍", "美国")]))[("国籍", "美国")]
+    assert t["cue"] == "导演"
+
+
+def test_a_title_or_a_pronoun_between_a_name_and_its_credit():
+    """`李沧东作家编剧`, `张艺谋他导演的`: the credit after the title is the
+    name's, so the name is no director (nor actor) of the work."""
+    text = "《薄荷糖》由李沧东作家编剧，薛景求、文素利等主演。"
+    raw = _entry("薄荷糖", text, [("编剧", "李沧东"), ("导演", "李沧东"), ("主演", "薛景求")])
+    assert _kept(raw)[("编剧", "李沧东")]["cue"] == "编剧"
+    assert "编剧" in _dropped(raw)[("导演", "李沧东")]
+    raw = _entry("英雄", "张艺谋他导演的《英雄》由李连杰主演。", [("主演", "张艺谋"), ("导演", "张艺谋")])
+    assert "导演" in _dropped(raw)[("主演", "张艺谋")] and ("导演", "张艺谋") in _kept(raw)
+
+
+def test_a_character_someone_plays_is_not_said_to_be_the_lead():
+    text = "《士兵突击》中，王宝强饰演了执着的新兵许三多。"
+    assert "a part played" in _dropped(_entry("士兵突击", text, [("主角", "许三多")]))[("主角", "许三多")]
+    text = "《士兵突击》中，王宝强饰演男主角许三多。"
+    assert _kept(_entry("士兵突击", text, [("主角", "许三多")]))[("主角", "许三多")]["cue"] == "主角"
+
+
+def test_words_and_music_are_both_credits_of_ci_qu():
+    """`词曲` is a song's words and its music: `光良词曲创作并演唱` credits
+    光良 with both, and the singing joins them."""
+    text = "《童话》是光良词曲创作并演唱的歌曲，收录于同名专辑。"
+    rows = [("作词", "光良"), ("作曲", "光良"), ("歌手", "光良")]
+    kept = _kept(_entry("童话", text, rows))
+    assert {r: t["cue"] for (r, _), t in kept.items()} == {"作词": "词曲", "作曲": "词曲", "歌手": "演唱"}
+    text = "《恋曲1990》 词曲：罗大佑 演唱：罗大佑"
+    kept = _kept(_entry("恋曲1990", text, [("作词", "罗大佑"), ("作曲", "罗大佑")]))
+    assert {r for r, _ in kept} == {"作词", "作曲"}
+
+
+def test_credits_listed_before_one_colon_all_bind_the_name_after_it():
+    text = "《稻香》 作词/作曲：周杰伦 编曲：黄雨勋 演唱：周杰伦"
+    rows = [("作词", "周杰伦"), ("作曲", "周杰伦"), ("编曲", "黄雨勋"), ("编曲", "周杰伦")]
+    raw = _entry("稻香", text, rows)
+    kept = _kept(raw)
+    assert {("作词", "周杰伦"), ("作曲", "周杰伦"), ("编曲", "黄雨勋")} <= set(kept)
+    assert "作曲/作词" in _dropped(raw)[("编曲", "周杰伦")]
+    # A credit and the one after it are separate: `作词：A 作曲：B` gives A no music.
+    raw = _entry("红豆", "作词：林夕 作曲：柳重言", [("作曲", "林夕")])
+    assert "作词" in _dropped(raw)[("作曲", "林夕")]
+
+
+def test_a_person_who_sets_up_a_company_is_its_founder():
+    text = "1999年马云成立阿里巴巴集团，总部设在杭州。"
+    rows = [("创始人", "马云"), ("成立日期", "1999年")]
+    assert _kept(_entry("阿里巴巴集团", text, rows))[("创始人", "马云")]["cue"] == "成立"
+
+
+def test_a_spouse_listed_before_a_nationality_and_its_noun():
+    """`邓超与中国女演员孙俪结婚`: 演员 is the noun 中国 qualifies; it says
+    nothing of 邓超, whom 结婚 binds. A country is still no spouse."""
+    text = "2011年，邓超与中国女演员孙俪结婚。"
+    raw = _entry("孙俪", text, [("丈夫", "邓超"), ("丈夫", "中国"), ("国籍", "中国")])
+    kept = _kept(raw)
+    assert kept[("丈夫", "邓超")]["cue"] == "结婚" and ("国籍", "中国") in kept
+    assert ("丈夫", "中国") in _dropped(raw)
+
+
+def test_a_city_of_one_unit_is_named_with_its_admin_suffix():
+    text = "颐和园坐落在北京市海淀区，是清代的皇家园林。"
+    t = _kept(_entry("颐和园", text, [("所在城市", "北京")]))[("所在城市", "北京")]
+    assert (text[t["start"]:t["end"]], t["match"]) == ("北京市", "place")
+    # Inside another name the city is still not named.
+    raw = _entry("北京大学", "北京大学是一所综合性大学。", [("所在城市", "北京")])
+    assert ("所在城市", "北京") in _dropped(raw)
+
+
+def test_a_thousands_comma_ends_no_clause():
+    text = "泰山南北长约60公里，海拔高度1,545米。"
+    assert clause_span(text, text.find("海拔")) == (text.find("海拔"), len(text) - 1)
+    t = _kept(_entry("泰山", text, [("海拔", "1,545米")]))[("海拔", "1,545米")]
+    assert (text[t["start"]:t["end"]], t["cue"]) == ("1,545米", "海拔")
+    assert clause_span("一,二", 0) == (0, 1)
