@@ -51,9 +51,9 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
 
 def test_tune_part(labelled):
     """The pages the rules were developed on. Baike, KdConv and plant rounds
-    (1-17, 19, 21: 0.984 / 0.975 / 1.3% after session 18) meet the issue's
-    targets. Round 22 (DuIE pages, read and tuned on in session 18) is held
-    to its own floors: 0.818 / 0.979 / 14.5%, since DuIE's own recall
+    (1-17, 19, 21: 0.984 / 0.975 / 1.3% after sessions 18 and 19) meet the
+    issue's targets. Round 22 (DuIE pages, read and tuned on in session 18)
+    is held to its own floors: 0.814 / 0.984 / 14.4%, since DuIE's own recall
     target keeps what its annotators marked and our labellers do not
     (docs/alignment.md, round 23)."""
     labels, entries = labelled
@@ -80,11 +80,14 @@ def test_tune_part(labelled):
 # aligner gave 0.883 / 0.983 / 11.0%. Round 24, 240 more such subjects,
 # was labelled later in session 18 and scored once on the same rules:
 # 0.857 / 0.980 / 13.2% (622 kept, 551 stated); both rounds together
-# 0.871 / 0.982 / 12.0%.
+# 0.871 / 0.982 / 12.0%, and 0.871 / 0.989 / 11.9% after session 19's rules.
+# Round 25, 240 more, was labelled in session 19 after its rules and scored
+# once: 0.846 / 0.998 / 14.4% (654 kept, 561 stated); rounds 23-25 together
+# 0.862 / 0.992 / 12.7%.
 HELD_OUT_FLOORS = {
     "kdconv": (0.89, 0.78, 0.09),       # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
     "plant": (0.99, 0.99, 0.005),       # round 20, plants: 0.994 / 0.995 / 0.4% (817 kept, 818 stated)
-    "duie-line": (0.87, 0.98, 0.121),   # rounds 23-24, DuIE lines: 0.871 / 0.982 / 12.0% (1,286 kept, 1,153 stated)
+    "duie-line": (0.86, 0.99, 0.128),   # rounds 23-25, DuIE lines: 0.862 / 0.992 / 12.7% (1,948 kept, 1,714 stated)
 }
 
 
@@ -92,8 +95,8 @@ def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors are what the aligner reached on text it was not tuned on, round
     by round (docs/alignment.md), so a regression fails here. The whole
-    part misses the targets (0.918 / 0.981 / 7.5% with rounds 23-24): the DuIE
-    round keeps what DuIE's annotators read as said and our rules do not,
+    part misses the targets (0.901 / 0.988 / 9.1% with rounds 23-25): the DuIE
+    rounds keep what DuIE's annotators read as said and our rules do not,
     and the travel round misses all three, by far."""
     labels, entries = labelled
     r = score_alignment(labels, entries, part="heldout")
