@@ -80,7 +80,7 @@ def place_spans(value: str, text: str, relation: str = "", subject: str | None =
     address's end)."""
     if relation in ADDRESS_RELATIONS:
         return address_spans(value, text, subject)
-    # A place of one unit is its own core (`北京` is named by `北京市朝阳区`).
+    # A place of one unit is its own core (`北京` is named by `北京市海淀区`).
     for core in core_forms(value, place_cores(value) or (value.strip(),)):
         out = core_spans(core, text)
         if out:

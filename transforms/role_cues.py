@@ -105,12 +105,12 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
 # value qualifies something else (`战后日本电影…最多的女演员`). A clause with no
 # cue at all stays neutral.
 BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
-# Relations whose values are people: the noun a nationality qualifies
-# (`日本女演员`) says nothing of a name listed before it
-# (`邓超与中国女演员孙俪结婚`).
 # A person's part in a work (roles.ROLE_VERBS mark these even when the entry lacks the part).
 CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
                               "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
+# Relations whose values are people: the noun a nationality qualifies
+# (`日本女演员`) says nothing of a name listed before it
+# (`邓超与中国女演员孙俪结婚`).
 PERSON_RELATIONS = CREDIT_RELATIONS | {"作者", "妻子", "丈夫", "父亲", "母亲", "董事长", "创始人", "校长", "现任校长",
                                        "嘉宾", "主持人"}
 # What such a value qualifies when it is theirs, a few characters on: a person
