@@ -309,6 +309,22 @@ def _qualified_noun(right: list[tuple[int, int, str, str]]) -> bool:
     return any(c[0] == at and c[3] in BOUND_IN_CLAUSE and c[2] in _NOUN_CUES for c in right)
 
 
+def _left_group(text: str, left: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
+    """The last cue left of a mention with the cues listed before it
+    (`作词、作曲`, `作词/作曲/编曲：`) and those at its own place (`词曲` of
+    作词 and of 作曲): what binds the mention after them."""
+    last = left[-1]
+    group_start = last[0]
+    group = [last]
+    for c in reversed(left[:-1]):
+        if c[1] <= group_start and _joins(text[c[1]:group_start]):
+            group.append(c)
+            group_start = c[0]
+        elif c[1] == last[1]:
+            group.append(c)
+    return group
+
+
 def _squeeze(gap: str) -> str:
     return "".join(gap.split())
 
@@ -365,12 +381,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     if left and _binds_right(text, left[-1][1]):
         colon = _COLON.match(text, left[-1][1]).end()
         if _LEFT_GAP.match(_squeeze(text[colon:s])):
-            binding = [left[-1]]
-            for c in reversed(left[:-1]):  # `词曲：罗大佑`, `作词/作曲/编曲：周杰伦`
-                if c[:2] == binding[-1][:2] or (c[1] <= binding[-1][0] and _joins(text[c[1]:binding[-1][0]])):
-                    binding.append(c)
-                else:
-                    break
+            binding = _left_group(text, left)  # `词曲：罗大佑`, `作词/作曲/编曲：周杰伦`
     if not binding and right and (_RIGHT_GAP.match(_squeeze(text[e:right[0][0]]))
                                   or (_qualified_noun(right) and _MODIFIERS.match(text[e:right[0][0]]))):
         group_end = right[0][1]
@@ -384,15 +395,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     right_binding = binding
     binding = []
     if left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])) and not _binds_right(text, left[-1][1]):
-        last = left[-1]
-        group_start = last[0]
-        binding = [last]
-        for c in reversed(left[:-1]):
-            if c[1] <= group_start and _joins(text[c[1]:group_start]):
-                binding.append(c)
-                group_start = c[0]
-            elif c[1] == last[1]:
-                binding.append(c)
+        binding = _left_group(text, left)
     if binding and right_binding and relation not in {c[3] for c in binding}:
         binding = []  # a cue on the right wins unless the one on the left is the relation's own
     binding = right_binding + binding
