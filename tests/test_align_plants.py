@@ -14,13 +14,13 @@ from transforms.redundancy import CleaningConfig
 
 def test_a_habit_or_a_use_is_one_description_not_a_list():
     cfg = PairConfig()
-    assert split_values("喜深厚、肥沃、排水良好的酸性土壤", "生长习性", cfg) == ["喜深厚、肥沃、排水良好的酸性土壤"]
-    assert split_values("根、叶、果实均可入药", "功用价值", cfg) == ["根、叶、果实均可入药"]
+    assert split_values("喜湿润、疏松、透气的微酸性沙土", "生长习性", cfg) == ["喜湿润、疏松、透气的微酸性沙土"]
+    assert split_values("叶、种子、根皮皆可药用", "功用价值", cfg) == ["叶、种子、根皮皆可药用"]
     # a list of places or colours is still a list
     assert split_values("河北、山西、山东", "地理分布", cfg) == ["河北", "山西", "山东"]
-    text = "银杏喜深厚、肥沃、排水良好的酸性土壤，根、叶、果实均可入药。"
-    kept = _kept(_entry("银杏", text, [("生长习性", "喜深厚、肥沃、排水良好的酸性土壤"), ("功用价值", "根、叶、果实均可入药")]))
-    assert set(kept) == {("生长习性", "喜深厚、肥沃、排水良好的酸性土壤"), ("功用价值", "根、叶、果实均可入药")}
+    text = "银杏喜湿润、疏松、透气的微酸性沙土，叶、种子、根皮皆可药用。"
+    kept = _kept(_entry("银杏", text, [("生长习性", "喜湿润、疏松、透气的微酸性沙土"), ("功用价值", "叶、种子、根皮皆可药用")]))
+    assert set(kept) == {("生长习性", "喜湿润、疏松、透气的微酸性沙土"), ("功用价值", "叶、种子、根皮皆可药用")}
 
 
 def test_a_plants_colours_or_shapes_are_one_description():

@@ -54,8 +54,8 @@ def address_before_own_name(value: str, own_names: Sequence[str]) -> tuple[str, 
     """An address that closes with the sight's own name (`北京市门头沟区清水镇洪水口村`
     on the page of 洪水口村, `…斋堂镇火村双龙峡景区` on that of 双龙峡) without it:
     the sight names itself there, and what places it is the part before
-    (`洪水口村位于北京市门头沟区清水镇`). The part before must be finer than
-    a district: `北京市门头沟区琉璃渠村` is not stated by `琉璃渠村位于门头沟区`,
+    (`洪水口村地处北京市门头沟区清水镇`). The part before must be finer than
+    a district: `北京市门头沟区琉璃渠村` is not stated by `琉璃渠村地处门头沟区`,
     which names only the much larger area. Returns (the address to find, the
     own name taken off or None); any other address is returned as it is."""
     v = BRACKETS.sub("", value).strip()
@@ -76,7 +76,7 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
     address closing with the sight's own name is taken without it
     (address_before_own_name, applied by the caller, who knows the name).
     A part the text gives right where it places the sight by its name
-    (`subject`: `六渡河村位于渤海镇`, `金绿园位于窦店村南`) is where the sight is,
+    (`subject`: `六渡河村地处渤海镇`, `金绿园坐落在窦店村以南`) is where the sight is,
     even without the unit above it."""
     # a bracket note (`(近庑殿路)`), a full stop or a direction closing
     # the cell is no part of the place
@@ -178,7 +178,7 @@ _STREET = re.compile(r"^[\u4e00-\u9fff]{2,}(?:大街|街|路|胡同|巷)$")
 
 def _self_located(subject: str | None, text: str, j: int) -> bool:
     """The sight, by its name, is the subject that a locating word in the
-    clause before text[j] places (`老甲艺术馆坐落在北京北郊附近的霍营`): what
+    clause before text[j] places (`老甲艺术馆地处昌平的霍营一带`): what
     follows is where the sight is, not a place the text merely names."""
     if not subject:
         return False

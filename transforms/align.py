@@ -256,7 +256,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
     if cfg.places and relation in _forms.PLACE_RELATIONS:
         placed, subject = value, None
         if ctx is not None and relation in _forms.ADDRESS_RELATIONS:
-            # the name the sight is told by where the text places it (`六渡河村位于渤海镇`)
+            # the name the sight is told by where the text places it (`慕田峪村位于怀柔区渤海镇`)
             placed, closing = address_before_own_name(value, ctx.own_names)
             subject = closing or ctx.entity
         yield "place", _forms.place_spans(placed, text, relation, subject), True

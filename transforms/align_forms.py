@@ -302,7 +302,7 @@ _DEPARTMENT = re.compile(r"^(.{2,}?)系$")
 
 # A deed (`主要成就 参加北伐战争`) is a verb and what it was done to: the text
 # states it when it names the object and says the verb in the same sentence
-# (`北伐战争爆发后，曹渊率部参加了…战役`). Only for relations of a person's deeds.
+# (`北伐战争打响后，他带兵参加了…战役`). Only for relations of a person's deeds.
 _DEED = re.compile(r"^(参加|参与|领导|指挥|组织|发动|主持|创建|创立|创办|率领|发起)了?([\u4e00-\u9fff]{2,12})$")
 _DEED_RELATIONS = re.compile(r"成就|事迹|经历")
 

@@ -104,7 +104,7 @@ def is_name_relation(relation: str) -> bool:
 
 def subject_name(value: str, relation: str | None, text: str, entity: str, s: int) -> bool:
     """The mention at text[s:] is the entity's own name as the subject of its
-    text (`歌曲《日光倾城》是…` on the page of the song 日光倾城), and the value
+    text (`《日光倾城》这首歌由…` on the page of the song 日光倾城), and the value
     is that name for another relation (所属专辑 《日光倾城》, its album of the
     same name): only a cue of the relation binding a mention tells that the
     text states the album, not the song."""

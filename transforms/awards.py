@@ -3,8 +3,8 @@
 Award cells (`主要成就`, `主要奖项`, `获得奖项`) name one fact in several
 parts, and a text says the same fact with the parts worded or placed
 otherwise: `第23届 法国电影凯撒奖最佳导演奖` is stated by `第23届凯撒奖最佳
-导演奖`, `第47届戛纳国际电影节评审团大奖` by `在第47届戛纳国际电影节上获得了
-评委会大奖、最佳男演员奖`, `两届台湾金曲奖最佳国语男歌手` by two editions that
+导演奖`, `第47届戛纳国际电影节评审团大奖` by `在第47届戛纳国际电影节斩获
+评委会大奖及最佳男演员奖`, `两届台湾金曲奖最佳国语男歌手` by two editions that
 each name the category. No string distance sees these, and a fuzzy match of
 the whole would accept another edition or category.
 

@@ -38,7 +38,7 @@ class PairConfig:
         # split at its commas leaves `学生` as a "price".
         "门票", "票价", "门票价格", "开放时间", "营业时间",
         # A plant's habit or use is a description whose 、 lists words inside
-        # one phrase (`适生于深厚、肥沃、湿润的砂质土壤`, `皮、叶、花、果均可入药`).
+        # one phrase (`宜种在湿润、透气的沙壤土里`, `根、茎、叶皆可药用`).
         "生长习性", "功用价值",
         # A plant's colours or shapes are the range of one organ (`黄、暗红、紫色及绿色`
         # of its leaves, `灰色、灰褐色或暗灰色` of its bark): one description, said as a whole.

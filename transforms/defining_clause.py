@@ -54,7 +54,7 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
         -> short comma segments, which must consist of head nouns only ("strict").
     With `title`, a copula counts only when its subject names the entry (holds
     the title, or is a short alias/pronoun: "杨玉环是…", "它是…"): a sentence
-    about something else ("孔雀河亦称饮马河…") defines nothing about the entry.
+    about something else ("黄浦江又名春申江…") defines nothing about the entry.
     Returns (shape, phrases); shape is "" when the opening defines nothing.
     """
     sent = _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
@@ -76,7 +76,7 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
             return "copula", [first, rest] if first != rest else [first]
         agent = first.find("由")
         if (first.startswith(_AGENT_PREFIX) and "的" not in first) or (agent >= 0 and "的" not in first[agent:]):
-            # "是由广东省出版集团，…" / "是一个由新浪网推出，提供……的社交网站":
+            # "是由上海译文出版社，…" / "是一个由新浪网推出，提供……的社交网站":
             # the clause names an agent; the head, if any, ends the next clause.
             nxt = _CLAUSE_SEP_RE.split(rest, 2)[1:2]
             return ("copula", nxt) if nxt else ("", [])
@@ -139,11 +139,11 @@ def head_nouns(
     """(domain, head) for each 、-coordinated part of `phrase`: the LONGEST lexicon
     word the part ends with, so 科幻电影 is HS, 人造卫星 TE, 机关报 HS not 机关 HP.
     Chinese is head-final: the LAST part must be a head noun, else the phrase is
-    a verb phrase ("认识自然现象、揭示自然规律") and says nothing; earlier parts
+    a verb phrase ("解释自然现象、探索自然奥秘") and says nothing; earlier parts
     count when they are heads too ("文学家、书法家、画家").
     strict: every part must be a head noun, else nothing (comma segments of an
     opening without 是); for a person only person nouns count there, since
-    "祖籍河北邯郸县" says where, not what; for other entries any short head
+    "祖籍湖南湘潭县" says where, not what; for other entries any short head
     ("成都，简称蓉，四川省省会，…")."""
     index = heads if isinstance(heads, SuffixIndex) else SuffixIndex(heads)
     out = []
@@ -156,7 +156,7 @@ def head_nouns(
         if strict and best[0] and (
             (person and not best[1].endswith(_PERSON_HEAD_END)) or len(part) - len(best[1]) > 4
         ):
-            best = ("", "")  # "祖籍河北邯郸县", "毕业于北京大学": a place, not what the person is
+            best = ("", "")  # "祖籍湖南湘潭县", "毕业于北京大学": a place, not what the person is
         if best[0]:
             out.append(best)
         elif strict or n == len(parts) - 1:

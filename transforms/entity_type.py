@@ -116,7 +116,7 @@ _TEXT_HINTS: dict[str, re.Pattern] = {
     "person": re.compile(r"[，,]\s*[男女]\s*[，,]|(?:\d{3,4}年\d{1,2}月(?:\d{1,2}日)?)?出生于|生于\d{3,4}年|[（(]\d{3,4}年\s*[—\-－–至]"),
 }
 # A plant page talks about the plant's parts right after its name
-# ("香樟花绿白色", "榄仁树果椭圆形", "马蔺分布于…").
+# ("香樟花绿白色", "枇杷叶长椭圆形", "马蔺分布于…").
 _PLANT_PART_RE = re.compile(r"(?:的)?(?:树皮|树干|叶片?|花(?:梗|序|冠|瓣|期|语)?|果实?|种子|枝条?|幼枝|块茎|根系?|茎)|(?:原产|分布于|分布在)")
 # Taxon ranks a tail value may end in (紫荆属, 蔷薇科).
 _TAXON_ENDS = ("属", "科", "亚科", "总科", "亚属")
@@ -186,7 +186,7 @@ def _subject_is_entry(sent: str, phrase: str, title: str) -> bool:
     if not clause or clause.endswith(title) or clause.startswith(_PRONOUNS) or (len(clause) >= 2 and title.startswith(clause)):
         return True
     # a short alias ("杨玉环是…" for 杨贵妃) or the name without its ending ("某牌X200是…"
-    # for 某牌X200手机); "沙棘主要病害是…" is about a part, not the entry
+    # for 某牌X200手机); "沙棘的虫害是…" is about a part, not the entry
     return len(clause) <= 4 and names_entry(clause, title) and title not in clause
 
 

@@ -20,7 +20,7 @@ is not stated (docs/alignment.md, rule 4):
   “…年度最佳音乐电视奖”, “诺亚方舟世界巡回演唱会” does not state the work
   `诺亚方舟`), or of an honour or a project the text calls one (“…女歌手”称号,
   “顶美鸟巢-空中走廊”项目: each quoted occurrence of it is the name); quotes
-  around a plain phrase (“慰安妇纪录片”) are emphasis, not a name, and do not count.
+  around a plain phrase (“环保纪录片”) are emphasis, not a name, and do not count.
 
 A relation whose values are awards or honours (`主要奖项`, `主要成就`) is
 exempt: its value is often a piece of the award's full name.

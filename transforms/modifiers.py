@@ -17,11 +17,11 @@ from functools import lru_cache
 from transforms.other_roles import NEARBY_RELATIONS
 from transforms.role_cues import ADDRESS_RELATIONS
 
-# A degree before a habit (`稍耐阴`, `较耐寒`, `不耐寒`), a hedge (`有一定的耐寒性`:
+# A degree before a habit (`稍耐阴`, `较耐寒`, `不耐寒`), a hedge (`有一定的耐旱性`:
 # some tolerance), or a life stage (`幼苗耐荫` says it of the young plant only).
 _HABIT = re.compile(r"^(?:耐|喜|抗|怕|忌)")
 _DEGREE_BEFORE = re.compile(r"(?:稍|较|略|颇|极|尚|微|很|甚|不|比较|最|非常|十分|相当|一定的?|幼苗|幼树|小苗|苗期)$")
-# `具有一定的耐阴性、耐瘠薄性和耐盐碱性`: a hedge before a list of habits said
+# `也有一定的抗旱性、耐寒性和抗风性`: a hedge before a list of habits said
 # as nouns (…性) holds for every item of it, not the first alone.
 _HEDGED_HABIT_LIST = re.compile(r"一定的?(?:(?:耐|喜|抗)[\u4e00-\u9fff]{1,4}性[、和及与])+$")
 # A shade or a second colour before a colour (`深红色`, `桔红色`, `灰绿色`).

@@ -45,7 +45,7 @@ def nomination_said(text: str, s: int, e: int) -> bool:
 
 # ------------------------------------------------------------------- names
 
-# Where a film opened (`影片在美国上映`, `于日本公映`) is not where it was made.
+# Where a film opened (`这部片子在美国首映`, `于日本公映`) is not where it was made.
 PRODUCTION_REGION = frozenset({"制片地区", "制片国家", "制片国家/地区", "出品地区"})
 _RELEASED_BEFORE = re.compile(r"(?:[在于]|登陆)$")
 _RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行|播出|首播|上线)")
@@ -53,11 +53,12 @@ _RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行
 # the person studied at.
 _HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|学位|教授|院士)")
 # A nationality qualifies a person; a country word that opens the name of a
-# school (`日本艺术专科学校…讲师`) or qualifies a work (`中国第一部宽银幕
+# school (`日本艺术专科学校…讲师`) or qualifies a work (`中国首部水墨
 # 动画片。`) says nothing of the person's nationality. A work noun counts only
 # where the phrase ends (`美国电影演员` is a person). Other institutions are
-# left alone: DuIE reads `中国工程院院士`, `中国跆拳道协会的名誉主席` as
-# stating 国籍 中国, and a member of a national body mostly is its national.
+# left alone: DuIE reads `中国工程院院士`, or an honorary post in a national
+# sports association, as stating 国籍 中国, and a member of a national body
+# mostly is its national.
 _NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
                            r"|[\u4e00-\u9fff]{0,8}?(片|电影|影片|动画|(?<!编)剧|作品|小说)(?=[，。；;、,]|$)")
 
@@ -69,7 +70,8 @@ _TITLE_AFTER = re.compile(r"\s*(?:名|片名|原名|译名)?\s*[：:]?\s*[《“
 # A place that qualifies a kind of person or company (`台湾著名流行女歌手`,
 # `中国台湾男歌手周杰伦`) says where they are from: not where the
 # entity was born, nor where its album was released. A company's seat is
-# left out: DuIE reads `新加坡外商独资企业`, `英国的…豪车品牌` as 总部地点.
+# left out: DuIE reads a country before a kind of company (a foreign-owned
+# firm of Singapore, a British car brand) as 总部地点.
 KIND_QUALIFIED_PLACES = frozenset({"出生地", "出生地点", "发行地区"})
 _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪人|导演|明星|音乐人|乐队|乐团|组合"
                          r"|机构|公司|集团|企业|厂牌|品牌)")
@@ -83,18 +85,18 @@ _NEAR = re.compile(r"附近|旁|畔|对面|隔壁|紧邻|紧临|毗邻|比邻|�
                    r"|包括|不远|公里|米处|对岸|门前|位于|[坐座]落|地处|进入|[东南西北山]麓|[建设]于"
                    r"|[东南西北]{2}(?:方|侧|面|的|角)|[东南西北]濒|沿|[设建内还]有|连为一体"
                    # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`,
-                   # `景区中千年古刹超胜庵`, `…举人宅院和寺庙遗址等景点`)
+                   # `景区中有座古寺`, `…古戏台和石碾等景点`)
                    r"|[区园院寺馆宫殿校]内|[区园院寺]中(?![心国])|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区"
                    r"|景点有|等景点"
-                   # a sight at the centre of the entity's area (`以七星池为核心向外辐射的朝阳寺、天溪庵`),
-                   # what an area has open (`目前仅开放有长陵、定陵`), what stands there (`…西侧，耸立着燃灯佛舍利塔`),
-                   # what is seen from it (`望南可以看到故宫的全景`), what it takes up (`占据了颐和园…的面积`)
+                   # a sight at the centre of the entity's area (`以天池为中心分布的两座古庙`),
+                   # what an area has open (`如今开放的有定陵、长陵`), what stands there (`…东侧，耸立着一座白塔`),
+                   # what is seen from it (`从山顶能看到整个颐和园`), what it takes up (`颐和园大半面积被它占据`)
                    r"|为(?:核心|中心)|开放(?:的)?有|(?:耸|矗|屹)立着|看到|望见|眺望|占据")
-# `太和殿是故宫的主体建筑`, `神武门是紫禁城的北门`, `八大处公园的第七处寺院`: the sight holds the entity.
+# `乾清宫是故宫的主要建筑`, `午门是紫禁城的正门`, `大悲寺为八大处的第四处`: the sight holds the entity.
 _PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部分|组成部分|[东南西北正城大]门|一座|一处"
                             r"|第[一二三四五六七八九十0-9]+[处座个])")
-# `灵光寺是八大处现存最重要的一座寺院`, `荷塘是清华园水系…之一`: the entity is
-# said to be one of the sight's parts; `…在天坛南半部`: it is in the sight.
+# `宝珠洞为八大处地势最高的一处`, `工字厅是清华园的古建筑之一`: the entity is
+# said to be one of the sight's parts; `…在天坛西南角`: it is in the sight.
 _IS_OF_BEFORE = re.compile(r"(?<!成)(?:是|为)$")
 _IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
 # A town, a street, a station, an area, a farm or a reservoir named after a
@@ -133,10 +135,10 @@ def released_in(text: str, s: int, e: int) -> bool:
     return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
 
 
-# A place before a box office or a market (`2013年韩国电影票房排名第一`) is
+# A place before a box office or a market (`韩国本土票房冠军`) is
 # where the film played, not where it was made.
 _MARKET_AFTER = re.compile(r"(?:本土|国内|地区)?(?:电影)?(?:票房|市场)")
-# A company the person founded (`1996年成立星辉公司`) is theirs, not the agency
+# A company the person founded (`周星驰创办星辉公司`) is theirs, not the agency
 # that represents them.
 AGENCY_RELATIONS = frozenset({"经纪公司"})
 _FOUNDED_BEFORE = re.compile(r"(?:成立|创办|创立|创建|组建|开设|开办)了?$")
@@ -176,15 +178,15 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
 # ------------------------------------------------------------------- dates
 
 # `其前身是1962年…创办的…`: a date told right after 前身 is of what the
-# entity grew out of (`前身蚕学馆创办于1897年` dates the founding of both).
+# entity grew out of (`前身蚕学馆于1897年设立` dates the founding of both).
 _PREDECESSOR = re.compile(r"前身[是为]?\s*$")
-# The date of the album a song is on: `收录于…2014年6月13日发行的专辑《…》`,
-# `收录在…1999年发行专辑《…》里`: the album is named after the date, before any title.
+# The date of the album a song is on: `收录于…2014年6月推出的专辑《…》`,
+# `收录在…1999年那张专辑《…》里`: the album is named after the date, before any title.
 _ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
 # Events a date of a work's own life (its release, its making) is not: an
-# award (`该片获得1954年威尼斯电影节银狮奖`), a box office (`1988年北美地区票房…`),
+# award (`影片捧得1954年威尼斯银狮奖`), a box office (`1988年的北美票房…`),
 # a first sale before the release (`7月29日举行首卖会，7月31日正式发行`), or a new name
-# (`在1997年3月29日更名为“五月天”` is no founding date).
+# (`于1997年3月29日改名“五月天”` is no founding date).
 _OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜|首卖|预售|签售|更名|改名")
 
 
@@ -198,7 +200,7 @@ _IN_ALBUM_BEFORE = re.compile(r"收录(?:于|在|进)$")
 
 def album_owner(text: str, s: int, e: int, relation: str) -> bool:
     """The name at text[s:e] is the singer whose album holds the song
-    (`收录于张震岳1998年发行的第四张专辑`): it names the song's singer."""
+    (`收录进张震岳那年推出的专辑`): it names the song's singer."""
     return (relation in SINGER_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
             and bool(_ALBUM_AFTER.match(text[e:e + 24])))
 
@@ -218,7 +220,7 @@ def another_event(text: str, s: int, e: int, relation: str, clause_start: int, c
 
 # ----------------------------------------------------------------- addresses
 
-# `南顶位于丰台区…`: the clause locates a part of the entity or another place,
+# `南顶坐落在丰台区…`: the clause locates a part of the entity or another place,
 # named as its subject, not the entity.
 _LOCATING = re.compile(r"(?:位于|[坐座]落于|[坐座]落在|地处|在|于)$")
 _LOCATING_WORD = re.compile(r"位于|[坐座]落[于在]?|地处")
@@ -235,7 +237,7 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     head = text[_clause_start(text, s, 30):s]
     if not _LOCATING_WORD.match(text, s):
         # the locating word right before the mention, or a strong one earlier
-        # in the clause (`南顶位于丰台区大红门外南顶村`: the mention is the village)
+        # in the clause (`南顶坐落在丰台区南顶村`: the mention is the village)
         m = _LOCATING.search(head) or next(reversed(list(_LOCATING_WORD.finditer(head))), None)
         if not m:
             return None

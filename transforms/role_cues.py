@@ -26,7 +26,7 @@ ALMA_MATER = frozenset({"毕业院校", "毕业学校", "母校"})
 _FOUNDED = ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立", "诞生", "建于", "兴建", "建成", "落成")
 CUE_TABLE: dict[str, tuple[str, ...]] = {
     "导演": ("执导", "导演", "指导", "编导", "自导"),
-    # An animated film's cast are its voices (`A、B等配音的动画电影`).
+    # An animated film's cast are its voices (`由A、B配音的动画片`).
     "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰", "配音", "自演"),
     "编剧": ("编剧", "剧本", "编写", "编导", "执笔"),
     # The main character of a work is said to be its lead (`女主角`, `主人公`),
@@ -43,7 +43,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "歌曲原唱": ("演唱", "原唱", "歌手", "演绎"),
     "演唱歌手": ("演唱", "原唱", "歌手", "演绎"),
     "演唱者": ("演唱", "原唱", "歌手"),
-    "专辑歌手": ("演唱", "歌手", "专辑", "发行", "推出"),  # `是周杰伦发行的第3张专辑`
+    "专辑歌手": ("演唱", "歌手", "专辑", "发行", "推出"),  # `是王菲发行的一张粤语专辑`
     "制作人": ("制作人",),
     "音乐风格": ("风格", "曲风", "歌曲", "音乐", "单曲", "元素", "唱法", "乐曲"),
     "制片地区": ("电影", "影片", "剧情片", "动画片", "纪录片", "出品", "制片"),
@@ -51,7 +51,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
     "出品公司": ("出品", "制作", "出品方"),
     "所属专辑": ("专辑", "收录"),
     "发行时间": ("发行", "推出", "发布"),
-    # A film's release is also said as its 发行 or 推出 (`于2012年8月17日推出的一部恐怖片`).
+    # A film's release is also said as its 发行 or 推出 (`于2015年7月10日推出的一部动画片`).
     "上映时间": ("上映", "公映", "首映", "播出", "首播", "开播", "播映", "上线", "发行", "推出", "定档"),
     "出品时间": ("出品",),
     "拍摄日期": ("拍摄", "开拍", "开机", "杀青"),
@@ -102,7 +102,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
 }
 # Relations whose cues are nouns the value qualifies (`英国导演`, `一部美国电影`):
 # when such a noun stands in the mention's clause without binding it, the
-# value qualifies something else (`战后日本电影…最多的女演员`). A clause with no
+# value qualifies something else (`日本老电影里…出演最多的女星`). A clause with no
 # cue at all stays neutral.
 BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
 # A person's part in a work (roles.ROLE_VERBS mark these even when the entry lacks the part).
@@ -133,15 +133,15 @@ PART_PLAYED = {"主角": re.compile(r"(?:饰演|扮演|饰)[^，。；;]{0,12}$"
 # style is said of the song (`一首流行歌曲`, `曲风以摇滚为主`).
 BOUND_ONLY = frozenset({"音乐风格", "类型"})
 # A genre is said of the work (`一部动作片`, `科幻冒险电影`, `综合性大学`), or the
-# value is itself the noun (`爱情片`); `动作科幻类漫画` is the genre of the
-# comic a film is based on, `动作场面的故事` a scene.
+# value is itself the noun (`爱情片`); `同名科幻漫画` is the genre of the
+# comic a film is based on, `打斗场面的故事` a scene.
 _GENRE_NOUN = r"(?:片|电影|影片|剧|故事|动画|大学|学院|学校|公司|企业|歌曲|专辑|小说|游戏|节目|杂志|期刊)"
 # `亚洲奇幻电影节` names a festival, not the genre of a film.
 QUALIFIED["类型"] = re.compile(r"[\u4e00-\u7683\u7685-\u9fff、]{0,5}?" + _GENRE_NOUN + "(?![节奖展])")  # never across 的
 SELF_QUALIFIED = {"类型": re.compile(_GENRE_NOUN + "$")}
 # Relations of a secondary event of a work (its shooting): a date or place with
 # no cue of that event in its sentence is another event's (`该片以2014年…为背景`,
-# `在巴黎再次相遇`), while a birth date or a founding date is what a bare date
+# `两人在巴黎重逢`), while a birth date or a founding date is what a bare date
 # of a person's or an institution's page usually is.
 SENTENCE_CUE_ONLY = frozenset({"拍摄日期", "拍摄时间", "拍摄地点", "拍摄地", "取景地", "取景地点",
                                "作词", "填词", "作曲", "谱曲", "编曲", "制作人", "主唱",

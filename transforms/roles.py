@@ -2,7 +2,7 @@
 
 A value may occur several times in a text, or only in another role:
 `夜风 作词 乔任梁` against `由乔任梁演唱`; `校庆日 5月27日` against a merger
-date; `制作人 方大同` against `香港歌手方大同于…发行`. The evidence for a
+date; `制作人 方大同` against `由歌手方大同演唱的…`. The evidence for a
 mention is the *cue words* of relations near it: the relation's own name and
 stem (`出生日期` → `出生`), its synonyms (`导演` → `执导`), and cues mined
 from the input (transforms/cue_mining.py) passed in per relation.
@@ -104,7 +104,7 @@ FOREIGN = "~another relation"
 # The pseudo relation of event words (`上映`, `拍摄`, `出生`: the cues of the
 # dated relations of CUE_TABLE) of no relation of the entry: a date they bind
 # is the date of that other event, whatever the entry's relations are
-# (`于2004年10月29日上映` is not a production date).
+# (`于2010年7月16日上映` is not a production date).
 EVENT = "~another event"
 
 
@@ -361,7 +361,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
                      and _LIST_JOINERS.intersection(text[e:c[0]]))]
     award = is_award_relation(relation)
     if award or relation in WORK_RELATIONS:
-        # An award is told apart only from other awards (`香港金牌导演、著名喜剧导演`
+        # An award is told apart only from other awards (`被誉为“金牌导演”`
         # names no director's credit); a work is what an award was won with
         # (`凭借《冷山》获得…`), so award cues do not bind a work.
         cues = [c for c in cues if is_award_relation(c[3]) == award]
@@ -486,8 +486,8 @@ _DATE_JOINERS = frozenset({"和", "与", "及", "、", "以及", "或"})
 
 
 def _listed_with(text: str, bound: tuple[int, int], s: int, e: int) -> bool:
-    """The date text[s:e] is listed with the one a cue binds (`分别于2014年8月30日
-    和2015年2月14日上映`): the cue dates every item of the list."""
+    """The date text[s:e] is listed with the one a cue binds (`分别于2019年7月5日
+    和2020年1月10日上映`): the cue dates every item of the list."""
     gap = text[e:bound[0]] if e <= bound[0] else text[bound[1]:s]
     return gap.strip() in _DATE_JOINERS
 

@@ -36,7 +36,7 @@ _PEOPLE_OR_SCHOOL = re.compile("[人学]")
 
 
 # A sight inside a larger one is named after it (`北京植物园樱桃沟`): the
-# text names the smaller one alone (`园内北部的樱桃沟`).
+# text names the smaller one alone (`沿溪而上便是樱桃沟`).
 _INNER_SIGHT = re.compile(r"^.{2,}?(?:植物园|动物园|公园|风景区|景区|度假区|寺)(.{3,})$")
 # An honour before a temple's name (`敕赐瑞云禅寺`), or the dynasty before a
 # tomb's (`明定陵`), that the text leaves out.
