@@ -44,12 +44,15 @@ def _read(path: Path) -> list[dict]:
     rows = []
     try:
         for n, r in iter_jsonl(str(path)):
+            if not isinstance(r, dict):
+                raise CdtpError(f"{path}, line {n}: not a label row (a JSON object is expected)")
             missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
-            if not isinstance(r, dict) or missing or ("tail" not in r and "tail_key" not in r):
+            if missing or ("tail" not in r and "tail_key" not in r):
                 raise CdtpError(f"{path}, line {n}: not a label row (missing {missing or ['tail or tail_key']})")
-            spans = r.get("spans", [])
-            if not isinstance(spans, list) or not all(isinstance(x, list) and len(x) == 2 for x in spans) \
-                    or (r["stated"] and not spans):
+            if not isinstance(r["stated"], bool):
+                # "yes" or 0 would be read as a verdict the labeller never gave
+                raise CdtpError(f"{path}, line {n}: `stated` must be true or false, not {r['stated']!r}")
+            if not _spans_ok(r.get("spans", [])) or (r["stated"] and not r.get("spans")):
                 raise CdtpError(f"{path}, line {n}: `spans` must list the [start, end) of each mention of a stated value")
             rows.append(r)
     except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
@@ -57,6 +60,13 @@ def _read(path: Path) -> list[dict]:
     except OSError as exc:
         raise CdtpError(f"cannot read the labels file {path}: {exc}") from None
     return rows
+
+
+def _spans_ok(spans) -> bool:
+    """Each span a [start, end) pair of character offsets with start < end."""
+    return isinstance(spans, list) and all(
+        isinstance(x, list) and len(x) == 2 and all(type(i) is int for i in x) and 0 <= x[0] < x[1]
+        for x in spans)
 
 
 def _read_entries(pattern: str) -> list[dict]:

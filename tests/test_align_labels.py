@@ -184,6 +184,11 @@ def test_cdtp_align_eval_reports_each_part_and_group(shared_data, tmp_path, caps
     ('{"source": "kdconv"}\n', "not a label row"),
     ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": true,'
      ' "part": "tune"}\n', "`spans` must list"),
+    ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": true,'
+     ' "spans": [[5, 3]], "part": "tune"}\n', "`spans` must list"),
+    ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": "yes",'
+     ' "spans": [[0, 1]], "part": "tune"}\n', "`stated` must be true or false, not 'yes'"),
+    ('[1, 2]\n7\n', "a JSON object is expected"),
 ])
 def test_cdtp_align_eval_rejects_a_bad_labels_file_with_a_reason(tmp_path, capsys, content, reason):
     from pipeline.cli import main
