@@ -6,9 +6,9 @@ from transforms.awards import award_core, award_spans, parse_award
 from transforms.pairs import validate_raw_entry
 from transforms.redundancy import CleaningConfig, clean_entry
 
-WUJIANDAO = "2003年，梁朝伟凭借《无间道》获得第40届金马奖最佳男主角和第22届香港电影金像奖最佳男主角。"
-LIAN = ("李安凭借《断背山》获得第78届奥斯卡金像奖最佳导演奖，"
-        "又凭借《少年派的奇幻漂流》在第85届奥斯卡颁奖典礼上获得最佳导演奖。")
+WUJIANDAO = "2003年，梁朝伟因主演《无间道》而拿下第40届金马奖最佳男主角和第22届香港电影金像奖最佳男主角。"
+LIAN = ("李安以《断背山》拿下第78届奥斯卡金像奖最佳导演奖，"
+        "后来又凭借《少年派的奇幻漂流》在第85届奥斯卡颁奖典礼上获得最佳导演奖。")
 
 
 def _fates(title: str, summary: str, rows: list[tuple[str, str]], cfg=None) -> dict:
@@ -68,21 +68,21 @@ def test_a_category_after_the_ceremony_and_a_count_of_mentions():
 
 
 def test_a_nomination_is_neither_a_win_nor_one_of_the_wins():
-    text = "她第三次获得金曲奖最佳国语女歌手提名。"
+    text = "这是她第三次拿到金曲奖最佳国语女歌手提名。"
     assert award_spans("三届台湾金曲奖最佳国语女歌手提名", text)
     assert not award_spans("四届台湾金曲奖最佳国语女歌手提名", text)
     fates = _fates("莫文蔚", text, [("主要成就", "台湾金曲奖最佳国语女歌手奖")])
     assert fates[("主要成就", "台湾金曲奖最佳国语女歌手奖")][0] == "dropped"
     # Two wins and a nomination are not three wins.
-    wins = ("凭《暗战》获得第19届香港电影金像奖最佳男主角。凭《五亿探长雷洛传》获得第11届香港电影金像奖"
-            "最佳男主角提名。凭《桃姐》获得第31届香港电影金像奖最佳男主角。")
+    wins = ("他因《暗战》拿下第19届香港电影金像奖最佳男主角。他因《五亿探长雷洛传》得到第11届香港电影金像奖"
+            "最佳男主角提名。他因《桃姐》再次拿下第31届香港电影金像奖最佳男主角。")
     assert len(award_spans("两届香港电影金像奖最佳男主角", wins)) == 2
     assert not award_spans("三届香港电影金像奖最佳男主角", wins)
 
 
 def test_a_role_word_inside_a_category_is_not_a_role_cue():
     # `最佳导演` names a prize; it must not bind the award before it to 导演.
-    text = "该片先后获得第73届奥斯卡金像奖最佳外语片、第20届香港电影金像奖最佳导演等奖项。"
+    text = "这部影片拿下第73届奥斯卡金像奖最佳外语片、第20届香港电影金像奖最佳导演等多个奖项。"
     fates = _fates("卧虎藏龙", text, [("导演", "李安"), ("主要奖项", "奥斯卡金像奖最佳外语片")])
     assert fates[("主要奖项", "奥斯卡金像奖最佳外语片")][0] == "kept"
 
@@ -122,7 +122,7 @@ def test_an_award_is_told_apart_from_awards_only_and_a_work_is_what_won_it():
     fates = _fates("周星驰", "周星驰是香港金牌导演、著名喜剧演员，曾执导多部电影。",
                    [("主要成就", "香港金牌导演"), ("职业", "导演")])
     assert fates[("主要成就", "香港金牌导演")][0] == "kept"
-    fates = _fates("裘德·洛", "2004年，他凭借电影《冷山》获得奥斯卡金像奖最佳男主角提名。",
+    fates = _fates("裘德·洛", "2004年，裘德·洛凭借电影《冷山》获得了奥斯卡金像奖最佳男主角提名。",
                    [("代表作品", "《冷山》"), ("主要成就", "奥斯卡金像奖最佳男主角提名")])
     assert fates[("代表作品", "《冷山》")][0] == "kept"
 

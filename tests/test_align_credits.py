@@ -41,7 +41,7 @@ def test_a_character_someone_plays_is_not_said_to_be_the_lead():
 def test_words_and_music_are_both_credits_of_ci_qu():
     """`词曲` is a song's words and its music: `光良词曲创作并演唱` credits
     光良 with both, and the singing joins them."""
-    text = "《童话》是光良词曲创作并演唱的歌曲，收录于同名专辑。"
+    text = "《童话》是光良词曲创作并演唱的一首情歌，2005年随同名专辑发行。"
     rows = [("作词", "光良"), ("作曲", "光良"), ("歌手", "光良")]
     kept = _kept(_entry("童话", text, rows))
     assert {r: t["cue"] for (r, _), t in kept.items()} == {"作词": "词曲", "作曲": "词曲", "歌手": "演唱"}

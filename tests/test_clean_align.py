@@ -178,7 +178,7 @@ def test_alias_from_value_links_and_brackets():
     a = align_value("瑞恩·高斯林（Ryan Gosling）", text, cfg=NO_FUZZ)
     assert a is not None and a.match == "alias" and span(text, a) == "Ryan Gosling"
     assert value_variants("美国(俄裔)") == ["美国"]  # a Chinese bracket part is a qualifier
-    assert align_value("1995年10月27日（美国）", "该片在美国上映。", cfg=NO_FUZZ) is None
+    assert align_value("1995年10月27日（美国）", "这部电影在美国首映。", cfg=NO_FUZZ) is None
     assert value_variants("上大（SHU）") == ["上大", "SHU"]
     # Aliases are only a fallback: a direct hit stays exact.
     assert align_value("刘德华", "刘德华主演。", aliases=["华仔"], cfg=NO_FUZZ).match == "exact"
@@ -189,14 +189,14 @@ def test_alias_from_value_links_and_brackets():
 # ---------------------------------------------------------------------- fuzzy
 
 def test_fuzzy_fallback_tolerates_inserted_and_omitted_characters():
-    text = "他出生于美国纽约市曼哈顿区。"
+    text = "他生在美国纽约市曼哈顿区。"
     a = align_value("美国纽约曼哈顿", text)  # the text inserts 市
     assert a is not None and a.match == "fuzzy" and span(text, a) == "美国纽约市曼哈顿"
-    text = "他凭此获第86届奥斯卡最佳男配角。"
+    text = "杰瑞德·莱托因《达拉斯买家俱乐部》拿下第86届奥斯卡最佳男配角，这是他的首座小金人。"
     a = align_value("第86届奥斯卡奖最佳男配角", text)  # the text omits 奖
     assert a is not None and a.match == "fuzzy" and span(text, a) == "第86届奥斯卡最佳男配角"
     # Off means off.
-    assert align_value("美国纽约曼哈顿", "他出生于美国纽约市曼哈顿区。", cfg=AlignConfig(fuzzy=False)) is None
+    assert align_value("美国纽约曼哈顿", "他生在美国纽约市曼哈顿区。", cfg=AlignConfig(fuzzy=False)) is None
 
 
 def test_fuzzy_threshold_and_replaced_characters():
@@ -220,7 +220,7 @@ def test_fuzzy_never_runs_on_short_values_or_changes_numbers():
     # 10.7亿美元 and 10.5亿美元 are different facts however similar the strings.
     assert align_value("10.7亿美元", "全球票房10.5亿美元。", cfg=cfg) is None
     # A counted award is not one win, however close the rest is.
-    text = "1997年她荣获台湾金曲奖最佳国语女演唱人。"
+    text = "孙燕姿在2005年赢得台湾金曲奖最佳国语女演唱人，凭的是专辑《Stefanie》。"
     assert align_value("两届台湾金曲奖最佳国语女演唱人", text) is None
     assert align_value("台湾金曲奖最佳国语女演唱人", text.replace("奖最佳", "奖的最佳")).match == "fuzzy"
 

@@ -24,7 +24,7 @@ def raw_entry(**over):
         "source": "baidu",
         "lemma_id": "5553",
         "title": "无间道",
-        "subtitle": "2002年刘伟强、麦兆辉执导电影",
+        "subtitle": "2002年上映的香港警匪片",
         "summary": "《无间道》是刘伟强与麦兆辉执导的警匪片，刘德华、梁朝伟主演。",
         "infobox": [
             {"name": "导演", "value": "刘伟强、麦兆辉", "value_links": []},
@@ -78,7 +78,7 @@ def test_malformed_entries_give_a_detail(obj, needle):
 
 def test_ids_are_stable_and_distinct():
     assert entry_key(raw_entry()) == "baidu:lemma:5553"
-    assert entry_key(raw_entry(lemma_id=None, title="Ｘ电影 ")) == "baidu:title:x电影|2002年刘伟强、麦兆辉执导电影"
+    assert entry_key(raw_entry(lemma_id=None, title="Ｘ电影 ")) == "baidu:title:x电影|2002年上映的香港警匪片"
     pid = make_pair_id("baidu:lemma:5553")
     assert pid == make_pair_id("baidu:lemma:5553") and len(pid) == 16 and int(pid, 16) >= 0
     assert pid != make_pair_id("sogou:lemma:5553")
@@ -132,7 +132,7 @@ def test_value_links_become_aliases_of_their_piece():
 
 def test_pair_shape_matches_schema():
     pair = entry_to_pair(raw_entry())
-    assert pair["entity"] == "无间道" and pair["subtitle"] == "2002年刘伟强、麦兆辉执导电影"
+    assert pair["entity"] == "无间道" and pair["subtitle"] == "2002年上映的香港警匪片"
     assert pair["text"].startswith("《无间道》")
     assert [(t["head"], t["relation"], t["tail"]) for t in pair["triples"]] == [
         ("无间道", "导演", "刘伟强"), ("无间道", "导演", "麦兆辉"),
@@ -185,7 +185,7 @@ def test_an_occupation_cell_lists_its_words_with_spaces_too():
 
 def test_a_cell_split_never_cuts_a_title_the_text_gives_whole():
     cfg = PairConfig()
-    text = "他主演的电影《光海，成为王的男人》票房突破千万。"
+    text = "李秉宪在《光海，成为王的男人》里一人分饰两角，影片在韩国的观影人次超过一千万。"
     assert split_values("光海，成为王的男人", "代表作品", cfg, text) == ["光海，成为王的男人"]
     assert split_values("光海，成为王的男人", "代表作品", cfg) == ["光海", "成为王的男人"]
     assert split_values("A、B、C", "代表作品", cfg, "《A、B》") == ["A、B", "C"]

@@ -152,7 +152,7 @@ def test_table3_trim_mode_cuts_after_the_last_matched_sentence():
 # -------------------------------------------------------------- enumerations
 
 def test_enumeration_items_must_all_be_grounded():
-    text = "《无间道》由刘伟强执导，刘德华、梁朝伟、黄秋生主演"
+    text = "《无间道》是刘伟强与麦兆辉联合执导的电影，由刘德华、梁朝伟、黄秋生主演"
     rows = [("导演", "刘伟强"), ("主演", "刘德华"), ("主演", "梁朝伟")]
     pair = clean_entry(raw("无间道", text, rows)).pair
     d = check_redundant_description(pair, VOCAB)

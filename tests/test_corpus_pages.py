@@ -54,7 +54,7 @@ def test_a_duie_line_page_is_a_subject_named_on_one_line_only(tmp_path):
     path = _write(tmp_path, [
         {"text": "《红高粱》是张艺谋执导的电影", "spo_list": [_spo("红高粱", "导演", {"@value": "张艺谋"})]},
         {"text": "《红高粱》由巩俐主演。", "spo_list": [_spo("红高粱", "主演", {"@value": "巩俐"})]},
-        {"text": "《活着》由张艺谋执导，葛优、巩俐主演", "spo_list": [
+        {"text": "《活着》的导演是张艺谋，主角由葛优、巩俐出演", "spo_list": [
             _spo("活着", "导演", {"@value": "张艺谋"}), _spo("活着", "主演", {"@value": "葛优"}),
             _spo("活着", "主演", {"@value": "巩俐"})]},
     ])
@@ -62,6 +62,6 @@ def test_a_duie_line_page_is_a_subject_named_on_one_line_only(tmp_path):
 
     (page,) = duie_line_pages_to_raw_entries(path)  # 红高粱 is on two lines: a `duie` page, not this
     assert page["url"] == "duie-line://活着" and page["source"] == "duie-line"
-    assert page["summary"] == "《活着》由张艺谋执导，葛优、巩俐主演。"
+    assert page["summary"] == "《活着》的导演是张艺谋，主角由葛优、巩俐出演。"
     assert [(c["name"], c["value"]) for c in page["infobox"]] == [("导演", "张艺谋"), ("主演", "葛优"), ("主演", "巩俐")]
     assert [p["url"] for p in duie_pages_to_raw_entries(path)] == ["duie://红高粱"]
