@@ -93,3 +93,12 @@ def test_a_thousands_comma_ends_no_clause():
     t = _kept(_entry("泰山", text, [("海拔", "1,545米")]))[("海拔", "1,545米")]
     assert (text[t["start"]:t["end"]], t["cue"]) == ("1,545米", "海拔")
     assert clause_span("一,二", 0) == (0, 1)
+
+
+def test_an_album_singer_who_also_produced_it_keeps_both_roles():
+    """A person may sing an album and produce it: both relations take people,
+    so the shared value asks neither for a cue of its own (one list of person
+    relations, role_cues.PERSON_RELATIONS, serves every check)."""
+    text = "《依然范特西》是周杰伦于2006年推出的专辑，制作人也是周杰伦。"
+    kept = _kept(_entry("依然范特西", text, [("专辑歌手", "周杰伦"), ("制作人", "周杰伦")]))
+    assert {("专辑歌手", "周杰伦"), ("制作人", "周杰伦")} <= set(kept)

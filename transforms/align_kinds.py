@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from transforms.other_roles import NEARBY_RELATIONS
 from transforms.quantities import parse_date, parse_quantity
+from transforms.role_cues import KIN_RELATIONS, PERSON_RELATIONS
 from transforms.text import normalise
 
 _MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")
@@ -54,8 +55,6 @@ def work_value(value: str, relation: str | None) -> bool:
 # not 年代 (奥陶纪) nor 日 (节日 春节); a timetable (开放时间, 营业时间) may say
 # `不对外开放` or `全天开放`
 _DATE_RELATION = re.compile(r"(?:日期|(?<!开放)(?<!营业)时间|年份)$")
-_PERSON_RELATION = re.compile(r"^(?:导演|主演|编剧|作词|作曲|填词|谱曲|编曲|歌手|演唱者|歌曲原唱|父亲|母亲|丈夫|妻子|"
-                              r"作者|制片人|主持人|嘉宾|董事长|创始人|校长|现任校长|总经理|配音|主角|儿子|女儿)$")
 _HAS_DIGIT = re.compile(r"[0-9０-９〇一二三四五六七八九十]")
 
 
@@ -75,9 +74,6 @@ NAME_RELATIONS = frozenset({"中文名", "中文名称", "名称", "外文名", 
                              "全称", "本名", "原名", "又名", "其它译名", "歌曲名称", "专辑名称"})
 
 
-_KIN = frozenset({"父亲", "母亲", "丈夫", "妻子", "儿子", "女儿"})
-
-
 def shared_value(value: str, relation: str | None, ctx, titled: bool) -> bool:
     """The entry gives this value for another relation that excludes this one:
     two kinship roles, or a person and a non-person relation (a name outside
@@ -88,13 +84,13 @@ def shared_value(value: str, relation: str | None, ctx, titled: bool) -> bool:
     others = ctx.value_relations.get(normalise(value), set()) - {relation} - NAME_RELATIONS
     if not others:
         return False
-    if relation in _KIN and others & _KIN:
+    if relation in KIN_RELATIONS and others & KIN_RELATIONS:
         return True  # one person is never both the father and the mother, or the husband
-    if _PERSON_RELATION.match(relation):
-        return titled and any(not _PERSON_RELATION.match(r) for r in others)
+    if relation in PERSON_RELATIONS:
+        return titled and any(r not in PERSON_RELATIONS for r in others)
     # A person may direct and star, write and sing; but a person is never an
     # album, a dynasty or a company: the non-person reading needs its cue.
-    return any(_PERSON_RELATION.match(r) for r in others) and not titled
+    return any(r in PERSON_RELATIONS for r in others) and not titled
 
 
 def is_name_relation(relation: str) -> bool:
@@ -133,7 +129,7 @@ def after_own_name(text: str, s: int, entity: str, relation: str) -> str | None:
     游戏. The name's head, or None. Not for a person: after the whole name a
     person is listed with the entity (`汪峰章子怡`), after its head too."""
     n = len(entity)
-    if s < 2 or n < 3 or text[s - 1] not in entity or _PERSON_RELATION.match(relation):
+    if s < 2 or n < 3 or text[s - 1] not in entity or relation in PERSON_RELATIONS:
         return None
     for k in range(n - 1, max(2, (n + 1) // 2) - 1, -1):
         if k <= s and text.startswith(entity[:k], s - k):
@@ -154,7 +150,7 @@ def before_own_name(text: str, e: int, names: tuple[str, ...], relation: str) ->
 
 @lru_cache(maxsize=4096)
 def _relation_kind(relation: str) -> tuple[bool, bool]:
-    return bool(_DATE_RELATION.search(relation)), bool(_PERSON_RELATION.match(relation))
+    return bool(_DATE_RELATION.search(relation)), relation in PERSON_RELATIONS
 
 
 def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | None:

@@ -108,11 +108,13 @@ BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
 # A person's part in a work (roles.ROLE_VERBS mark these even when the entry lacks the part).
 CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
                               "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
-# Relations whose values are people: the noun a nationality qualifies
-# (`日本女演员`) says nothing of a name listed before it
+# Relations whose values are people. A person never fills a date's or an
+# album's role, nor they a person's (align_kinds); and the noun a nationality
+# qualifies (`日本女演员`) says nothing of a name listed before it
 # (`邓超与中国女演员孙俪结婚`).
-PERSON_RELATIONS = CREDIT_RELATIONS | {"作者", "妻子", "丈夫", "父亲", "母亲", "董事长", "创始人", "校长", "现任校长",
-                                       "嘉宾", "主持人"}
+KIN_RELATIONS = frozenset({"父亲", "母亲", "丈夫", "妻子", "儿子", "女儿"})
+PERSON_RELATIONS = CREDIT_RELATIONS | KIN_RELATIONS | {"作者", "董事长", "创始人", "校长", "现任校长", "总经理", "嘉宾",
+                                                       "主持人", "配音", "主角", "专辑歌手"}
 # What such a value qualifies when it is theirs, a few characters on: a person
 # (`中国著名建筑师`, `苏格兰人`) or a work (`香港动作片`).
 QUALIFIED = {
