@@ -47,12 +47,14 @@ from transforms.text import clause_span, sentence_span
 _STEM_SUFFIXES = ("日期", "时间", "地点", "单位", "部门", "院校", "数量", "地", "者")
 # What joins the cues of one credit: `作词、作曲`, `导演兼编剧`, `作词/作曲/编曲`,
 # `总导演兼总编剧`, `词曲创作并演唱`.
-_LIST_JOINERS = frozenset("、和与及并且兼/／总")
+_CREDIT_JOINERS = frozenset("、和与及并且兼/／总")
+# What lists one name after another (`邓超与中国女演员孙俪`, `张三、英国演员李四`).
+_NAME_JOINERS = frozenset("、和与及")
 
 
 def _joins(gap: str) -> bool:
     """Only joiners (and `创作`) stand between two cues of one credit."""
-    return all(ch in _LIST_JOINERS for ch in gap.replace("创作", ""))
+    return all(ch in _CREDIT_JOINERS for ch in gap.replace("创作", ""))
 
 
 # Words of a release or a launch: a relation dated by one of them (上市时间,
@@ -358,7 +360,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     cues = [c for c in _cues_in(index, lo, hi, s, e)
             if c[3] != EVENT and (c[3] != ROLE or relation in CREDIT_RELATIONS)
             and not (relation in PERSON_RELATIONS and c[3] in BOUND_IN_CLAUSE and c[0] >= e
-                     and _LIST_JOINERS.intersection(text[e:c[0]]))]
+                     and _NAME_JOINERS.intersection(text[e:c[0]]))]
     award = is_award_relation(relation)
     if award or relation in WORK_RELATIONS:
         # An award is told apart only from other awards (`被誉为“金牌导演”`
