@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from crawlers.seeds import Malformed, parse_kgclue_line
+from crawlers.seed_lines import Malformed, parse_kgclue_line
 from pipeline.cleaning_steps import parse_record, scan_batch, validate_batch
 from pipeline.cli import main
 from transforms import safejson

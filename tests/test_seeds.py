@@ -7,21 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from crawlers.seeds import (
+from crawlers.seed_lines import (
     Malformed,
     Seed,
-    aggregate,
     clean_text,
-    detect_format,
     parse_kgclue_line,
     parse_list_line,
     parse_nlpcc_line,
-    read_seed_file,
-    read_source,
     seed_from_head,
     split_trailing_group,
-    write_seed_file,
 )
+from crawlers.seeds import aggregate, detect_format, read_seed_file, read_source, write_seed_file
 from pipeline.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "seeds"
