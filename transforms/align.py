@@ -46,6 +46,7 @@ from transforms import align_forms as _forms
 from transforms.addresses import address_before_own_name
 from transforms import awards as _awards
 from transforms import roles as _roles
+from transforms.cue_index import CueIndex, is_cued
 from transforms.align_fuzzy import fuzzy_score, fuzzy_span
 from transforms.align_levels import (
     alias_spans, date_spans, exact_spans, not_range_bounds, number_spans, text_date_spans, text_quantity_spans,
@@ -207,7 +208,7 @@ class AlignContext:
                 kind = dated_kind(t["tail"])
                 if kind is not None:
                     dated[t["relation"]] = kind
-            self._cues = _roles.CueIndex.build(self._text, relations, dated, self._mined)
+            self._cues = CueIndex.build(self._text, relations, dated, self._mined)
         return self._cues
 
     @property
@@ -373,7 +374,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                     and subject_name(value, relation, text, ctx.entity, best.start)):
                 return None, f"the entity's own name as its text's subject; no cue of {relation} binds it"
             if (other_role and best.support_score is not None and best.support_score < 0.9
-                    and _roles.is_cued(relation or "")):
+                    and is_cued(relation or "")):
                 # The relation has cues, its cue-bound mentions are all in
                 # another role, and what is left has no cue of its own: the
                 # text names the value, but not in this role.

@@ -60,7 +60,7 @@ def mine_cues(raw_entries: Iterable[dict], min_count: int = 5, min_share: float 
                 by_rel[t["relation"]][w] += 1
                 by_word[w] += 1
     from transforms.mentions import jieba_dictionary
-    from transforms.roles import is_cued
+    from transforms.cue_index import is_cued
 
     freq, _ = jieba_dictionary()
     out: dict[str, tuple[str, ...]] = {}

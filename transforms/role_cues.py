@@ -105,7 +105,7 @@ CUE_TABLE: dict[str, tuple[str, ...]] = {
 # value qualifies something else (`日本老电影里…出演最多的女星`). A clause with no
 # cue at all stays neutral.
 BOUND_IN_CLAUSE = frozenset({"国籍", "制片地区"})
-# A person's part in a work (roles.ROLE_VERBS mark these even when the entry lacks the part).
+# A person's part in a work (cue_index.ROLE_VERBS mark these even when the entry lacks the part).
 CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", "作曲", "谱曲", "编曲", "歌手", "演唱者",
                               "歌曲原唱", "原唱", "演唱歌手", "制作人", "制片人", "监制", "出品人"})
 # Relations whose values are people. A person never fills a date's or an
