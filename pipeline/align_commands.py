@@ -39,9 +39,12 @@ def _read(path: Path) -> list[dict]:
     """The label rows of `path`, each checked; a bad file is a clear error naming its line."""
     from transforms.safejson import iter_jsonl
 
+    from transforms.align_labels import LABEL_SOURCES, label_key
+
     if not path.is_file():
         raise CdtpError(f"labels file {path} does not exist")
     rows = []
+    verdicts: dict[tuple, tuple[int, bool]] = {}
     try:
         for n, r in iter_jsonl(str(path)):
             if not isinstance(r, dict):
@@ -54,11 +57,22 @@ def _read(path: Path) -> list[dict]:
                 raise CdtpError(f"{path}, line {n}: `stated` must be true or false, not {r['stated']!r}")
             if not _spans_ok(r.get("spans", [])) or (r["stated"] and not r.get("spans")):
                 raise CdtpError(f"{path}, line {n}: `spans` must list the [start, end) of each mention of a stated value")
+            if r["source"] not in LABEL_SOURCES:
+                raise CdtpError(f"{path}, line {n}: unknown source {r['source']!r} (one of {', '.join(LABEL_SOURCES)})")
+            # One triple, one verdict: a second row that says otherwise would
+            # silently replace the first in the scores.
+            key = (r["source"], r["page"], r["relation"], label_key(r))
+            first = verdicts.setdefault(key, (n, r["stated"]))
+            if first[1] != r["stated"]:
+                raise CdtpError(f"{path}, line {n}: this triple is labelled {r['stated']} here and "
+                                f"{first[1]} on line {first[0]}")
             rows.append(r)
     except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
         raise CdtpError(f"labels file {path} is not JSON Lines: {exc}") from None
     except OSError as exc:
         raise CdtpError(f"cannot read the labels file {path}: {exc}") from None
+    if not rows:
+        raise CdtpError(f"labels file {path} holds no label row: there is nothing to score")
     return rows
 
 
@@ -96,6 +110,8 @@ def _eval(args) -> int:
     data = Path(args.data)
     if not data.is_dir() and any(r["source"] != "raw" for r in labels):
         raise CdtpError(f"data folder {data} does not exist (the labelled pages are rebuilt from it)")
+    if not args.entries and any(r["source"] == "raw" for r in labels):
+        raise CdtpError("rows of source `raw` label pages of one's own crawl: give them with --entries GLOB")
     raw_entries = _read_entries(args.entries) if args.entries else ()
     try:
         entries = labelled_entries(data, labels, raw_entries)

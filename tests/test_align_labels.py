@@ -189,6 +189,15 @@ def test_cdtp_align_eval_reports_each_part_and_group(shared_data, tmp_path, caps
     ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": "yes",'
      ' "spans": [[0, 1]], "part": "tune"}\n', "`stated` must be true or false, not 'yes'"),
     ('[1, 2]\n7\n', "a JSON object is expected"),
+    ("\n\n", "holds no label row"),
+    ('{"source": "wiki", "page": "x", "relation": "导演", "tail": "x", "stated": false, "part": "tune"}\n',
+     "unknown source 'wiki'"),
+    ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": true,'
+     ' "spans": [[0, 1]], "part": "tune"}\n'
+     '{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": "x", "stated": false,'
+     ' "spans": [], "part": "tune"}\n', "labelled False here and True on line 1"),
+    ('{"source": "raw", "page": "https://x/1", "relation": "导演", "tail": "x", "stated": false,'
+     ' "spans": [], "part": "tune"}\n', "give them with --entries"),
 ])
 def test_cdtp_align_eval_rejects_a_bad_labels_file_with_a_reason(tmp_path, capsys, content, reason):
     from pipeline.cli import main
@@ -225,5 +234,11 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
     held = json.loads(capsys.readouterr().out)["heldout"]
     assert (held["kept"], held["stated"], held["span_precision"], held["recall"], held["false_keeps"]) == (2, 2, 1.0, 1.0, 0.0)
     # a labelled page the entries do not hold is named
-    assert main(["align", "eval", "--labels", str(labels), "--data", str(tmp_path / "absent")]) == 2
-    assert "labelled pages not found" in capsys.readouterr().err
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "raw-00000.jsonl").write_text(
+        json.dumps({**entry, "url": "https://baike.baidu.com/item/明月大学/2", "title": "明月大学"},
+                   ensure_ascii=False) + "\n", encoding="utf-8")
+    assert main(["align", "eval", "--labels", str(labels), "--entries", str(tmp_path / "other" / "raw-*.jsonl"),
+                 "--data", str(tmp_path / "absent")]) == 2
+    err = capsys.readouterr().err
+    assert "labelled pages not found" in err and "清风大学/1" in err

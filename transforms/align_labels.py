@@ -30,6 +30,9 @@ from transforms.text import normalise
 
 # Values longer than this (normalised) are labelled by hash only: they are page text, not names.
 MAX_STORED_TAIL = 12
+# The sources a row may name (docs/alignment.md): `raw` pages come with the
+# labels (`--entries`), the others are rebuilt from the data folder.
+LABEL_SOURCES = ("baike2019", "kdconv", "plant", "duie", "duie-line", "raw")
 
 
 def value_key(value: str) -> str:
