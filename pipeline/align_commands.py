@@ -84,7 +84,8 @@ def _spans_ok(spans) -> bool:
 
 
 def _read_entries(pattern: str) -> list[dict]:
-    """The RawEntry records of every file the glob names (blank lines skipped)."""
+    """The RawEntry records of every file the glob names (blank lines skipped;
+    any other line that is not a JSON object is an error naming it)."""
     import glob
 
     from transforms.safejson import iter_jsonl
@@ -92,12 +93,18 @@ def _read_entries(pattern: str) -> list[dict]:
     paths = sorted(glob.glob(pattern))
     if not paths:
         raise CdtpError(f"--entries {pattern!r} names no file")
+    entries = []
     try:
-        return [obj for path in paths for _, obj in iter_jsonl(path) if isinstance(obj, dict)]
+        for path in paths:
+            for n, obj in iter_jsonl(path):
+                if not isinstance(obj, dict):
+                    raise CdtpError(f"--entries: {path}, line {n}: not a RawEntry (a JSON object is expected)")
+                entries.append(obj)
     except ValueError as exc:  # the message names the file and the line
         raise CdtpError(f"--entries: {exc}") from None
     except OSError as exc:
         raise CdtpError(f"--entries: cannot read {exc.filename}: {exc.strerror}") from None
+    return entries
 
 
 def _eval(args) -> int:

@@ -242,3 +242,9 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
                  "--data", str(tmp_path / "absent")]) == 2
     err = capsys.readouterr().err
     assert "labelled pages not found" in err and "清风大学/1" in err
+    # an entries line that is no RawEntry is named, not skipped
+    with open(tmp_path / "other" / "raw-00000.jsonl", "a", encoding="utf-8") as fh:
+        fh.write("[1, 2]\n")
+    assert main(["align", "eval", "--labels", str(labels), "--entries", str(tmp_path / "other" / "raw-*.jsonl"),
+                 "--data", str(tmp_path / "absent")]) == 2
+    assert "line 2: not a RawEntry" in capsys.readouterr().err
