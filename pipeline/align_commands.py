@@ -37,9 +37,8 @@ def register(subparsers) -> None:
 
 def _read(path: Path) -> list[dict]:
     """The label rows of `path`, each checked; a bad file is a clear error naming its line."""
-    from transforms.safejson import iter_jsonl
-
     from transforms.align_labels import LABEL_SOURCES, label_key
+    from transforms.safejson import iter_jsonl
 
     if not path.is_file():
         raise CdtpError(f"labels file {path} does not exist")

@@ -30,9 +30,21 @@ from transforms.text import normalise
 
 # Values longer than this (normalised) are labelled by hash only: they are page text, not names.
 MAX_STORED_TAIL = 12
-# The sources a row may name (docs/alignment.md): `raw` pages come with the
-# labels (`--entries`), the others are rebuilt from the data folder.
-LABEL_SOURCES = ("baike2019", "kdconv", "plant", "duie", "duie-line", "raw")
+# The corpus sources of ../shared/data: source -> its pages, built by
+# `transforms.corpora` (passed in, imported only when a label names a corpus)
+# from the data folder.
+_CORPUS_PAGES = {
+    "kdconv": lambda corpora, data: (
+        corpora.kdconv_to_raw_entries(data / "kdconv" / "entities_film_music_from_dev_test.jsonl")
+        + corpora.kdconv_travel_to_raw_entries(data / "kdconv" / "travel" / "kb_travel.json")),
+    "plant": lambda corpora, data: corpora.landscape_to_raw_entries(data / "landscape-plant" / "dev.jsonl"),
+    "duie": lambda corpora, data: corpora.duie_pages_to_raw_entries(data / "duie" / "train.jsonl"),
+    "duie-line": lambda corpora, data: corpora.duie_line_pages_to_raw_entries(data / "duie" / "train.jsonl"),
+}
+# The sources a row may name (docs/alignment.md): Baike pages are parsed from
+# their HTML, the corpora rebuilt as above, `raw` pages come with the labels
+# (`--entries`).
+LABEL_SOURCES = ("baike2019", *_CORPUS_PAGES, "raw")
 
 
 def value_key(value: str) -> str:
@@ -92,17 +104,9 @@ def labelled_entries(shared_data: Path, labels: list[dict],
             out[(source, page)] = entry
     from transforms import corpora
 
-    kdconv, duie = shared_data / "kdconv", shared_data / "duie" / "train.jsonl"
-    corpus_pages = {  # source -> its pages, read only when a label names that source
-        "kdconv": lambda: (corpora.kdconv_to_raw_entries(kdconv / "entities_film_music_from_dev_test.jsonl")
-                           + corpora.kdconv_travel_to_raw_entries(kdconv / "travel" / "kb_travel.json")),
-        "plant": lambda: corpora.landscape_to_raw_entries(shared_data / "landscape-plant" / "dev.jsonl"),
-        "duie": lambda: corpora.duie_pages_to_raw_entries(duie),
-        "duie-line": lambda: corpora.duie_line_pages_to_raw_entries(duie),
-    }
-    for source, pages in corpus_pages.items():
+    for source, pages in _CORPUS_PAGES.items():
         if any(s == source for s, _ in wanted):
-            for e in pages():
+            for e in pages(corpora, shared_data):
                 if (source, e["url"]) in wanted:
                     out[(source, e["url"])] = e
     missing = wanted - set(out)
