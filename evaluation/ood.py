@@ -144,7 +144,7 @@ def _options_item(*, iid: str, task: str, domain: str, split: str, subset: bool,
     from transforms.items.numeric import ladder
 
     gold_type = tail_type(gold, relation).type
-    below, above = ladder(gold, gold_type)
+    below, above = ladder(gold, gold_type, relation)
     texts = [c.text for c in candidates] + below + above
     similarity = sim.to(gold, texts)
     draft = Draft(item_id=iid, gold=gold, gold_type=None, relation=relation, known=known,

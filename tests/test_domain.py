@@ -190,6 +190,15 @@ def test_entity_types_with_reasons(entity, tags, relations, expected, reason):
     ("2004-06-25", "上映时间", "date", "value_pattern"),
     ("1949", "成立时间", "date", "value_pattern"),
     ("1949", "人口数量", "number", "value_pattern"),
+    # an approximate year is a date under a temporal relation (its distractors
+    # are then 约1762年…, not 约2116年 scaled as an amount), an amount otherwise
+    ("约1763年", "逝世日期", "date", "value_pattern"),
+    ("约公元前551年", "出生日期", "date", "value_pattern"),
+    ("约300年", "历史", "quantity", "value_pattern"),
+    # a dynasty is an era, not a place (it was offered as a birthplace)
+    ("唐朝", "所处时代", "date", "dynasty"),
+    ("北宋", "朝代", "date", "dynasty"),
+    ("清", "号", "other", "no_signal"),
     ("200万平方米", "占地面积", "quantity", "value_pattern"),
     ("12首", "曲目数量", "quantity", "value_pattern"),
     ("6人", "专职院士", "quantity", "value_pattern"),

@@ -20,6 +20,7 @@ from schemas.items import DISTRACTOR_ORIGINS, ITEM_SCHEMA
 from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import exclusion_reason, known_set, pieces
+from transforms.items.graph import name_summary
 from transforms.items.leakage import fact_key, leaks
 from transforms.items.numeric import ladder, variants
 from transforms.items.t2kg import build_ontology, sentences, t2kg_cases
@@ -52,6 +53,32 @@ def test_dates_keep_their_format_and_years_move_a_little():
     # The two sides really are below and above the gold (the seeded rank relies on it).
     below, above = ladder("1680年", "date")
     assert all(int(v[:4]) < 1680 for v in below) and all(int(v[:4]) > 1680 for v in above)
+    # an approximate year keeps its 约
+    assert ladder("约1763年", "date")[1][:2] == ["约1764年", "约1765年"]
+
+
+def test_a_dynasty_moves_to_the_dynasties_around_it_in_its_own_form():
+    # `李白的所处时代是什么？` once drew districts (唐朝 is typed as a place): the ladder
+    # offers eras instead, in time order on each side, written as the gold is
+    below, above = ladder("唐朝", "place", "所处时代")
+    assert below[:2] == ["隋朝", "晋朝"] and above[:2] == ["宋朝", "元朝"]
+    assert len(below) + len(above) >= 9 and all(v.endswith("朝") for v in below + above)
+    assert ladder("唐代", "place")[1][0] == "宋代"  # 唐代 is an era under any relation
+    assert ladder("北宋", "place", "朝代") == (["五代十国", "唐", "隋", "南北朝", "东晋", "西晋", "三国", "东汉",
+                                               "西汉", "秦", "东周", "西周", "商", "夏"], ["南宋", "元", "明", "清"])
+    # a bare character is an era only where the relation asks for one: 明 may be a 字
+    assert ladder("明", "other", "字") == ([], []) and ladder("明", "other", "朝代")[1] == ["清"]
+    assert ladder("唐朝", "place", "所处时代")[0] + ladder("唐朝", "place", "所处时代")[1] == \
+        variants("唐朝", "place", "所处时代")
+
+
+def test_a_dynasty_page_is_an_era_among_options_not_a_place():
+    # the page 唐朝 is typed a place (a polity); offered as a birthplace it was absurd
+    page = ("p1", "唐朝", None, "place", "中文名", "唐朝", "place", "history", "train", False)
+    asked_of = ("p2", "李白", None, "person", "所处时代", "唐朝", "date", "history", "train", False)
+    assert name_summary([("out", page), ("in", asked_of)], 10, 0)["type"] == "date"
+    city = ("p3", "深圳", None, "place", "中文名", "深圳市", "place", "geography", "train", False)
+    assert name_summary([("out", city)], 10, 0)["type"] == "place"
 
 
 def test_formulas_change_one_element_count_by_one():
@@ -177,6 +204,17 @@ def test_questions_and_the_head_asking_rule():
     assert templates.qa_question("出生地", "tail", "鲁迅", "浙江绍兴") == "鲁迅出生在哪里？"
     assert templates.qa_question("分子式", "tail", "(±)反式菊酸", "C10H16O2") == "(±)反式菊酸的分子式是什么？"
     assert templates.qa_question("原产地", "tail", "银杏", "中国") == "银杏的原产地是什么？"  # generic fallback
+    # several values of a relation without a template: asked for one of them
+    assert templates.qa_question("下辖地区", "tail", "深圳", "南山区", several=True) == "下列哪一项是深圳的下辖地区？"
+    assert templates.qa_question("号", "tail", "曹雪芹", "芹溪", several=True) == "下列哪一项是曹雪芹的号？"
+    assert templates.qa_question("号", "tail", "李白", "青莲居士") == "李白号什么？"
+    assert templates.qa_question("代表作品", "tail", "李白", "《静夜思》", several=True) == "下列哪一项是李白的代表作品？"
+    # a date asked as precisely as the value gives it: no day asked of a year
+    assert templates.qa_question("出生日期", "tail", "梅兰芳", "1894年10月22日") == "梅兰芳的出生日期是哪一天？"
+    assert templates.qa_question("出生日期", "tail", "唐太宗", "598年") == "唐太宗出生于哪一年？"
+    assert templates.qa_question("逝世日期", "tail", "曹雪芹", "约1763年") == "曹雪芹逝世于哪一年？"
+    assert templates.qa_question("逝世日期", "tail", "某人", "1763年2月") == "某人逝世于什么时候？"
+    assert templates.qa_question("逝世日期", "tail", "某人", "1763-02-12") == "某人的逝世日期是哪一天？"
     assert templates.kgc_question("作者", "head", "红楼梦", "曹雪芹") == "(?, 作者, 曹雪芹)"
     assert templates.kgc_question("作者", "tail", "红楼梦", "曹雪芹") == "(红楼梦, 作者, ?)"
     assert templates.head_askable("作者", "person", 1) is None

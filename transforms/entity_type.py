@@ -14,7 +14,8 @@ with the domain classifier: "《冰雪奇缘》是……动画电影" -> work), 
 ending (…公司, …锦标赛), 《》 titles and weak name evidence. The words live
 in resources/entity_type_lexicon.json.
 Tail type: the value's own shape first (dates like 1994年5月27日, numbers,
-quantities with units like 200万平方米 / 12首 / 6人), then what the relation
+quantities with units like 200万平方米 / 12首 / 6人; a dynasty, 唐朝, is a
+date: transforms/eras.py), then what the relation
 says its object is (导演 -> person, 出品公司 -> organisation, 国籍 -> place),
 then the value's ending like a title's (…出版社, 紫荆属, 上海市, 《…》);
 type_pair gives an alias tail (别名, 简称, 号) the entity's own type.
@@ -37,6 +38,7 @@ from transforms.defining_clause import (
     segments_before_copula,
     split_title,
 )
+from transforms.eras import is_dynasty
 
 TYPES = ("person", "organisation", "place", "work", "species", "event", "date", "number", "quantity", "other")
 # What an entry (a pair's entity) can be; date/number/quantity are shapes of tail values only.
@@ -58,7 +60,12 @@ _DATE_RES = [
     re.compile(r"^\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?$"),
     re.compile(r"^\d{4}$"),  # a bare year; only when the relation is temporal (see below)
     re.compile(r"^(?:\d+世纪|\d+年代)(?:初|中|末|中期|后期|初期)?$"),
+    # an approximate date (`约1763年`, `约公元前551年`): a date when the relation is
+    # temporal, else an amount of years (`历史 约300年` is a quantity)
+    re.compile(r"^(?:约|大约)(?:公元前?)?\d{1,4}年(?:\d{1,2}月(?:\d{1,2}日)?)?$"),
 ]
+# The forms above that are dates only under a temporal relation.
+_TEMPORAL_ONLY = (3, 5)
 _NUMBER_RE = re.compile(rf"^{_NUM}(?:%|[万亿]+)?$")  # 8.905亿 (a box office) is a number too
 _UNIT = (
     r"(?:平方公里|平方千米|平方米|平方英里|公顷|亩|立方米|千米|公里|厘米|毫米|米|英尺|英寸|吨|千克|公斤|克|kg|g|km|m|cm|mm|ml|L|升|毫升|"
@@ -80,7 +87,7 @@ def value_shape(value: str, relation: str = "") -> str | None:
         return None
     for i, rx in enumerate(_DATE_RES):
         if rx.match(v):
-            if i == 3 and not any(k in relation for k in _TEMPORAL_RELATIONS):
+            if i in _TEMPORAL_ONLY and not any(k in relation for k in _TEMPORAL_RELATIONS):
                 break  # "1994" under 人口 is a number, not a year
             return "date"
     if _NUMBER_RE.match(v):
@@ -308,6 +315,8 @@ def tail_type(value: str, relation: str = "") -> TypeDecision:
     shape = value_shape(value, rel)
     if shape:
         return TypeDecision(shape, "value_pattern")
+    if is_dynasty(value, rel):
+        return TypeDecision("date", "dynasty")  # transforms/eras.py: an era, not a place
     if rel in lex["tail_index"]:
         return TypeDecision(lex["tail_index"][rel], f"relation:{rel}")
     v = (value or "").strip()

@@ -19,7 +19,7 @@ from transforms.entity_type import tail_type
 from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
-from transforms.items.graph import freq_bin
+from transforms.items.graph import freq_bin, option_type
 from transforms.items.numeric import ladder
 from transforms.text import normalise
 
@@ -71,7 +71,7 @@ def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Ca
     for e in pivot_out:
         out.append(Candidate(e[5], e[6], "neighbour", 0))
     for e in pivot_in:
-        out.append(Candidate(e[1], e[3], "neighbour", 0))
+        out.append(Candidate(e[1], option_type(e[1], e[3]), "neighbour", 0))
     for _, summary in sorted(hops.items()):
         for text, ctype in summary["neighbours"]:
             out.append(Candidate(text, ctype, "neighbour", 1))
@@ -111,6 +111,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         if chosen is None:
             count("skipped|too_few_distractors", len(tasks))
             return
+        # the entity has other values of the relation: the question asks for one of them
+        several = asked == "tail" and sum(1 for x in outs if x[0] == edge[0] and x[4] == edge[4]) > 1
         # Type consistency, measured independently of the pools' own labels: a
         # tail's distractors are re-typed as values of the asked relation
         # (transforms/entity_type.tail_type); a head's keep their entity type.
@@ -125,8 +127,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
             iid = templates.item_id(task, edge[0], edge[4], edge[5], asked)
             d = Draft(**{**draft.__dict__, "item_id": iid})
             body = assemble(d, chosen, cfg.seed)
-            question = (templates.qa_question if task == "qa" else templates.kgc_question)(
-                edge[4], asked, shown_head, edge[5])
+            question = (templates.qa_question(edge[4], asked, shown_head, edge[5], several) if task == "qa"
+                        else templates.kgc_question(edge[4], asked, shown_head, edge[5]))
             item = {
                 "item_id": iid, "task": task, "domain": edge[7], "split": edge[8], "in_subset": edge[9],
                 "pair_id": edge[0], "head": edge[1], "relation": edge[4], "tail": edge[5],
@@ -157,7 +159,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
             cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
             cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
             cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", sims, max_tier, "frequency")
-        below, above = ladder(gold, e[6])
+        below, above = ladder(gold, e[6], e[4])
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims] + below + above))
         typed = [(c[0], c[1]) for c in cands] + [(t, e[6]) for t in below + above]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4],

@@ -17,6 +17,7 @@ import math
 from collections import Counter
 from typing import Any, Iterable
 
+from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
 from transforms.items.numeric import variants
 from transforms.split import stable_hash
@@ -63,11 +64,18 @@ def keyed_edges(edge: tuple) -> list[tuple[str, tuple]]:
 
 def strings_of(edge: tuple) -> list[str]:
     """Every string an item may show for this edge: head, tail, the tail's numeric variants."""
-    return [edge[1], edge[5], *variants(edge[5], edge[6])]
+    return [edge[1], edge[5], *variants(edge[5], edge[6], edge[4])]
 
 
 def _majority(counter: Counter) -> str:
     return min(counter, key=lambda k: (-counter[k], k)) if counter else "other"
+
+
+def option_type(name: str, typed: str) -> str:
+    """The type a name has as an option: its own, except that a dynasty's page,
+    typed a place (a polity), is an era (transforms/eras.py): `唐朝` is no
+    one's birthplace."""
+    return "date" if is_dynasty(name) else typed
 
 
 def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, seed: int) -> dict[str, Any]:
@@ -84,16 +92,17 @@ def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, see
             types_as_entity[e[3]] += 1
             if e[4] in ALIAS_RELATIONS:
                 aliases.update(pieces(e[5], e[4]))
-            neighbours.setdefault(normalise(e[5]), (e[5], e[6]))
+            neighbours.setdefault(normalise(e[5]), (e[5], option_type(e[5], e[6])))
         else:
             in_count += 1
             forms[e[5]] += 1
             types_as_tail[e[6]] += 1
-            neighbours.setdefault(normalise(e[1]), (e[1], e[3]))
+            neighbours.setdefault(normalise(e[1]), (e[1], option_type(e[1], e[3])))
     ranked = sorted(neighbours, key=lambda k: stable_hash(seed, "neighbour", k))[:neighbour_limit]
+    name = _majority(forms)
     return {
-        "name": _majority(forms),
-        "type": _majority(types_as_entity) if types_as_entity else _majority(types_as_tail),
+        "name": name,
+        "type": option_type(name, _majority(types_as_entity) if types_as_entity else _majority(types_as_tail)),
         "count": in_count,
         "aliases": frozenset(aliases),
         "neighbours": [neighbours[k] for k in ranked],

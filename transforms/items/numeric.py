@@ -5,7 +5,10 @@ another year, written the same way. So a perturbation changes digits and
 nothing else: the units (`6397公里` -> `6524公里`), the date format
 (`1994年5月27日` -> `1996年5月27日`, `1994-05-27` -> `1994-05-25`), zero
 padding and the number of decimals (`1.75米` -> `1.82米`) all stay. A formula
-changes one element count by one (`C10H16O2` -> `C9H16O2`, `C10H17O2`).
+changes one element count by one (`C10H16O2` -> `C9H16O2`, `C10H17O2`). A
+dynasty is a coarse date: it moves to the dynasties before and after it, in
+its own form (`唐朝` -> `隋朝`, `宋朝`; `北宋` -> `五代十国`, `南宋`), so an era
+question is not answered by the one era among districts.
 
 The variants are a pure function of the value (no seed), so the embedding
 step can embed them once, before any item is built.
@@ -13,6 +16,8 @@ step can embed them once, before any item is built.
 from __future__ import annotations
 
 import re
+
+from transforms.eras import dynasty_names
 
 FORMULA_RE = re.compile(r"^(?:[A-Z][a-z]?\d*){2,}$")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)(\d*)")
@@ -119,13 +124,23 @@ def number_ladder(value: str) -> Ladder:
     return _ladder(value, m, [x * (1 - 0.08 * d) for d in _STEPS], [x * (1 + 0.1 * d) for d in _STEPS])
 
 
+def dynasty_ladder(value: str, relation: str = "") -> Ladder:
+    """The dynasties before the value (nearest first) and after it, written
+    the same way (transforms/eras.py); ([], []) when the value is no dynasty."""
+    names = dynasty_names(value, relation)
+    if names is None:
+        return [], []
+    i = names.index(value.strip())
+    return names[:i][::-1], names[i + 1:]
+
+
 def formula_ladder(value: str) -> Ladder:
     """Formulas have no order: every variant counts as 'above'."""
     return [], formula_variants(value)
 
 
-def ladder(value: str, value_type: str | None) -> Ladder:
-    """Perturbations of a date, number, quantity or formula, on both sides of it; ([], []) otherwise.
+def ladder(value: str, value_type: str | None, relation: str = "") -> Ladder:
+    """Perturbations of a date, number, quantity, formula or dynasty, on both sides of it; ([], []) otherwise.
 
     Two sides, so an item can put the gold at a seeded rank among its numeric
     options (distractors.py): a gold always in the middle of its neighbours
@@ -135,6 +150,9 @@ def ladder(value: str, value_type: str | None) -> Ladder:
         return [], []
     if is_formula(v):
         return formula_ladder(v)
+    era = dynasty_ladder(v, relation)
+    if era != ([], []):
+        return era
     if value_type == "date":
         return date_ladder(v)
     if value_type in ("number", "quantity"):
@@ -142,7 +160,7 @@ def ladder(value: str, value_type: str | None) -> Ladder:
     return [], []
 
 
-def variants(value: str, value_type: str | None) -> list[str]:
+def variants(value: str, value_type: str | None, relation: str = "") -> list[str]:
     """Every perturbation `ladder` may offer (what the embedding step embeds)."""
-    below, above = ladder(value, value_type)
+    below, above = ladder(value, value_type, relation)
     return below + above

@@ -23,6 +23,7 @@ is identifiable from the relation and the tail, i.e.
 from __future__ import annotations
 
 import hashlib
+import re
 
 from transforms.trivial import trivial_reason
 
@@ -90,6 +91,16 @@ TAIL_TEMPLATES: dict[str, str] = {
     "主要食材": "下列哪一项是{h}的主要食材？",
 }
 GENERIC_TAIL = "{h}的{r}是什么？"
+GENERIC_ONE_OF = "下列哪一项是{h}的{r}？"
+# A date relation asked as precisely as its value gives it: `唐太宗的出生日期是哪一天？`
+# asks for a day that the answer (598年) and every option lack. Each tuple: the
+# question for a year alone, then for any other value without a day (1763年2月).
+COARSE_DATE_TEMPLATES: dict[str, tuple[str, str]] = {
+    "出生日期": ("{h}出生于哪一年？", "{h}出生于什么时候？"),
+    "逝世日期": ("{h}逝世于哪一年？", "{h}逝世于什么时候？"),
+}
+_GIVES_A_DAY = re.compile(r"\d{1,2}[日号]|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
+_YEAR_ONLY = re.compile(r"^(?:约|大约)?(?:公元前?)?\d{1,4}年?$")
 
 # relation -> question asking for the head; {t} is the tail. See the module rule.
 HEAD_TEMPLATES: dict[str, str] = {
@@ -117,9 +128,17 @@ def shown_head(entity: str, subtitle: str | None, polysemous: bool) -> str:
     return entity
 
 
-def qa_question(relation: str, asked: str, head_shown: str, tail: str) -> str:
+def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: bool = False) -> str:
+    """The question of a QA item. `several`: the entity has other values of the
+    relation (深圳's nine 下辖地区, 曹雪芹's two 号), so the question asks for one
+    of them, `下列哪一项是深圳的下辖地区？`, not as if the answer were the only one."""
     if asked == "head":
         return HEAD_TEMPLATES[relation].format(t=tail)
+    if several and not TAIL_TEMPLATES.get(relation, "").startswith("下列"):
+        return GENERIC_ONE_OF.format(h=head_shown, r=relation)
+    coarse = COARSE_DATE_TEMPLATES.get(relation)
+    if coarse and not _GIVES_A_DAY.search(tail):
+        return coarse[0 if _YEAR_ONLY.match(tail.strip()) else 1].format(h=head_shown)
     return TAIL_TEMPLATES.get(relation, GENERIC_TAIL).format(h=head_shown, r=relation)
 
 
