@@ -32,9 +32,9 @@ DEMO_QUERIES = (
      "FROM pairs GROUP BY ALL ORDER BY ALL"),
     ("why were triples dropped?",
      "SELECT stage, reason, count(*) AS n FROM audit WHERE kind = 'triple' AND fate = 'dropped' "
-     "GROUP BY ALL ORDER BY n DESC"),
+     "GROUP BY ALL ORDER BY n DESC, stage, reason"),
     ("a few aligned triples",
-     "SELECT entity, relation, tail, match FROM triples ORDER BY entity, relation LIMIT 8"),
+     "SELECT entity, relation, tail, match FROM triples ORDER BY entity, relation, tail LIMIT 8"),
     ("search evidence of kept triples (§3.2)",
      "SELECT entity, relation, tail, search_status, search_evidence FROM triples "
      "ORDER BY entity, relation, tail LIMIT 8"),
