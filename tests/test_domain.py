@@ -199,6 +199,9 @@ def test_entity_types_with_reasons(entity, tags, relations, expected, reason):
     ("唐朝", "所处时代", "date", "dynasty"),
     ("北宋", "朝代", "date", "dynasty"),
     ("清", "号", "other", "no_signal"),
+    # a bare number under a relation that names a work is a title (《2046》), not an amount
+    ("2046", "代表作品", "work", "relation:代表作品"),
+    ("8", "所属专辑", "work", "relation:所属专辑"),
     ("200万平方米", "占地面积", "quantity", "value_pattern"),
     ("12首", "曲目数量", "quantity", "value_pattern"),
     ("6人", "专职院士", "quantity", "value_pattern"),

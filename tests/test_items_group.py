@@ -30,6 +30,7 @@ def _edge(pair_id, entity, subtitle, relation, tail, tail_type, entity_type="per
 def scorer(tmp_path_factory):
     d = tmp_path_factory.mktemp("vectors")
     pools = {("rel", "国籍", freq_bin(1)): [(c, "place") for c in COUNTRIES],
+             ("rel", "出生地", freq_bin(1)): [(p, "place") for p in PLACES],
              ("type", "place", freq_bin(1)): [(p, "place") for p in PLACES + COUNTRIES[:3]],
              ("head", "作者", freq_bin(0)): [(w, "work") for w in WORKS],
              ("type", "work", freq_bin(0)): [(w, "work") for w in WORKS[:5]]}
@@ -50,21 +51,24 @@ def test_polysemy_and_neighbour_origins_and_the_other_senses_values(scorer):
     cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",))
     items = group_items("李娜", records, hops, scorer, cfg, lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
     by_relation = {(i["relation"], i["pair_id"]): i for i in items}
-    nationality = by_relation[("国籍", "p_tennis")]
+    birth = by_relation[("出生地", "p_singer")]
     # Two senses of one name: the question shows which one.
-    assert nationality["question"] == "李娜（网球运动员）的国籍是哪个国家？"
-    origins = dict(zip([o for i, o in enumerate(nationality["options"]) if i != nationality["answer_index"]],
-                       nationality["distractor_origins"]))
-    assert origins.get("山东济南") == "polysemy"  # the singer's birthplace: a place, not her nationality
-    assert origins.get("湖北武汉") == "neighbour"  # the player's own other value
+    assert birth["question"] == "李娜（歌手）出生在哪里？"
+    origins = dict(zip([o for i, o in enumerate(birth["options"]) if i != birth["answer_index"]],
+                       birth["distractor_origins"]))
+    assert origins.get("中国") == "polysemy"  # the player's nationality: a place, not the singer's birthplace
     assert origins.get("北京") == "neighbour"  # 2-hop, through 中国
     assert "same_relation" in origins.values()
-    # The tennis player's birthplace question never offers the singer's: (李娜, 出生地, 山东济南)
-    # is in the graph, and the question cannot tell the senses apart by its relation alone.
-    birth = by_relation.get(("出生地", "p_tennis"))
-    if birth is not None:
-        assert "山东济南" not in birth["options"]
+    # The player's birthplace is never offered: (李娜, 出生地, 湖北武汉) is in the
+    # graph, and the question cannot tell the senses apart by its relation alone.
+    assert "湖北武汉" not in birth["options"]
     assert counts.get("rejected|true_answer", 0) >= 1
+    # A nationality is a country: its options are other nationalities only, never
+    # her own birthplace, the other 李娜's, or a town two hops away (typed `place`
+    # all the same, they told the country apart from the towns).
+    nationality = by_relation[("国籍", "p_tennis")]
+    assert set(nationality["distractor_origins"]) == {"same_relation"}
+    assert not {"湖北武汉", "山东济南", "北京"} & set(nationality["options"])
 
 
 def test_head_question_excludes_the_gold_alias(scorer):

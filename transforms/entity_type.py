@@ -77,6 +77,8 @@ _QUANTITY_RE = re.compile(
     rf"^(?:约|近|超过|共|逾|达)?{_NUM}(?:\s*[-~～—至]\s*{_NUM})?\s*(?:多|余)?\s*[万亿千百]*\s*{_UNIT}(?:[^\d]{{0,6}})?$",
     re.I,
 )
+# What a relation may name for its object: a bare number under it is a name, not an amount.
+_NAMED_TYPES = frozenset({"person", "organisation", "place", "work", "species", "event"})
 _TEMPORAL_RELATIONS = ("时间", "日期", "年份", "年代", "生日", "诞辰", "出生", "逝世", "成立", "创办", "上映", "首播", "发行", "出版", "竣工", "始建", "建于")
 
 
@@ -313,6 +315,11 @@ def tail_type(value: str, relation: str = "") -> TypeDecision:
     if any(k in rel for k in _IDENTIFIER_RELATIONS):
         return TypeDecision("other", f"identifier:{rel}")
     shape = value_shape(value, rel)
+    named = lex["tail_index"].get(rel)
+    if shape == "number" and named in _NAMED_TYPES:
+        # a title that is a number (王家卫's 《2046》, 李志's album 《8》): a work
+        # perturbed as a number gave options 1, 2, 3 … 10
+        return TypeDecision(named, f"relation:{rel}")
     if shape:
         return TypeDecision(shape, "value_pattern")
     if is_dynasty(value, rel):

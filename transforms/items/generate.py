@@ -8,7 +8,8 @@ head), in-edges (the name as a tail) and its neighbours' summaries
     identifiable (templates.head_askable);
 and each question gets nine distractors (distractors.choose) from the
 neighbours, the other senses, and the pools of the relation and of the type
-(a gold typed `other`: its relation's pool only, see UNTYPED).
+(a gold typed `other`, or a country: its relation's pool only, see UNTYPED
+and RELATION_POOL_ONLY).
 """
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ POOL_BINS = range(0, 6)
 # (字 畹华 beside 京沪高速铁路), so such golds draw only on their relation's own
 # values, which are of one kind by construction.
 UNTYPED = frozenset({None, "", "other"})
+# Relations whose values are of one granularity the coarse types do not tell:
+# a country. Typed `place` like a city, a nationality drew the entity's own
+# birthplace (洛杉矶 for 美国) and other people's towns (科罗拉多州丹佛) as its
+# options; its relation's own values are countries and regions.
+RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家"})
 
 
 @lru_cache(maxsize=65536)
@@ -155,7 +161,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
         sims: dict[str, float] = {}
         cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
-        if e[6] not in UNTYPED:
+        if e[6] not in UNTYPED and e[4] not in RELATION_POOL_ONLY:
             cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
             cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
             cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", sims, max_tier, "frequency")
