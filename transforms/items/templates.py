@@ -89,6 +89,12 @@ TAIL_TEMPLATES: dict[str, str] = {
     "气候条件": "{h}属于什么气候？",
     "花期": "{h}的花期是什么时候？",
     "主要食材": "下列哪一项是{h}的主要食材？",
+    # relations named by a verb, which `{h}的{r}是什么？` cannot carry (`溲疏的属于是什么？`)
+    "属于": "{h}属于下列哪一项？",
+    "改编自": "{h}改编自下列哪部作品？",
+    "饰演": "下列哪一个是{h}饰演过的角色？",
+    "配音": "下列哪一个是{h}配音过的角色？",
+    "获奖": "下列哪一项是{h}获得的奖项？",
 }
 GENERIC_TAIL = "{h}的{r}是什么？"
 GENERIC_ONE_OF = "下列哪一项是{h}的{r}？"
@@ -134,7 +140,7 @@ def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: 
     of them, `下列哪一项是深圳的下辖地区？`, not as if the answer were the only one."""
     if asked == "head":
         return HEAD_TEMPLATES[relation].format(t=tail)
-    if several and not TAIL_TEMPLATES.get(relation, "").startswith("下列"):
+    if several and "下列" not in TAIL_TEMPLATES.get(relation, ""):
         return GENERIC_ONE_OF.format(h=head_shown, r=relation)
     coarse = COARSE_DATE_TEMPLATES.get(relation)
     if coarse and not _GIVES_A_DAY.search(tail):
