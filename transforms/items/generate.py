@@ -30,10 +30,11 @@ POOL_BINS = range(0, 6)
 # values, which are of one kind by construction.
 UNTYPED = frozenset({None, "", "other"})
 # Relations whose values are of one granularity the coarse types do not tell:
-# a country. Typed `place` like a city, a nationality drew the entity's own
-# birthplace (洛杉矶 for 美国) and other people's towns (科罗拉多州丹佛) as its
-# options; its relation's own values are countries and regions.
-RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家"})
+# a country, a sight, an address. Typed `place` like a town, a nationality drew
+# the entity's own birthplace (洛杉矶 for 美国) and other people's towns
+# (科罗拉多州丹佛) as its options, and a sight's neighbour the regions where a
+# plant grows (华北南部); the relation's own values are of the gold's kind.
+RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家", "周边景点", "地址"})
 
 
 @lru_cache(maxsize=65536)
