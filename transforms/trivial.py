@@ -8,11 +8,11 @@ true, and the text states them).
 
 A triple is trivial when its tail is the entity's own name, or is made of it:
 - `name`: the tail equals the head, or is contained in it (中文名 = entity);
+- `abbreviation`: the tail's characters are a subsequence of the head's
+  (简称 上大 of 上海大学), for tails of two or more CJK characters;
 - `full_name`: a name relation's tail holds the head's whole name
   (`深圳 中文名 深圳市`, `清华 全称 清华大学`): among options that may not
   contain the gold, the one option holding the asked name is the answer;
-- `abbreviation`: the tail's characters are a subsequence of the head's
-  (简称 上大 of 上海大学), for tails of two or more CJK characters;
 - `foreign_name`: a romanisation or foreign-language name of the head
   (外文名, 英文名, 拼音 ...), which restates the name in another script.
 """

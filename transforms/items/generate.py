@@ -29,12 +29,14 @@ POOL_BINS = range(0, 6)
 # (字 畹华 beside 京沪高速铁路), so such golds draw only on their relation's own
 # values, which are of one kind by construction.
 UNTYPED = frozenset({None, "", "other"})
-# Relations whose values are of one granularity the coarse types do not tell:
-# a country, a sight, an address. Typed `place` like a town, a nationality drew
-# the entity's own birthplace (洛杉矶 for 美国) and other people's towns
-# (科罗拉多州丹佛) as its options, and a sight's neighbour the regions where a
-# plant grows (华北南部); the relation's own values are of the gold's kind.
-RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家", "周边景点", "地址"})
+# Relations whose values are of one kind the coarse types do not tell: a
+# country, a sight, an address, a courtesy or an art name. Typed `place` like a
+# town, a nationality drew the entity's own birthplace (洛杉矶 for 美国) and
+# other people's towns (科罗拉多州丹佛) as its options, and a sight's neighbour
+# the regions where a plant grows (华北南部); typed as the person it names, a
+# 字 drew full names (李白 among 杜甫's). The relation's own values are of the
+# gold's kind; too few of them, and the triple is not asked (too_few_distractors).
+RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家", "周边景点", "地址", "字", "号"})
 
 
 @lru_cache(maxsize=65536)
