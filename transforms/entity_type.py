@@ -15,7 +15,8 @@ ending (…公司, …锦标赛), 《》 titles and weak name evidence. The word
 in resources/entity_type_lexicon.json.
 Tail type: the value's own shape first (dates like 1994年5月27日, numbers,
 quantities with units like 200万平方米 / 12首 / 6人; a dynasty, 唐朝, is a
-date: transforms/eras.py), then what the relation
+date: transforms/eras.py; a bare number under a relation that names a work
+is its title, 《2046》), then what the relation
 says its object is (导演 -> person, 出品公司 -> organisation, 国籍 -> place),
 then the value's ending like a title's (…出版社, 紫荆属, 上海市, 《…》);
 type_pair gives an alias tail (别名, 简称, 号) the entity's own type.

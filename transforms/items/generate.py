@@ -8,8 +8,8 @@ head), in-edges (the name as a tail) and its neighbours' summaries
     identifiable (templates.head_askable);
 and each question gets nine distractors (distractors.choose) from the
 neighbours, the other senses, and the pools of the relation and of the type
-(a gold typed `other`, or a country: its relation's pool only, see UNTYPED
-and RELATION_POOL_ONLY).
+(a gold typed `other`, or a country, a sight, an address, a 字 or a 号: its
+relation's pool only, see UNTYPED and RELATION_POOL_ONLY).
 """
 from __future__ import annotations
 
