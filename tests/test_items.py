@@ -219,6 +219,9 @@ def test_questions_and_the_head_asking_rule():
     assert templates.qa_question("逝世日期", "tail", "曹雪芹", "约1763年") == "曹雪芹逝世于哪一年？"
     assert templates.qa_question("逝世日期", "tail", "某人", "1763年2月") == "某人逝世于什么时候？"
     assert templates.qa_question("逝世日期", "tail", "某人", "1763-02-12") == "某人的逝世日期是哪一天？"
+    # an album's title in 《》 whether or not the cell had them
+    assert templates.qa_question("所属专辑", "head", "", "3") == "下列哪首歌曲收录在专辑《3》中？"
+    assert templates.qa_question("所属专辑", "head", "", "《八度空间》") == "下列哪首歌曲收录在专辑《八度空间》中？"
     assert templates.kgc_question("作者", "head", "红楼梦", "曹雪芹") == "(?, 作者, 曹雪芹)"
     assert templates.kgc_question("作者", "tail", "红楼梦", "曹雪芹") == "(红楼梦, 作者, ?)"
     assert templates.head_askable("作者", "person", 1) is None

@@ -117,7 +117,7 @@ HEAD_TEMPLATES: dict[str, str] = {
     "作曲": "下列哪首作品由{t}作曲？",
     "首都": "{t}是哪个国家的首都？",
     "创始人": "{t}创办了下列哪个机构？",
-    "所属专辑": "下列哪首歌曲收录在专辑{t}中？",
+    "所属专辑": "下列哪首歌曲收录在专辑《{t}》中？",  # the title in 《》, as Chinese writes it (专辑《3》)
 }
 # Tail types that name nothing a question could point back from.
 UNNAMED_TYPES = frozenset({"date", "number", "quantity"})
@@ -139,7 +139,8 @@ def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: 
     relation (深圳's nine 下辖地区, 曹雪芹's two 号), so the question asks for one
     of them, `下列哪一项是深圳的下辖地区？`, not as if the answer were the only one."""
     if asked == "head":
-        return HEAD_TEMPLATES[relation].format(t=tail)
+        return HEAD_TEMPLATES[relation].format(t=tail.strip().removeprefix("《").removesuffix("》")
+                                              if "《{t}》" in HEAD_TEMPLATES[relation] else tail)
     if several and "下列" not in TAIL_TEMPLATES.get(relation, ""):
         return GENERIC_ONE_OF.format(h=head_shown, r=relation)
     coarse = COARSE_DATE_TEMPLATES.get(relation)
