@@ -231,6 +231,9 @@ def test_questions_and_the_head_asking_rule():
     assert templates.skip_tail_reason("上海大学", "简称", "上大") == "trivial_abbreviation"
     assert templates.skip_tail_reason("鲁迅", "中文名", "鲁迅") == "trivial_name"
     assert templates.skip_tail_reason("鲁迅", "出生地", "浙江绍兴") is None
+    # an answer holding the asked name is the one option that does: not asked
+    assert templates.skip_tail_reason("溲疏", "属于", "溲疏属") == "answer_holds_name"
+    assert templates.skip_tail_reason("溲疏", "属于", "虎耳草科") is None
     assert templates.shown_head("杜鹃", "植物", True) == "杜鹃（植物）"
 
 

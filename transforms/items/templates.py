@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from transforms.text import normalise
 from transforms.trivial import trivial_reason
 
 # relation -> question asking for the tail; {h} is the head as shown.
@@ -156,11 +157,19 @@ def kgc_question(relation: str, asked: str, head_shown: str, tail: str) -> str:
 
 
 def skip_tail_reason(head: str, relation: str, tail: str) -> str | None:
-    """Why a triple is not asked for its tail (a trivial_* reason), or None."""
+    """Why a triple is not asked for its tail (a trivial_* reason, or
+    `answer_holds_name`), or None.
+
+    An answer that holds the asked entity's name (溲疏 属于 溲疏属, 紫荆 属于
+    紫荆属) is as a rule the one option that does, the distractors being other
+    entities' values: the question gives it away, true as the triple is."""
     if not (tail or "").strip():
         return "empty_tail"
     why = trivial_reason(head, relation, tail)
-    return f"trivial_{why}" if why else None
+    if why:
+        return f"trivial_{why}"
+    h = normalise(head or "")
+    return "answer_holds_name" if len(h) >= 2 and h in normalise(tail) else None
 
 
 def head_askable(relation: str, tail_type: str | None, heads_with_same_fact: int) -> str | None:
