@@ -79,6 +79,11 @@ def test_a_dynasty_page_is_an_era_among_options_not_a_place():
     assert name_summary([("out", page), ("in", asked_of)], 10, 0)["type"] == "date"
     city = ("p3", "深圳", None, "place", "中文名", "深圳市", "place", "geography", "train", False)
     assert name_summary([("out", city)], 10, 0)["type"] == "place"
+    # a family is typed `species` like a plant; as an option it is a taxon, no plant's other name
+    family = ("p4", "漆树科", None, "species", "中文名", "漆树科", "species", "species", "train", False)
+    assert name_summary([("out", family)], 10, 0)["type"] == "taxon"
+    plant = ("p5", "胡颓子", None, "species", "别名", "三月枣", "species", "species", "train", False)
+    assert name_summary([("out", plant)], 10, 0)["type"] == "species"
 
 
 def test_formulas_change_one_element_count_by_one():

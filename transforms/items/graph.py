@@ -14,6 +14,7 @@ names are ranked in a pool by a seeded hash, so a pool is a fixed sample.
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from typing import Any, Iterable
 
@@ -71,11 +72,21 @@ def _majority(counter: Counter) -> str:
     return min(counter, key=lambda k: (-counter[k], k)) if counter else "other"
 
 
+# The ranks a taxon's name ends with (胡颓子科, 溲疏属).
+_TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
+
+
 def option_type(name: str, typed: str) -> str:
-    """The type a name has as an option: its own, except that a dynasty's page,
-    typed a place (a polity), is an era (transforms/eras.py): `唐朝` is no
-    one's birthplace."""
-    return "date" if is_dynasty(name) else typed
+    """The kind a name has as an option, finer than its type where the type
+    lumps kinds a reader tells apart at once: a dynasty's page, typed a place
+    (a polity), is an era (transforms/eras.py), `唐朝` being no one's
+    birthplace; a family or a genus, typed `species` like a plant, is a taxon,
+    `漆树科` being no plant's other name."""
+    if is_dynasty(name):
+        return "date"
+    if typed == "species" and len(name) >= 2 and _TAXON.search(name):
+        return "taxon"
+    return typed
 
 
 def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, seed: int) -> dict[str, Any]:
@@ -124,7 +135,7 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
     for r, c in rel_types.items():
-        out.append((("rel", r, b), (rank, name, _majority(c))))
+        out.append((("rel", r, b), (rank, name, option_type(name, _majority(c)))))
     for r, c in head_rels.items():
-        out.append((("head", r, b), (rank, name, _majority(c))))
+        out.append((("head", r, b), (rank, name, option_type(name, _majority(c)))))
     return out
