@@ -218,6 +218,7 @@ def test_questions_and_the_head_asking_rule():
     # keeps it with several values (溲疏 属于 溲疏属 and 虎耳草科)
     assert templates.qa_question("属于", "tail", "溲疏", "溲疏属", several=True) == "溲疏属于下列哪一项？"
     assert templates.qa_question("饰演", "tail", "张国荣", "程蝶衣") == "下列哪一个是张国荣饰演过的角色？"
+    assert templates.qa_question("主角", "tail", "射雕英雄传", "郭靖") == "射雕英雄传的主角是谁？"
     # a date asked as precisely as the value gives it: no day asked of a year
     assert templates.qa_question("出生日期", "tail", "梅兰芳", "1894年10月22日") == "梅兰芳的出生日期是哪一天？"
     assert templates.qa_question("出生日期", "tail", "唐太宗", "598年") == "唐太宗出生于哪一年？"
