@@ -198,6 +198,7 @@ def test_entity_types_with_reasons(entity, tags, relations, expected, reason):
     # a dynasty is an era, not a place (it was offered as a birthplace)
     ("唐朝", "所处时代", "date", "dynasty"),
     ("北宋", "朝代", "date", "dynasty"),
+    ("蜀汉", "国号", "date", "dynasty"),  # a regime beside the chain, whatever the relation
     ("清", "号", "other", "no_signal"),
     # a bare number under a relation that names a work is a title (《2046》), not an amount
     ("2046", "代表作品", "work", "relation:代表作品"),

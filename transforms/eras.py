@@ -13,6 +13,11 @@ DYNASTIES = ("夏", "商", "西周", "东周", "秦", "西汉", "东汉", "三�
              "五代十国", "北宋", "南宋", "元", "明", "清")
 # The one-character names, which also take 朝 or 代 (`唐朝`, `唐代`).
 ONE_CHARACTER = ("夏", "商", "周", "秦", "汉", "晋", "隋", "唐", "宋", "元", "明", "清")
+# Regimes beside that chain (the Three Kingdoms, the Northern and Southern and
+# the Five Dynasties, the Liao and Xi Xia): eras too, though no ladder runs
+# through them. Names that are also places today (大理) are left out.
+OTHER_REGIMES = frozenset({"蜀汉", "曹魏", "东吴", "孙吴", "北魏", "东魏", "西魏", "北齐", "北周", "后梁", "后唐",
+                           "后晋", "后汉", "后周", "南唐", "西辽", "西夏", "北元", "南明"})
 # Relations whose value is an era; a bare `明` or `清` elsewhere is a name (a 字, a 号).
 ERA_RELATIONS = frozenset({"朝代", "所处时代", "时代", "所属朝代", "年代"})
 
@@ -32,4 +37,5 @@ def dynasty_names(value: str, relation: str = "") -> list[str] | None:
 
 
 def is_dynasty(value: str, relation: str = "") -> bool:
-    return dynasty_names(value, relation) is not None
+    """A dynasty of the chain (dynasty_names) or another regime (蜀汉, 西辽)."""
+    return dynasty_names(value, relation) is not None or value.strip() in OTHER_REGIMES

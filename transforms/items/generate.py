@@ -9,7 +9,7 @@ head), in-edges (the name as a tail) and its neighbours' summaries
 and each question gets nine distractors (distractors.choose) from the
 neighbours, the other senses, and the pools of the relation and of the type
 (a gold typed `other`, or a country, a sight, an address, a species' range,
-a taxon, a 字 or a 号, a character: its relation's pool only, see UNTYPED and
+a taxon, a 字 or a 号, a character, an era: its relation's pool only, see UNTYPED and
 RELATION_POOL_ONLY).
 """
 from __future__ import annotations
@@ -32,19 +32,20 @@ POOL_BINS = range(0, 6)
 UNTYPED = frozenset({None, "", "other"})
 # Relations whose values are of one kind the coarse types do not tell: a
 # country, a sight, an address, a region where a species lives, a taxon, a
-# courtesy or an art name, a character. Typed `place` like a town, a
+# courtesy or an art name, a character, an era. Typed `place` like a town, a
 # nationality drew the entity's own birthplace (洛杉矶 for 美国) and other
 # people's towns (科罗拉多州丹佛) as its options, a sight's neighbour the regions
 # where a plant grows (华北南部), and a plant's range the sights of Beijing
 # (中国国家博物馆); typed `species` like a plant, a family or a genus drew
 # plants (白扦 among the families of 溲疏); typed as the person it names, a 字
 # drew full names (李白 among 杜甫's); typed `person` like an actor, a part
-# played drew directors (冯小刚, 李安 among the parts 吴磊 played). The
+# played drew directors (冯小刚, 李安 among the parts 吴磊 played); an era
+# outside the dynasty ladder drew towns (平昌县 for 西辽). The
 # relation's own values are of the gold's kind; too few of them, and the
 # triple is not asked (too_few_distractors).
 RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家", "周边景点", "地址",
                                 "地理分布", "分布区域", "原产地", "属于", "界", "门", "纲", "目", "科", "属",
-                                "字", "号", "饰演", "配音", "主角"})
+                                "字", "号", "饰演", "配音", "主角", "朝代", "所处时代", "时代", "所属朝代"})
 
 
 @lru_cache(maxsize=65536)
