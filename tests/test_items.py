@@ -84,6 +84,11 @@ def test_a_dynasty_page_is_an_era_among_options_not_a_place():
     assert name_summary([("out", family)], 10, 0)["type"] == "taxon"
     plant = ("p5", "胡颓子", None, "species", "别名", "三月枣", "species", "species", "train", False)
     assert name_summary([("out", plant)], 10, 0)["type"] == "species"
+    # a school is typed `organisation` like a company; as an option it is a school
+    school = ("p6", "北京电影学院", None, "organisation", "校长", "侯光明", "person", "HS", "train", False)
+    assert name_summary([("out", school)], 10, 0)["type"] == "school"
+    studio = ("p7", "东京电视台", None, "organisation", "总部地点", "东京", "place", "HS", "train", False)
+    assert name_summary([("out", studio)], 10, 0)["type"] == "organisation"
 
 
 def test_formulas_change_one_element_count_by_one():

@@ -74,6 +74,8 @@ def _majority(counter: Counter) -> str:
 
 # The ranks a taxon's name ends with (胡颓子科, 溲疏属).
 _TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
+# How a school's name ends (四川省委党校, 北京电影学院).
+_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
 
 
 def option_type(name: str, typed: str) -> str:
@@ -81,11 +83,15 @@ def option_type(name: str, typed: str) -> str:
     lumps kinds a reader tells apart at once: a dynasty's page, typed a place
     (a polity), is an era (transforms/eras.py), `唐朝` being no one's
     birthplace; a family or a genus, typed `species` like a plant, is a taxon,
-    `漆树科` being no plant's other name."""
+    `漆树科` being no plant's other name; a school, typed `organisation` like a
+    company, is a school, `河南省淮阳中学` producing no film and a cartoon
+    company being no one's 毕业院校."""
     if is_dynasty(name):
         return "date"
     if typed == "species" and len(name) >= 2 and _TAXON.search(name):
         return "taxon"
+    if typed == "organisation" and _SCHOOL.search(name):
+        return "school"
     return typed
 
 
