@@ -20,7 +20,7 @@ from schemas.items import DISTRACTOR_ORIGINS, ITEM_SCHEMA
 from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import exclusion_reason, known_set, pieces
-from transforms.items.graph import name_summary
+from transforms.items.graph import edges_of, name_summary
 from transforms.items.leakage import fact_key, leaks
 from transforms.items.numeric import ladder, variants
 from transforms.items.t2kg import build_ontology, sentences, t2kg_cases
@@ -74,21 +74,20 @@ def test_a_dynasty_moves_to_the_dynasties_around_it_in_its_own_form():
 
 def test_a_dynasty_page_is_an_era_among_options_not_a_place():
     # the page 唐朝 is typed a place (a polity); offered as a birthplace it was absurd
-    page = ("p1", "唐朝", None, "place", "中文名", "唐朝", "place", "history", "train", False)
-    asked_of = ("p2", "李白", None, "person", "所处时代", "唐朝", "date", "history", "train", False)
-    assert name_summary([("out", page), ("in", asked_of)], 10, 0)["type"] == "date"
-    city = ("p3", "深圳", None, "place", "中文名", "深圳市", "place", "geography", "train", False)
-    assert name_summary([("out", city)], 10, 0)["type"] == "place"
+    def kind(entity, entity_type, relation, tail, tail_type, side="out"):
+        edge, = edges_of({"pair_id": "p", "entity": entity, "entity_type": entity_type,
+                          "triples": [{"relation": relation, "tail": tail, "tail_type": tail_type}]})
+        return name_summary([(side, edge)], 10, 0)["type"]
+
+    assert kind("唐朝", "place", "中文名", "唐朝", "place") == "date"
+    assert kind("李白", "person", "所处时代", "唐朝", "date", side="in") == "date"
+    assert kind("深圳", "place", "中文名", "深圳市", "place") == "place"
     # a family is typed `species` like a plant; as an option it is a taxon, no plant's other name
-    family = ("p4", "漆树科", None, "species", "中文名", "漆树科", "species", "species", "train", False)
-    assert name_summary([("out", family)], 10, 0)["type"] == "taxon"
-    plant = ("p5", "胡颓子", None, "species", "别名", "三月枣", "species", "species", "train", False)
-    assert name_summary([("out", plant)], 10, 0)["type"] == "species"
+    assert kind("漆树科", "species", "中文名", "漆树科", "species") == "taxon"
+    assert kind("胡颓子", "species", "别名", "三月枣", "species") == "species"
     # a school is typed `organisation` like a company; as an option it is a school
-    school = ("p6", "北京电影学院", None, "organisation", "校长", "侯光明", "person", "HS", "train", False)
-    assert name_summary([("out", school)], 10, 0)["type"] == "school"
-    studio = ("p7", "东京电视台", None, "organisation", "总部地点", "东京", "place", "HS", "train", False)
-    assert name_summary([("out", studio)], 10, 0)["type"] == "organisation"
+    assert kind("北京电影学院", "organisation", "校长", "侯光明", "person") == "school"
+    assert kind("东京电视台", "organisation", "总部地点", "东京", "place") == "organisation"
 
 
 def test_formulas_change_one_element_count_by_one():

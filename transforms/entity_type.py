@@ -55,18 +55,17 @@ class TypingConfig:
 
 # ---------------------------------------------------------------- value shapes
 _NUM = r"[-+]?(?:\d+(?:[.,]\d+)*|[零〇一二两三四五六七八九十百千万亿]+)(?:\.\d+)?"
+# (form, a date only under a temporal relation?)
 _DATE_RES = [
-    re.compile(r"^(?:公元前?)?\d{1,4}年(?:\d{1,2}月(?:\d{1,2}日)?)?(?:[至—\-~－]+(?:\d{1,4}年)?(?:\d{1,2}月)?(?:\d{1,2}日)?)?(?:[（(].*[)）])?$"),
-    re.compile(r"^\d{1,2}月(?:\d{1,2}日)?$"),
-    re.compile(r"^\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?$"),
-    re.compile(r"^\d{4}$"),  # a bare year; only when the relation is temporal (see below)
-    re.compile(r"^(?:\d+世纪|\d+年代)(?:初|中|末|中期|后期|初期)?$"),
+    (re.compile(r"^(?:公元前?)?\d{1,4}年(?:\d{1,2}月(?:\d{1,2}日)?)?(?:[至—\-~－]+(?:\d{1,4}年)?(?:\d{1,2}月)?(?:\d{1,2}日)?)?(?:[（(].*[)）])?$"), False),
+    (re.compile(r"^\d{1,2}月(?:\d{1,2}日)?$"), False),
+    (re.compile(r"^\d{4}[-/.]\d{1,2}(?:[-/.]\d{1,2})?$"), False),
+    (re.compile(r"^\d{4}$"), True),  # a bare year: "1994" under 人口 is a number
+    (re.compile(r"^(?:\d+世纪|\d+年代)(?:初|中|末|中期|后期|初期)?$"), False),
     # an approximate date (`约1763年`, `约公元前551年`): a date when the relation is
     # temporal, else an amount of years (`历史 约300年` is a quantity)
-    re.compile(r"^(?:约|大约)(?:公元前?)?\d{1,4}年(?:\d{1,2}月(?:\d{1,2}日)?)?$"),
+    (re.compile(r"^(?:约|大约)(?:公元前?)?\d{1,4}年(?:\d{1,2}月(?:\d{1,2}日)?)?$"), True),
 ]
-# The forms above that are dates only under a temporal relation.
-_TEMPORAL_ONLY = (3, 5)
 _NUMBER_RE = re.compile(rf"^{_NUM}(?:%|[万亿]+)?$")  # 8.905亿 (a box office) is a number too
 _UNIT = (
     r"(?:平方公里|平方千米|平方米|平方英里|公顷|亩|立方米|千米|公里|厘米|毫米|米|英尺|英寸|吨|千克|公斤|克|kg|g|km|m|cm|mm|ml|L|升|毫升|"
@@ -88,9 +87,9 @@ def value_shape(value: str, relation: str = "") -> str | None:
     v = (value or "").strip().replace("，", ",")
     if not v or len(v) > 40:
         return None
-    for i, rx in enumerate(_DATE_RES):
+    for rx, temporal_only in _DATE_RES:
         if rx.match(v):
-            if i in _TEMPORAL_ONLY and not any(k in relation for k in _TEMPORAL_RELATIONS):
+            if temporal_only and not any(k in relation for k in _TEMPORAL_RELATIONS):
                 break  # "1994" under 人口 is a number, not a year
             return "date"
     if _NUMBER_RE.match(v):
@@ -325,8 +324,8 @@ def tail_type(value: str, relation: str = "") -> TypeDecision:
         return TypeDecision(shape, "value_pattern")
     if is_dynasty(value, rel):
         return TypeDecision("date", "dynasty")  # transforms/eras.py: an era, not a place
-    if rel in lex["tail_index"]:
-        return TypeDecision(lex["tail_index"][rel], f"relation:{rel}")
+    if named:
+        return TypeDecision(named, f"relation:{rel}")
     v = (value or "").strip()
     if v.startswith("《") and v.endswith("》"):
         return TypeDecision("work", "book_title_marks")

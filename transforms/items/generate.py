@@ -14,6 +14,7 @@ RELATION_POOL_ONLY).
 """
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from typing import Any, Callable, Protocol
 
@@ -21,7 +22,7 @@ from transforms.entity_type import tail_type
 from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
-from transforms.items.graph import freq_bin, option_type
+from transforms.items.graph import freq_bin
 from transforms.items.numeric import ladder
 from transforms.text import normalise
 
@@ -87,9 +88,9 @@ def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Ca
     included: 北京 through 中国) names."""
     out = []
     for e in pivot_out:
-        out.append(Candidate(e[5], option_type(e[5], e[6]), "neighbour", 0))
+        out.append(Candidate(e[5], e[6], "neighbour", 0))
     for e in pivot_in:
-        out.append(Candidate(e[1], option_type(e[1], e[3]), "neighbour", 0))
+        out.append(Candidate(e[1], e[3], "neighbour", 0))
     for _, summary in sorted(hops.items()):
         for text, ctype in summary["neighbours"]:
             out.append(Candidate(text, ctype, "neighbour", 1))
@@ -111,6 +112,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     values_by_rel: dict[str, list[str]] = {}
     for e in outs:
         values_by_rel.setdefault(e[4], []).append(e[5])
+    # how many values each sense gives each relation: several are asked as "one of"
+    values_per_sense = Counter((e[0], e[4]) for e in outs)
     # The group's own other names (its 中文名/别名/简称 values), never an option of its questions.
     own_aliases = frozenset(n for e in outs if e[4] in ALIAS_RELATIONS for n in pieces(e[5], e[4]))
     heads_by_rel: dict[str, list[str]] = {}
@@ -129,8 +132,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         if chosen is None:
             count("skipped|too_few_distractors", len(tasks))
             return
-        # the entity has other values of the relation: the question asks for one of them
-        several = asked == "tail" and sum(1 for x in outs if x[0] == edge[0] and x[4] == edge[4]) > 1
+        several = asked == "tail" and values_per_sense[(edge[0], edge[4])] > 1
         # Type consistency, measured independently of the pools' own labels: a
         # tail's distractors are re-typed as values of the asked relation
         # (transforms/entity_type.tail_type); a head's keep their entity type.
@@ -172,17 +174,15 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         g_summary = hops.get(normalise(gold))
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
         sims: dict[str, float] = {}
-        gold_type = option_type(gold, e[6])
         cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
         if e[6] not in UNTYPED and e[4] not in RELATION_POOL_ONLY:
             cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
-            cands += [Candidate(x[5], option_type(x[5], x[6]), "polysemy", 0) for x in outs if x[0] != e[0]]
-            cands += _pool_candidates(scorer, ("type", gold_type), gold, gold_bin, "type", sims, max_tier,
-                                      "frequency")
+            cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
+            cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", sims, max_tier, "frequency")
         below, above = ladder(gold, e[6], e[4])
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims] + below + above))
-        typed = [(c[0], c[1]) for c in cands] + [(t, gold_type) for t in below + above]
-        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, gold_type, e[4],
+        typed = [(c[0], c[1]) for c in cands] + [(t, e[6]) for t in below + above]
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4],
                       known_set(values_by_rel[e[4]], e[4]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases)
         return draft, sims, typed
@@ -192,15 +192,13 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         g_summary = hops.get(normalise(gold))
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 0
         sims: dict[str, float] = {}
-        gold_type = option_type(gold, e[3])
         cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
         if e[3] not in UNTYPED:
             cands += _neighbour_candidates(hops, outs, [x for x in ins if x is not e])
-            cands += _pool_candidates(scorer, ("type", gold_type), gold, gold_bin, "type", sims, max_tier,
-                                      "frequency")
+            cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", sims, max_tier, "frequency")
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims]))
         typed = [(c[0], c[1]) for c in cands]
-        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, gold_type, e[4],
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4],
                       known_set(heads_by_rel[e[4]]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases)
         return draft, sims, typed

@@ -35,16 +35,42 @@ def freq_bin(count: int) -> int:
     return min(5, 1 + int(math.log2(count)))
 
 
+# The ranks a taxon's name ends with (胡颓子科, 溲疏属).
+_TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
+# How a school's name ends (四川省委党校, 北京电影学院).
+_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
+
+
+def option_type(name: str, typed: str) -> str:
+    """The kind a name has as an option, finer than its type where the type
+    lumps kinds a reader tells apart at once: a dynasty's page, typed a place
+    (a polity), is an era (transforms/eras.py), `唐朝` being no one's
+    birthplace; a family or a genus, typed `species` like a plant, is a taxon,
+    `漆树科` being no plant's other name; a school, typed `organisation` like a
+    company, is a school, `河南省淮阳中学` producing no film and a cartoon
+    company being no one's 毕业院校."""
+    if is_dynasty(name):
+        return "date"
+    if typed == "species" and len(name) >= 2 and _TAXON.search(name):
+        return "taxon"
+    if typed == "organisation" and _SCHOOL.search(name):
+        return "school"
+    return typed
+
+
 def edges_of(pair: dict[str, Any]) -> list[tuple]:
-    """One edge per kept triple: a tuple in EDGE_FIELDS order (cheap to shuffle)."""
-    base = (pair.get("pair_id"), pair.get("entity") or "", pair.get("subtitle"), pair.get("entity_type") or "other")
+    """One edge per kept triple: a tuple in EDGE_FIELDS order (cheap to shuffle).
+    Its two types are the kinds the names have as options (option_type), so
+    every pool, neighbour and gold of the items stage reads the same kinds."""
+    entity = pair.get("entity") or ""
+    base = (pair.get("pair_id"), entity, pair.get("subtitle"), option_type(entity, pair.get("entity_type") or "other"))
     rest = (pair.get("domain") or "unknown", pair.get("split"), bool(pair.get("in_subset")))
     out = []
     for t in pair.get("triples") or []:
         tail = t.get("tail") or ""
         if not tail.strip():
             continue
-        out.append(base + (t.get("relation") or "", tail, t.get("tail_type") or "other") + rest)
+        out.append(base + (t.get("relation") or "", tail, option_type(tail, t.get("tail_type") or "other")) + rest)
     return out
 
 
@@ -72,29 +98,6 @@ def _majority(counter: Counter) -> str:
     return min(counter, key=lambda k: (-counter[k], k)) if counter else "other"
 
 
-# The ranks a taxon's name ends with (胡颓子科, 溲疏属).
-_TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
-# How a school's name ends (四川省委党校, 北京电影学院).
-_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
-
-
-def option_type(name: str, typed: str) -> str:
-    """The kind a name has as an option, finer than its type where the type
-    lumps kinds a reader tells apart at once: a dynasty's page, typed a place
-    (a polity), is an era (transforms/eras.py), `唐朝` being no one's
-    birthplace; a family or a genus, typed `species` like a plant, is a taxon,
-    `漆树科` being no plant's other name; a school, typed `organisation` like a
-    company, is a school, `河南省淮阳中学` producing no film and a cartoon
-    company being no one's 毕业院校."""
-    if is_dynasty(name):
-        return "date"
-    if typed == "species" and len(name) >= 2 and _TAXON.search(name):
-        return "taxon"
-    if typed == "organisation" and _SCHOOL.search(name):
-        return "school"
-    return typed
-
-
 def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, seed: int) -> dict[str, Any]:
     """What a name tells its neighbours (see the module doc)."""
     forms, types_as_entity, types_as_tail = Counter(), Counter(), Counter()
@@ -109,17 +112,16 @@ def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, see
             types_as_entity[e[3]] += 1
             if e[4] in ALIAS_RELATIONS:
                 aliases.update(pieces(e[5], e[4]))
-            neighbours.setdefault(normalise(e[5]), (e[5], option_type(e[5], e[6])))
+            neighbours.setdefault(normalise(e[5]), (e[5], e[6]))
         else:
             in_count += 1
             forms[e[5]] += 1
             types_as_tail[e[6]] += 1
-            neighbours.setdefault(normalise(e[1]), (e[1], option_type(e[1], e[3])))
+            neighbours.setdefault(normalise(e[1]), (e[1], e[3]))
     ranked = sorted(neighbours, key=lambda k: stable_hash(seed, "neighbour", k))[:neighbour_limit]
-    name = _majority(forms)
     return {
-        "name": name,
-        "type": option_type(name, _majority(types_as_entity) if types_as_entity else _majority(types_as_tail)),
+        "name": _majority(forms),
+        "type": _majority(types_as_entity) if types_as_entity else _majority(types_as_tail),
         "count": in_count,
         "aliases": frozenset(aliases),
         "neighbours": [neighbours[k] for k in ranked],
@@ -141,7 +143,7 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
     for r, c in rel_types.items():
-        out.append((("rel", r, b), (rank, name, option_type(name, _majority(c)))))
+        out.append((("rel", r, b), (rank, name, _majority(c))))
     for r, c in head_rels.items():
-        out.append((("head", r, b), (rank, name, option_type(name, _majority(c)))))
+        out.append((("head", r, b), (rank, name, _majority(c))))
     return out
