@@ -92,15 +92,20 @@ def labelled_entries(shared_data: Path, labels: list[dict],
     if any(s == "baike2019" for s, _ in wanted):
         from crawlers.parsers import parse_entry
 
+        # a page is named by its bare title (`徐彬`), its file's title with
+        # the disambiguation (`徐彬（云南省政协副主席、民盟省委主委）`) or its
+        # file name: a set labelled by someone else may use any of them
         files: dict[str, list[Path]] = defaultdict(list)
         for f in sorted((shared_data / "baike-baidu-2019" / "pages").glob("*.html")):
-            files[page_title(f.name)].append(f)
+            for name in dict.fromkeys((page_title(f.name), f.name.split("_百度百科")[0], f.name)):
+                files[name].append(f)
         for source, page in sorted(wanted):
             if source != "baike2019" or page not in files:
                 continue
             if len(files[page]) > 1:
                 raise ValueError(f"labelled page {page!r} names {len(files[page])} files: {files[page]}")
-            entry = parse_entry(files[page][0].read_bytes(), f"http://baike.baidu.com/item/{page}")
+            entry = parse_entry(files[page][0].read_bytes(),
+                                f"http://baike.baidu.com/item/{page_title(files[page][0].name)}")
             out[(source, page)] = entry
     from transforms import corpora
 
