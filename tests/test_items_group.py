@@ -87,3 +87,43 @@ def test_head_question_excludes_the_gold_alias(scorer):
         assert set(item["options"]) - {"红楼梦"} <= set(WORKS)
     assert {i["question"] for i in items} == {"下列哪部作品的作者是曹雪芹？", "(?, 作者, 曹雪芹)"}
     assert counts["rejected|gold_alias"] >= 1
+
+
+FILMS = ["霸王别姬", "红高粱", "活着", "卧虎藏龙", "让子弹飞", "花样年华", "英雄", "阳光灿烂的日子", "大红灯笼高高挂",
+         "饮食男女"]
+SONGS = ["稻香", "青花瓷", "十年", "后来", "童话", "吻别", "同桌的你", "千里之外", "小幸运", "夜曲"]
+
+
+@pytest.fixture(scope="module")
+def work_scorer(tmp_path_factory):
+    """The pools of 代表作品 and of works hold films and songs, each typed by its kind."""
+    d = tmp_path_factory.mktemp("work_vectors")
+    typed = [(f, "work:screen") for f in FILMS] + [(s, "work:music") for s in SONGS]
+    pools = {("rel", "代表作品", freq_bin(1)): typed,
+             ("type", "work:music", freq_bin(1)): [(s, "work:music") for s in SONGS],
+             ("type", "work:screen", freq_bin(1)): [(f, "work:screen") for f in FILMS],
+             ("type", "work", freq_bin(1)): typed}
+    strings = {"周杰伦", "七里香", "某导演", "菊豆", *FILMS, *SONGS}
+    path = embed_all(sorted(strings), "use-m3", str(d / "cache"), str(d / "vectors.arrow"))
+    index, matrix = read_vectors(path)
+    return _Scorer(index, matrix, pools, 0.0)
+
+
+def test_a_singer_s_work_is_asked_among_songs_and_an_unknown_kind_among_all_works(work_scorer):
+    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",))
+    counts: dict[str, int] = {}
+    count = lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n)  # noqa: E731
+    # 周杰伦 is a singer (items/kinds.person_field): his 代表作品 is a song
+    singer = [("out", _edge("p_jay", "周杰伦", None, "代表作品", "七里香", "work:music"))]
+    (item,) = group_items("周杰伦", singer, {}, work_scorer, cfg, count)
+    assert set(item["options"]) - {"七里香"} <= set(SONGS)
+    assert counts["rejected|other_type"] >= 1  # the films of the same relation's pool were looked at
+    # a person whose field is unknown: their work may stand among films and songs alike
+    unknown = [("out", _edge("p_dir", "某导演", None, "代表作品", "菊豆", "work"))]
+    (item,) = group_items("某导演", unknown, {}, work_scorer, cfg, count)
+    others = set(item["options"]) - {"菊豆"}
+    assert others <= set(FILMS) | set(SONGS) and others & set(FILMS) and others & set(SONGS)
+    # ... unless the work's own page tells its kind (its name's summary): 《菊豆》 is a film
+    hops = {"菊豆": {"name": "菊豆", "type": "work:screen", "count": 1, "aliases": frozenset(), "neighbours": []}}
+    (item,) = group_items("某导演", unknown, hops, work_scorer, cfg, count)
+    assert set(item["options"]) - {"菊豆"} <= set(FILMS)

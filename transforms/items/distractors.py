@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
 from transforms.items.exclusion import exclusion_reason, pieces
+from transforms.items.kinds import compatible
 from transforms.split import stable_hash
 from transforms.text import normalise
 
@@ -96,7 +97,7 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             return None
         sim = similarity.get(text)
         why = None
-        if origin != "numeric" and draft.gold_type and ctype != draft.gold_type:
+        if origin != "numeric" and draft.gold_type and not compatible(ctype, draft.gold_type):
             why = "other_type"
         elif origin != "numeric" and script(text) != gold_script:
             why = "other_script"

@@ -23,6 +23,7 @@ from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
+from transforms.items.kinds import compatible
 from transforms.items.numeric import ladder
 from transforms.text import normalise
 
@@ -52,6 +53,15 @@ RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地�
 @lru_cache(maxsize=65536)
 def _retype(value: str, relation: str) -> str:
     return tail_type(value, relation).type
+
+
+def _kind_known(typed: str, summary: dict | None) -> str:
+    """The gold's type with its kind: the edge's, or, when the edge does not
+    tell the kind (a 代表作品 of a person of two fields), the one the name's
+    own page or its other edges give (graph.name_summary)."""
+    if summary and ":" not in typed and compatible(summary["type"], typed):
+        return summary["type"]
+    return typed
 
 
 class Scorer(Protocol):
@@ -135,13 +145,14 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         several = asked == "tail" and values_per_sense[(edge[0], edge[4])] > 1
         # Type consistency, measured independently of the pools' own labels: a
         # tail's distractors are re-typed as values of the asked relation
-        # (transforms/entity_type.tail_type); a head's keep their entity type.
+        # (transforms/entity_type.tail_type); a head's keep their entity type
+        # (without the kind of a work, which tail_type does not give either).
         if asked == "tail":
             gold_type = _retype(draft.gold, draft.relation)
             retype = lambda o: _retype(o, draft.relation)  # noqa: E731
         else:
-            labels = dict(typed)
-            gold_type = draft.gold_type or "other"
+            labels = {t: c.split(":", 1)[0] if c else c for t, c in typed}
+            gold_type = (draft.gold_type or "other").split(":", 1)[0]
             retype = lambda o: labels.get(o, gold_type)  # noqa: E731
         for task in tasks:
             iid = templates.item_id(task, edge[0], edge[4], edge[5], asked)
@@ -173,16 +184,18 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         gold = e[5]
         g_summary = hops.get(normalise(gold))
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
+        gold_type = _kind_known(e[6], g_summary)
         sims: dict[str, float] = {}
         cands = _pool_candidates(scorer, ("rel", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
         if e[6] not in UNTYPED and e[4] not in RELATION_POOL_ONLY:
             cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
             cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
-            cands += _pool_candidates(scorer, ("type", e[6]), gold, gold_bin, "type", sims, max_tier, "frequency")
+            cands += _pool_candidates(scorer, ("type", gold_type), gold, gold_bin, "type", sims, max_tier,
+                                      "frequency")
         below, above = ladder(gold, e[6], e[4])
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims] + below + above))
         typed = [(c[0], c[1]) for c in cands] + [(t, e[6]) for t in below + above]
-        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, e[6], e[4],
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, gold_type, e[4],
                       known_set(values_by_rel[e[4]], e[4]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases)
         return draft, sims, typed
@@ -191,14 +204,16 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         gold = e[1]
         g_summary = hops.get(normalise(gold))
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 0
+        gold_type = _kind_known(e[3], g_summary)
         sims: dict[str, float] = {}
         cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
         if e[3] not in UNTYPED:
             cands += _neighbour_candidates(hops, outs, [x for x in ins if x is not e])
-            cands += _pool_candidates(scorer, ("type", e[3]), gold, gold_bin, "type", sims, max_tier, "frequency")
+            cands += _pool_candidates(scorer, ("type", gold_type), gold, gold_bin, "type", sims, max_tier,
+                                      "frequency")
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims]))
         typed = [(c[0], c[1]) for c in cands]
-        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, e[3], e[4],
+        draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, gold_type, e[4],
                       known_set(heads_by_rel[e[4]]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases)
         return draft, sims, typed

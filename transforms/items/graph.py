@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
+from transforms.items.kinds import option_kind, pair_kind
 from transforms.items.numeric import variants
 from transforms.split import stable_hash
 from transforms.text import normalise
@@ -60,17 +61,22 @@ def option_type(name: str, typed: str) -> str:
 
 def edges_of(pair: dict[str, Any]) -> list[tuple]:
     """One edge per kept triple: a tuple in EDGE_FIELDS order (cheap to shuffle).
-    Its two types are the kinds the names have as options (option_type), so
-    every pool, neighbour and gold of the items stage reads the same kinds."""
+    Its two types are the kinds the names have as options (option_type, and a
+    work's kind: items/kinds.py), so every pool, neighbour and gold of the
+    items stage reads the same kinds."""
     entity = pair.get("entity") or ""
-    base = (pair.get("pair_id"), entity, pair.get("subtitle"), option_type(entity, pair.get("entity_type") or "other"))
+    head_type = option_type(entity, pair.get("entity_type") or "other")
+    head_kind = pair_kind(pair, head_type)
+    base = (pair.get("pair_id"), entity, pair.get("subtitle"), option_kind(head_type, head_kind=head_kind))
     rest = (pair.get("domain") or "unknown", pair.get("split"), bool(pair.get("in_subset")))
     out = []
     for t in pair.get("triples") or []:
         tail = t.get("tail") or ""
         if not tail.strip():
             continue
-        out.append(base + (t.get("relation") or "", tail, option_type(tail, t.get("tail_type") or "other")) + rest)
+        relation = t.get("relation") or ""
+        tail_type = option_kind(option_type(tail, t.get("tail_type") or "other"), relation, head_type, head_kind)
+        out.append(base + (relation, tail, tail_type) + rest)
     return out
 
 
@@ -142,6 +148,8 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
             head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
+    if ":" in summary["type"]:  # a work of a known kind is also a work, for golds of unknown kind
+        out.append((("type", summary["type"].split(":", 1)[0], b), (rank, name, summary["type"])))
     for r, c in rel_types.items():
         out.append((("rel", r, b), (rank, name, _majority(c))))
     for r, c in head_rels.items():

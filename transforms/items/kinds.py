@@ -1,0 +1,125 @@
+"""The kind of a work as an option: a film or series, a song or album, a book or poem.
+
+Entity typing gives every work one type, `work`, and so did the options:
+`下列哪一项是蔡依林的代表作品？` offered films (七武士, 西部世界) beside her
+song 舞娘, and a director's 代表作品 offered the album 《陈奕迅》, which a
+reader strikes out without knowing the answer. A work's kind comes from its
+own page where it has one (the relations it states, 导演 or 所属专辑, then
+the head noun of its defining phrase, `…的一首歌曲`), and for a value of
+`代表作品` from the field of the person it belongs to (their 职业 and their
+defining phrase: 歌手 is music, 导演 the screen, 诗人 literature). Evidence
+of two kinds, or none, leaves the kind unknown: the work stays a plain `work`.
+
+An option's type is `work:<kind>` when the kind is known (`option_kind`);
+a gold of a known kind takes options of that kind only, a gold of unknown
+kind takes any work (`compatible`).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from transforms.defining_clause import defining_phrases
+
+_SENTENCE_END = re.compile(r"[。；;！？!?\n]")
+
+SCREEN, MUSIC, LITERATURE = "screen", "music", "literature"
+# Relations a work's own page states, by its kind. 制作人 and 发行时间 are
+# left out: records and films have both.
+_OWN_RELATIONS = {
+    SCREEN: frozenset({"导演", "主演", "编剧", "上映时间", "上映日期", "首播时间", "集数", "片长", "出品公司",
+                       "制片地区", "制片国家", "拍摄地点", "出品时间", "每集长度", "首播平台", "对白语言"}),
+    MUSIC: frozenset({"歌曲原唱", "原唱", "作词", "作曲", "填词", "谱曲", "编曲", "所属专辑", "专辑歌手", "唱片公司",
+                      "歌手", "演唱", "曲目数", "音乐风格", "歌曲语言", "歌曲时长"}),
+    LITERATURE: frozenset({"出版社", "出版时间", "字数", "连载网站", "连载状态", "ISBN", "页数", "开本", "装帧", "定价"}),
+}
+# The head noun a work's defining phrase ends with (`…的一首歌曲`, `…动画电影`).
+_KIND_NOUNS = {
+    SCREEN: ("电影", "影片", "电视剧", "剧集", "动画片", "纪录片", "网络剧", "网剧", "连续剧", "系列剧"),
+    MUSIC: ("歌曲", "单曲", "专辑", "音乐作品", "民歌", "主题曲", "插曲", "片尾曲", "EP"),
+    LITERATURE: ("小说", "图书", "书籍", "著作", "散文集", "诗集", "漫画", "绘本", "丛书", "诗", "诗歌", "绝句", "散文",
+                 "文集"),
+}
+# What a person's 职业 or defining phrase names them as, by the kind of their works.
+_FIELD_WORDS = {
+    SCREEN: ("演员", "导演", "编剧", "制片人", "监制"),
+    MUSIC: ("歌手", "音乐人", "作曲家", "词作者", "作词人", "唱作", "歌唱家", "乐队", "组合", "说唱", "声乐"),
+    LITERATURE: ("作家", "小说家", "诗人", "散文家", "文学家"),
+}
+_OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
+# Relations whose value is a work of the head person (their field's kind).
+WORKS_OF_PERSON = frozenset({"代表作品", "主要作品", "代表作"})
+# Relations whose value is a work of one kind, whoever the head.
+_TAIL_KIND = {"所属专辑": MUSIC, "代表专辑": MUSIC, "主题曲": MUSIC, "片尾曲": MUSIC, "插曲": MUSIC}
+
+
+def _one(kinds: set[str]) -> str | None:
+    return next(iter(kinds)) if len(kinds) == 1 else None
+
+
+def _phrases(pair: dict[str, Any]) -> list[str]:
+    return defining_phrases(pair.get("text") or "", pair.get("entity") or "")[1]
+
+
+def work_kind(pair: dict[str, Any]) -> str | None:
+    """The kind of the work a pair is about: by the relations it states, else
+    by the head noun its defining phrase ends with; None when unknown or mixed."""
+    relations = {t.get("relation") for t in pair.get("triples") or ()}
+    by_relation = _one({k for k, rels in _OWN_RELATIONS.items() if rels & relations})
+    if by_relation:
+        return by_relation
+    ends = {k for phrase in _phrases(pair) for part in phrase.split("、")
+            for k, nouns in _KIND_NOUNS.items() if part.strip().endswith(nouns)}
+    return _one(ends)
+
+
+# The opening's segments a biography names its subject's calling in
+# (`姜文，1963年1月5日出生于河北省唐山市，中国大陆演员、导演、编剧。`): short,
+# and not about someone else (`其父为演员`, `演员王某的儿子`).
+_OPENING_SEGMENT = re.compile(r"[^，,。；;！？!?\n]{1,24}")
+_ABOUT_ANOTHER = re.compile(r"[父母兄弟姐妹妻夫子女儿]|的")
+
+
+def person_field(pair: dict[str, Any]) -> str | None:
+    """The kind of a person's works: by their 职业 values, their defining
+    phrase and the short segments of their summary's first sentence
+    (`流行乐男歌手` -> music; `演员、导演、编剧` -> screen); None when several
+    fields or none."""
+    said = [t.get("tail") or "" for t in pair.get("triples") or () if t.get("relation") in _OCCUPATION_RELATIONS]
+    said += _phrases(pair)
+    opening = _SENTENCE_END.split((pair.get("text") or "").strip(), 1)[0][:160]
+    said += [m.group() for m in _OPENING_SEGMENT.finditer(opening) if not _ABOUT_ANOTHER.search(m.group())]
+    return _one({k for text in said for k, words in _FIELD_WORDS.items() if any(w in text for w in words)})
+
+
+def option_kind(typed: str, relation: str | None = None, head_type: str | None = None,
+                head_kind: str | None = None) -> str:
+    """`work:<kind>` for a work whose kind is known, the type unchanged otherwise.
+    A head work's kind is its page's (`head_kind`); a tail's is its relation's
+    (所属专辑) or, for 代表作品, the head person's field."""
+    if typed != "work":
+        return typed
+    if relation is None:
+        kind = head_kind
+    else:
+        kind = _TAIL_KIND.get(relation) or (head_kind if head_type == "person" and relation in WORKS_OF_PERSON
+                                            else None)
+    return f"work:{kind}" if kind else typed
+
+
+def pair_kind(pair: dict[str, Any], typed: str) -> str | None:
+    """What a pair tells about kinds: a work's own kind, a person's field."""
+    if typed == "work":
+        return work_kind(pair)
+    if typed == "person":
+        return person_field(pair)
+    return None
+
+
+def compatible(option_type: str | None, gold_type: str | None) -> bool:
+    """An option may stand beside the gold: the same type and kind, or any
+    kind of the gold's type when the gold's kind is unknown."""
+    if option_type == gold_type:
+        return True
+    return bool(option_type and gold_type and ":" not in gold_type and option_type.split(":", 1)[0] == gold_type)
+
