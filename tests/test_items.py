@@ -195,6 +195,24 @@ def test_options_are_a_seeded_permutation_and_the_invariants_hold():
     assert len(set(positions)) >= 8  # the gold moves around
 
 
+FILMS = ["《阿甘正传》", "活着", "《 红高粱》", "霸王别姬", "英雄", "《卧虎藏龙》", "花样年华", "甜蜜蜜", "饮食男女", "《菊豆》"]
+
+
+@pytest.mark.parametrize("gold", ["《 乱世佳人》", "《乱世佳人》", "乱世佳人"])
+def test_every_option_is_written_in_the_gold_s_form(gold):
+    """Works come as their pages write them, in 《》 or bare (KdConv pads some
+    marks): the one option written like no other was the answer."""
+    draft = _draft([(f, "work:screen", "same_relation") for f in FILMS], gold=gold, relation="代表作品",
+                   gold_type="work:screen")
+    item = assemble(draft, choose(draft, {f: 0.5 for f in FILMS}, (0.15, 0.9), 0, 9), 0)
+    item.update(relation="代表作品")
+    assert violations(item, draft.known) == [] and item["answer"] == gold  # the gold as the pair states it
+    head, tail = (gold[:gold.index("乱")], gold[gold.index("人") + 1:])
+    for option in item["options"]:
+        assert option.startswith(head) and option.endswith(tail) and " " not in option.strip("《》 ")
+    assert ("《 阿甘正传》" if gold.startswith("《 ") else "《阿甘正传》" if gold.startswith("《") else "阿甘正传") in item["options"]
+
+
 def test_the_checker_catches_broken_items():
     good = {"options": ["北京"] + CITIES[:9], "answer": "北京", "answer_index": 0, "relation": "首都",
             "distractor_origins": ["type"] * 9, "distractor_similarity": [0.5] * 9}

@@ -127,3 +127,24 @@ def test_a_singer_s_work_is_asked_among_songs_and_an_unknown_kind_among_all_work
     hops = {"菊豆": {"name": "菊豆", "type": "work:screen", "count": 1, "aliases": frozenset(), "neighbours": []}}
     (item,) = group_items("某导演", unknown, hops, work_scorer, cfg, count)
     assert set(item["options"]) - {"菊豆"} <= set(FILMS)
+
+
+MOTHERS = ["长孙皇后", "武则天", "孝庄文皇后", "马皇后", "窦太后", "王政君", "卫子夫", "吕雉", "薄姬", "阴丽华"]
+MEN = ["李世民", "朱元璋", "刘邦", "刘彻", "曹操", "刘备", "孙权", "赵匡胤", "杨坚", "李渊"]
+
+
+def test_a_mother_is_asked_among_mothers_never_among_men(tmp_path):
+    """Kin relations draw on their own values only (RELATION_POOL_ONLY): the
+    mothers of the graph are women; the people of its type pool are not."""
+    pools = {("rel", "母亲", freq_bin(1)): [(m, "person") for m in MOTHERS],
+             ("type", "person", freq_bin(1)): [(m, "person") for m in MEN]}
+    path = embed_all(sorted({"李治", "长孙皇后", *MOTHERS, *MEN}), "use-m3", str(tmp_path / "cache"),
+                     str(tmp_path / "vectors.arrow"))
+    index, matrix = read_vectors(path)
+    records = [("out", _edge("p_lz", "李治", None, "母亲", "长孙皇后", "person")),
+               ("out", _edge("p_lz", "李治", None, "父亲", "李世民", "person"))]
+    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",))
+    items = group_items("李治", records, {}, _Scorer(index, matrix, pools, 0.0), cfg, lambda k, n: None)
+    (mother,) = [i for i in items if i["relation"] == "母亲"]
+    assert set(mother["options"]) == set(MOTHERS) and set(mother["distractor_origins"]) == {"same_relation"}
+    assert not [i for i in items if i["relation"] == "父亲"]  # no fathers in the pool: not asked

@@ -1,4 +1,5 @@
-"""A work's kind among the options (transforms/items/kinds.py): films with films, songs with songs.
+"""A work's kind and a person's field among the options (transforms/items/kinds.py):
+films with films, songs with songs, singers with singers.
 
 Before it, every work was one type: a singer's 代表作品 offered films, a
 director's offered albums, and a reader struck them out unread. Facts here
@@ -45,7 +46,12 @@ def test_option_kinds_of_heads_and_tails():
     assert option_kind("work", "代表作品", "person", "screen") == "work:screen"
     assert option_kind("work", "代表作品", "person", None) == "work"  # a person of two fields
     assert option_kind("work", "代表作品", "organisation", "screen") == "work"
-    assert option_kind("person", "导演", "work", "screen") == "person"  # only works have kinds
+    # a person's field: their page's, or the credit they are the value of
+    assert option_kind("person", head_kind="music") == "person:music"
+    assert option_kind("person", "作曲", "work", "screen") == "person:music"  # 作曲 credits a musician
+    assert option_kind("person", "主演") == "person:screen" and option_kind("person", "作者") == "person:literature"
+    assert option_kind("person", "父亲") == "person"  # kin says nothing of a field
+    assert option_kind("place", "出生地", "person", "music") == "place"
     # a gold of a known kind takes its kind only; a gold of unknown kind any work
     assert compatible("work:music", "work:music") and not compatible("work:screen", "work:music")
     assert not compatible("work", "work:music")
@@ -57,6 +63,6 @@ def test_edges_carry_the_kinds():
                   "person")
     edges = {e[4]: e for e in edges_of(zhang)}
     assert edges["代表作品"][6] == "work:screen" and edges["出生地"][6] == "place"
-    assert edges["代表作品"][3] == "person"
+    assert edges["代表作品"][3] == "person:screen"  # his page tells his field
     film = _pair("霸王别姬", "《霸王别姬》是陈凯歌执导的电影。", [("导演", "陈凯歌", "person")])
     assert edges_of(film)[0][3] == "work:screen"

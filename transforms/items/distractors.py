@@ -21,6 +21,7 @@ reason (a year always in the middle of its neighbours is found unread).
 from __future__ import annotations
 
 import random
+import re
 import zlib
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -168,9 +169,27 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
     return chosen[:NUM_DISTRACTORS]
 
 
+# A title as the pages write it: `《阿甘正传》`, `《 乱世佳人》` (KdConv pads some).
+_TITLE = re.compile(r"(《\s*)(.*?)(\s*》)", re.S)
+
+
+def in_gold_form(text: str, gold: str) -> str:
+    """A distractor written as the gold is: in the gold's title marks (and
+    their padding) when the gold is a title, without marks when it is not.
+    Works came to the options as their pages wrote them, some in 《》 and
+    some bare, and the one option written like no other was the answer
+    (`《 乱世佳人》` among bare titles)."""
+    g, m = _TITLE.fullmatch(gold), _TITLE.fullmatch(text)
+    inner = m.group(2) if m else text
+    if g:
+        return g.group(1) + inner + g.group(3)
+    return inner if m else text
+
+
 def assemble(draft: Draft, chosen: list[tuple[str, str, float]], seed: int) -> dict:
-    """Options in a seeded order: the gold and its nine distractors, with origins and similarities."""
-    entries = [(draft.gold, None, None)] + [(t, o, s) for t, o, s in chosen]
+    """Options in a seeded order: the gold and its nine distractors (written in the
+    gold's form: in_gold_form), with origins and similarities."""
+    entries = [(draft.gold, None, None)] + [(in_gold_form(t, draft.gold), o, s) for t, o, s in chosen]
     order = list(range(NUM_OPTIONS))
     item_rng(seed, draft.item_id, "order").shuffle(order)
     options = [entries[i][0] for i in order]

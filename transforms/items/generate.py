@@ -9,8 +9,8 @@ head), in-edges (the name as a tail) and its neighbours' summaries
 and each question gets nine distractors (distractors.choose) from the
 neighbours, the other senses, and the pools of the relation and of the type
 (a gold typed `other`, or a country, a sight, an address, a species' range,
-a taxon, a 字 or a 号, a character, an era: its relation's pool only, see UNTYPED and
-RELATION_POOL_ONLY).
+a taxon, a 字 or a 号, a character, an era, a kinsman: its relation's pool
+only, see UNTYPED and RELATION_POOL_ONLY).
 """
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from transforms.items.distractors import Candidate, Draft, assemble, choose, vio
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.kinds import compatible
+from transforms.role_cues import KIN_RELATIONS
 from transforms.items.numeric import ladder
 from transforms.text import normalise
 
@@ -42,12 +43,14 @@ UNTYPED = frozenset({None, "", "other"})
 # plants (白扦 among the families of 溲疏); typed as the person it names, a 字
 # drew full names (李白 among 杜甫's); typed `person` like an actor, a part
 # played drew directors (冯小刚, 李安 among the parts 吴磊 played); an era
-# outside the dynasty ladder drew towns (平昌县 for 西辽). The
-# relation's own values are of the gold's kind; too few of them, and the
-# triple is not asked (too_few_distractors).
+# outside the dynasty ladder drew towns (平昌县 for 西辽); a mother drew men
+# (李安, 康洪雷 for 公父文伯's mother). The relation's own values are of the
+# gold's kind (and a kin relation's of the gold's sex); too few of them, and
+# the triple is not asked (too_few_distractors).
 RELATION_POOL_ONLY = frozenset({"国籍", "国家", "所属国家", "制片地区", "制片国家", "周边景点", "地址",
                                 "地理分布", "分布区域", "原产地", "属于", "界", "门", "纲", "目", "科", "属",
-                                "字", "号", "饰演", "配音", "主角", "朝代", "所处时代", "时代", "所属朝代"})
+                                "字", "号", "饰演", "配音", "主角", "朝代", "所处时代", "时代", "所属朝代"}
+                               | KIN_RELATIONS)
 
 
 @lru_cache(maxsize=65536)
@@ -174,10 +177,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
             for origin, sim in zip(item["distractor_origins"], item["distractor_similarity"]):
                 count(f"origin|{origin}", 1)
                 count(f"sim|{min(9, max(0, int(sim * 10))) / 10:.1f}", 1)
-            for o in item["options"]:
-                if o != item["answer"]:
-                    same = retype(o) == gold_type
-                    count("type|consistent" if same else "type|inconsistent", 1)
+            for text, _, _ in chosen:  # as the pool holds it, before in_gold_form's title marks
+                count("type|consistent" if retype(text) == gold_type else "type|inconsistent", 1)
             items.append(item)
 
     def tail_draft(e: tuple, max_tier: int):

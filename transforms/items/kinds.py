@@ -1,6 +1,7 @@
-"""The kind of a work as an option: a film or series, a song or album, a book or poem.
+"""The kind of a work or a person as an option: a film or a song, a director or a singer.
 
-Entity typing gives every work one type, `work`, and so did the options:
+Entity typing gives every work one type, `work` (a film or series, a song or
+album, a book or poem), and so did the options:
 `下列哪一项是蔡依林的代表作品？` offered films (七武士, 西部世界) beside her
 song 舞娘, and a director's 代表作品 offered the album 《陈奕迅》, which a
 reader strikes out without knowing the answer. A work's kind comes from its
@@ -10,9 +11,13 @@ the head noun of its defining phrase, `…的一首歌曲`), and for a value of
 defining phrase: 歌手 is music, 导演 the screen, 诗人 literature). Evidence
 of two kinds, or none, leaves the kind unknown: the work stays a plain `work`.
 
-An option's type is `work:<kind>` when the kind is known (`option_kind`);
-a gold of a known kind takes options of that kind only, a gold of unknown
-kind takes any work (`compatible`).
+A person's field is the kind of their works, and is told the same way: by
+their page, or by the credit they are the value of (歌手 and 作曲 are
+musicians, 导演 and 主演 people of the screen, 作者 a writer).
+
+An option's type is `work:<kind>` or `person:<field>` when the kind is
+known (`option_kind`); a gold of a known kind takes options of that kind
+only, a gold of unknown kind takes any of its type (`compatible`).
 """
 from __future__ import annotations
 
@@ -51,6 +56,13 @@ _OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
 WORKS_OF_PERSON = frozenset({"代表作品", "主要作品", "代表作"})
 # Relations whose value is a work of one kind, whoever the head.
 _TAIL_KIND = {"所属专辑": MUSIC, "代表专辑": MUSIC, "主题曲": MUSIC, "片尾曲": MUSIC, "插曲": MUSIC}
+# Relations whose value is a person of one field: the credits of a record, of
+# a film, of a book (`再见的演唱者是谁？` among singers, not 曹操 or a director).
+_PERSON_TAIL_FIELD = {
+    **dict.fromkeys(("歌手", "演唱", "歌曲原唱", "原唱", "作曲", "作词", "谱曲", "填词", "编曲", "专辑歌手"), MUSIC),
+    **dict.fromkeys(("导演", "编剧", "主演", "出品人"), SCREEN),
+    "作者": LITERATURE,
+}
 
 
 def _one(kinds: set[str]) -> str | None:
@@ -94,17 +106,21 @@ def person_field(pair: dict[str, Any]) -> str | None:
 
 def option_kind(typed: str, relation: str | None = None, head_type: str | None = None,
                 head_kind: str | None = None) -> str:
-    """`work:<kind>` for a work whose kind is known, the type unchanged otherwise.
-    A head work's kind is its page's (`head_kind`); a tail's is its relation's
-    (所属专辑) or, for 代表作品, the head person's field."""
-    if typed != "work":
-        return typed
+    """`work:<kind>` for a work whose kind is known, `person:<field>` for a
+    person whose field is; the type unchanged otherwise. A head's kind is its
+    page's (`head_kind`: a work's kind, a person's field); a tail's is its
+    relation's (所属专辑 is a record, 作曲 a musician) or, for 代表作品, the
+    head person's field."""
     if relation is None:
-        kind = head_kind
-    else:
+        kind = head_kind if typed in ("work", "person") else None
+    elif typed == "work":
         kind = _TAIL_KIND.get(relation) or (head_kind if head_type == "person" and relation in WORKS_OF_PERSON
                                             else None)
-    return f"work:{kind}" if kind else typed
+    elif typed == "person":
+        kind = _PERSON_TAIL_FIELD.get(relation)
+    else:
+        kind = None
+    return f"{typed}:{kind}" if kind else typed
 
 
 def pair_kind(pair: dict[str, Any], typed: str) -> str | None:
