@@ -81,7 +81,7 @@ def test_a_dynasty_page_is_an_era_among_options_not_a_place():
 
     assert kind("唐朝", "place", "中文名", "唐朝", "place") == "date"
     assert kind("李白", "person", "所处时代", "唐朝", "date", side="in") == "date"
-    assert kind("深圳", "place", "中文名", "深圳市", "place") == "place"
+    assert kind("深圳", "place", "中文名", "深圳市", "place") == "place:local"  # a place inside a country
     # a family is typed `species` like a plant; as an option it is a taxon, no plant's other name
     assert kind("漆树科", "species", "中文名", "漆树科", "species") == "taxon"
     assert kind("胡颓子", "species", "别名", "三月枣", "species") == "species"

@@ -51,7 +51,11 @@ def test_option_kinds_of_heads_and_tails():
     assert option_kind("person", "作曲", "work", "screen") == "person:music"  # 作曲 credits a musician
     assert option_kind("person", "主演") == "person:screen" and option_kind("person", "作者") == "person:literature"
     assert option_kind("person", "父亲") == "person"  # kin says nothing of a field
-    assert option_kind("place", "出生地", "person", "music") == "place"
+    # a place is a country by its name or as a nationality, else a place inside one
+    assert option_kind("place", "出生地", "person", "music", name="伦敦") == "place:local"
+    assert option_kind("place", "出生地", name="英国") == "place:country"
+    assert option_kind("place", "国籍", name="苏格兰") == "place:country"
+    assert option_kind("place", name="北京") == "place:local" and option_kind("place", name="日本") == "place:country"
     # a gold of a known kind takes its kind only; a gold of unknown kind any work
     assert compatible("work:music", "work:music") and not compatible("work:screen", "work:music")
     assert not compatible("work", "work:music")
@@ -62,7 +66,7 @@ def test_edges_carry_the_kinds():
     zhang = _pair("张艺谋", "张艺谋，中国内地导演、摄影师。", [("代表作品", "红高粱", "work"), ("出生地", "陕西西安", "place")],
                   "person")
     edges = {e[4]: e for e in edges_of(zhang)}
-    assert edges["代表作品"][6] == "work:screen" and edges["出生地"][6] == "place"
+    assert edges["代表作品"][6] == "work:screen" and edges["出生地"][6] == "place:local"
     assert edges["代表作品"][3] == "person:screen"  # his page tells his field
     film = _pair("霸王别姬", "《霸王别姬》是陈凯歌执导的电影。", [("导演", "陈凯歌", "person")])
     assert edges_of(film)[0][3] == "work:screen"

@@ -67,7 +67,7 @@ def edges_of(pair: dict[str, Any]) -> list[tuple]:
     entity = pair.get("entity") or ""
     head_type = option_type(entity, pair.get("entity_type") or "other")
     head_kind = pair_kind(pair, head_type)
-    base = (pair.get("pair_id"), entity, pair.get("subtitle"), option_kind(head_type, head_kind=head_kind))
+    base = (pair.get("pair_id"), entity, pair.get("subtitle"), option_kind(head_type, head_kind=head_kind, name=entity))
     rest = (pair.get("domain") or "unknown", pair.get("split"), bool(pair.get("in_subset")))
     out = []
     for t in pair.get("triples") or []:
@@ -75,7 +75,8 @@ def edges_of(pair: dict[str, Any]) -> list[tuple]:
         if not tail.strip():
             continue
         relation = t.get("relation") or ""
-        tail_type = option_kind(option_type(tail, t.get("tail_type") or "other"), relation, head_type, head_kind)
+        tail_type = option_kind(option_type(tail, t.get("tail_type") or "other"), relation, head_type, head_kind,
+                                tail)
         out.append(base + (relation, tail, tail_type) + rest)
     return out
 

@@ -15,13 +15,18 @@ A person's field is the kind of their works, and is told the same way: by
 their page, or by the credit they are the value of (歌手 and 作曲 are
 musicians, 导演 and 主演 people of the screen, 作者 a writer).
 
-An option's type is `work:<kind>` or `person:<field>` when the kind is
-known (`option_kind`); a gold of a known kind takes options of that kind
-only, a gold of unknown kind takes any of its type (`compatible`).
+A place is a country or a place inside one (`伦敦` among 韩国 and 德国 was
+found unread).
+
+An option's type is `work:<kind>`, `person:<field>` or `place:<kind>` when
+the kind is known (`option_kind`); a gold of a known kind takes options of
+that kind only, a gold of unknown kind takes any of its type (`compatible`).
 """
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from transforms.defining_clause import defining_phrases
@@ -104,14 +109,31 @@ def person_field(pair: dict[str, Any]) -> str | None:
     return _one({k for text in said for k, words in _FIELD_WORDS.items() if any(w in text for w in words)})
 
 
+# Relations whose value is a country, whatever its name.
+_COUNTRY_RELATIONS = frozenset({"国籍", "国家", "所属国家", "制片国家"})
+COUNTRY, LOCAL = "country", "local"
+
+
+@lru_cache(maxsize=1)
+def countries() -> frozenset[str]:
+    """Sovereign states by their Chinese names (resources/countries.txt)."""
+    text = resources.files("transforms").joinpath("resources/countries.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 def option_kind(typed: str, relation: str | None = None, head_type: str | None = None,
-                head_kind: str | None = None) -> str:
+                head_kind: str | None = None, name: str = "") -> str:
     """`work:<kind>` for a work whose kind is known, `person:<field>` for a
-    person whose field is; the type unchanged otherwise. A head's kind is its
-    page's (`head_kind`: a work's kind, a person's field); a tail's is its
+    person whose field is, `place:country` or `place:local` for a place (a
+    birthplace among countries, `伦敦` beside 韩国 and 德国, was the one
+    town); the type unchanged otherwise. A head's kind is its page's
+    (`head_kind`: a work's kind, a person's field); a tail's is its
     relation's (所属专辑 is a record, 作曲 a musician) or, for 代表作品, the
-    head person's field."""
-    if relation is None:
+    head person's field. A place is a country by its name (`name`) or as the
+    value of 国籍."""
+    if typed == "place":
+        kind = COUNTRY if relation in _COUNTRY_RELATIONS or name.strip() in countries() else LOCAL
+    elif relation is None:
         kind = head_kind if typed in ("work", "person") else None
     elif typed == "work":
         kind = _TAIL_KIND.get(relation) or (head_kind if head_type == "person" and relation in WORKS_OF_PERSON
