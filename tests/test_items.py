@@ -231,6 +231,9 @@ def test_questions_and_the_head_asking_rule():
     assert templates.qa_question("出生地", "tail", "鲁迅", "浙江绍兴") == "鲁迅出生在哪里？"
     assert templates.qa_question("分子式", "tail", "(±)反式菊酸", "C10H16O2") == "(±)反式菊酸的分子式是什么？"
     assert templates.qa_question("原产地", "tail", "银杏", "中国") == "银杏的原产地是什么？"  # generic fallback
+    # a person with no template of its relation is asked with 谁
+    assert templates.qa_question("校长", "tail", "南开大学", "张伯苓", tail_type="person") == "南开大学的校长是谁？"
+    assert templates.qa_question("嘉宾", "tail", "某节目", "某人", tail_type="person:music") == "某节目的嘉宾是谁？"
     # several values of a relation without a template: asked for one of them
     assert templates.qa_question("下辖地区", "tail", "深圳", "南山区", several=True) == "下列哪一项是深圳的下辖地区？"
     assert templates.qa_question("号", "tail", "曹雪芹", "芹溪", several=True) == "下列哪一项是曹雪芹的号？"

@@ -161,7 +161,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
             iid = templates.item_id(task, edge[0], edge[4], edge[5], asked)
             d = Draft(**{**draft.__dict__, "item_id": iid})
             body = assemble(d, chosen, cfg.seed)
-            question = (templates.qa_question(edge[4], asked, shown_head, edge[5], several) if task == "qa"
+            question = (templates.qa_question(edge[4], asked, shown_head, edge[5], several, edge[6]) if task == "qa"
                         else templates.kgc_question(edge[4], asked, shown_head, edge[5]))
             item = {
                 "item_id": iid, "task": task, "domain": edge[7], "split": edge[8], "in_subset": edge[9],

@@ -4,7 +4,8 @@ QA (CB-ECLLM App. C.2) asks one kept triple as a natural Chinese question,
 `(±)反式菊酸的分子式是什么？`. The most frequent Baike relations get a
 hand-written template (their generic form reads badly: `鲁迅的出生地是什么？`
 asks for a thing where the answer is a place); every other relation falls
-back to `{h}的{r}是什么？`. Relations whose value is a list (代表作品, 主演)
+back to `{h}的{r}是什么？`, or `{h}的{r}是谁？` when the answer is a person
+(`安庆市第七中学的校长是谁？`). Relations whose value is a list (代表作品, 主演)
 ask for "one of" them, since the other true values are never offered.
 
 KGC uses the paper's triple form, `(h, r, ?)` and `(?, r, t)`.
@@ -99,6 +100,8 @@ TAIL_TEMPLATES: dict[str, str] = {
     "获奖": "下列哪一项是{h}获得的奖项？",
 }
 GENERIC_TAIL = "{h}的{r}是什么？"
+# A person asked with no template of its relation: `安庆市第七中学的校长是谁？`, not `…是什么？`.
+GENERIC_PERSON = "{h}的{r}是谁？"
 GENERIC_ONE_OF = "下列哪一项是{h}的{r}？"
 # A date relation asked as precisely as its value gives it: `唐太宗的出生日期是哪一天？`
 # asks for a day that the answer (598年) and every option lack. Each tuple: the
@@ -136,10 +139,12 @@ def shown_head(entity: str, subtitle: str | None, polysemous: bool) -> str:
     return entity
 
 
-def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: bool = False) -> str:
+def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: bool = False,
+                tail_type: str | None = None) -> str:
     """The question of a QA item. `several`: the entity has other values of the
     relation (深圳's nine 下辖地区, 曹雪芹's two 号), so the question asks for one
-    of them, `下列哪一项是深圳的下辖地区？`, not as if the answer were the only one."""
+    of them, `下列哪一项是深圳的下辖地区？`, not as if the answer were the only one.
+    `tail_type` (the answer's option type): a person is asked with 谁."""
     if asked == "head":
         return HEAD_TEMPLATES[relation].format(t=tail.strip().removeprefix("《").removesuffix("》")
                                               if "《{t}》" in HEAD_TEMPLATES[relation] else tail)
@@ -148,7 +153,8 @@ def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: 
     coarse = COARSE_DATE_TEMPLATES.get(relation)
     if coarse and not _GIVES_A_DAY.search(tail):
         return coarse[0 if _YEAR_ONLY.match(tail.strip()) else 1].format(h=head_shown)
-    return TAIL_TEMPLATES.get(relation, GENERIC_TAIL).format(h=head_shown, r=relation)
+    generic = GENERIC_PERSON if (tail_type or "").split(":", 1)[0] == "person" else GENERIC_TAIL
+    return TAIL_TEMPLATES.get(relation, generic).format(h=head_shown, r=relation)
 
 
 def kgc_question(relation: str, asked: str, head_shown: str, tail: str) -> str:
