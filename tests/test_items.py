@@ -234,6 +234,7 @@ def test_questions_and_the_head_asking_rule():
     # a person with no template of its relation is asked with 谁
     assert templates.qa_question("校长", "tail", "南开大学", "张伯苓", tail_type="person") == "南开大学的校长是谁？"
     assert templates.qa_question("嘉宾", "tail", "某节目", "某人", tail_type="person:music") == "某节目的嘉宾是谁？"
+    assert templates.qa_question("别名", "tail", "李白", "诗仙", tail_type="person") == "李白的别名是什么？"  # a name
     # several values of a relation without a template: asked for one of them
     assert templates.qa_question("下辖地区", "tail", "深圳", "南山区", several=True) == "下列哪一项是深圳的下辖地区？"
     assert templates.qa_question("号", "tail", "曹雪芹", "芹溪", several=True) == "下列哪一项是曹雪芹的号？"

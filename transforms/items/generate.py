@@ -24,8 +24,8 @@ from transforms.items.distractors import Candidate, Draft, assemble, choose, vio
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.kinds import compatible
-from transforms.role_cues import KIN_RELATIONS
 from transforms.items.numeric import ladder
+from transforms.role_cues import KIN_RELATIONS
 from transforms.text import normalise
 
 POOL_BINS = range(0, 6)
@@ -149,7 +149,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         # Type consistency, measured independently of the pools' own labels: a
         # tail's distractors are re-typed as values of the asked relation
         # (transforms/entity_type.tail_type); a head's keep their entity type
-        # (without the kind of a work, which tail_type does not give either).
+        # (without the kinds of items/kinds.py, which tail_type does not give either).
         if asked == "tail":
             gold_type = _retype(draft.gold, draft.relation)
             retype = lambda o: _retype(o, draft.relation)  # noqa: E731

@@ -61,9 +61,9 @@ def option_type(name: str, typed: str) -> str:
 
 def edges_of(pair: dict[str, Any]) -> list[tuple]:
     """One edge per kept triple: a tuple in EDGE_FIELDS order (cheap to shuffle).
-    Its two types are the kinds the names have as options (option_type, and a
-    work's kind: items/kinds.py), so every pool, neighbour and gold of the
-    items stage reads the same kinds."""
+    Its two types are the kinds the names have as options (option_type, then
+    items/kinds.option_kind: a work's kind, a person's field, a country), so
+    every pool, neighbour and gold of the items stage reads the same kinds."""
     entity = pair.get("entity") or ""
     head_type = option_type(entity, pair.get("entity_type") or "other")
     head_kind = pair_kind(pair, head_type)
@@ -149,7 +149,7 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
             head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
-    if ":" in summary["type"]:  # a work of a known kind is also a work, for golds of unknown kind
+    if ":" in summary["type"]:  # `work:music` is also a work, for golds whose kind is unknown
         out.append((("type", summary["type"].split(":", 1)[0], b), (rank, name, summary["type"])))
     for r, c in rel_types.items():
         out.append((("rel", r, b), (rank, name, _majority(c))))

@@ -94,7 +94,7 @@ def work_kind(pair: dict[str, Any]) -> str | None:
 # (`姜文，1963年1月5日出生于河北省唐山市，中国大陆演员、导演、编剧。`): short,
 # and not about someone else (`其父为演员`, `演员王某的儿子`).
 _OPENING_SEGMENT = re.compile(r"[^，,。；;！？!?\n]{1,24}")
-_ABOUT_ANOTHER = re.compile(r"[父母兄弟姐妹妻夫子女儿]|的")
+_ABOUT_ANOTHER = re.compile(r"[父母兄弟姐妹妻夫]|儿子|女儿|之子|之女|的")
 
 
 def person_field(pair: dict[str, Any]) -> str | None:

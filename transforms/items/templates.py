@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from transforms.items.exclusion import ALIAS_RELATIONS
 from transforms.text import normalise
 from transforms.trivial import trivial_reason
 
@@ -153,7 +154,9 @@ def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: 
     coarse = COARSE_DATE_TEMPLATES.get(relation)
     if coarse and not _GIVES_A_DAY.search(tail):
         return coarse[0 if _YEAR_ONLY.match(tail.strip()) else 1].format(h=head_shown)
-    generic = GENERIC_PERSON if (tail_type or "").split(":", 1)[0] == "person" else GENERIC_TAIL
+    # an alias of a person is a name, not someone: `李白的别名是什么？`
+    person = (tail_type or "").split(":", 1)[0] == "person" and relation not in ALIAS_RELATIONS
+    generic = GENERIC_PERSON if person else GENERIC_TAIL
     return TAIL_TEMPLATES.get(relation, generic).format(h=head_shown, r=relation)
 
 
