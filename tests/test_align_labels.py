@@ -250,6 +250,8 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
     assert main(args) == 0
     held = json.loads(capsys.readouterr().out)["heldout"]
     assert (held["kept"], held["stated"], held["span_precision"], held["recall"], held["false_keeps"]) == (2, 2, 1.0, 1.0, 0.0)
+    # the T2KG case this page gives: its one sentence, with both kept triples as a right gold
+    assert held["t2kg"] == {"sentences": 1, "gold_triples": 2, "gold_stated": 1.0, "missing_from_gold": 0.0}
     # a labelled page the entries do not hold is named
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "raw-00000.jsonl").write_text(
@@ -265,3 +267,26 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
     assert main(["align", "eval", "--labels", str(labels), "--entries", str(tmp_path / "other" / "raw-*.jsonl"),
                  "--data", str(tmp_path / "absent")]) == 2
     assert "line 2: not a RawEntry" in capsys.readouterr().err
+
+
+def test_t2kg_gold_is_scored_against_the_labels():
+    """A T2KG case's gold (the kept triples supported inside one sentence) is
+    right where the labels find the triple stated in that sentence; a triple
+    the labels find stated there and the gold lacks is counted as missing."""
+    from transforms.align_labels import _t2kg_gold
+
+    text = "明湖大学位于杭州市。校长周文毕业于北京大学。"
+    i, j, k = text.index("杭州市"), text.index("周文"), text.index("北京大学")
+    kept = [{"head": "明湖大学", "relation": "所在地", "tail": "杭州市", "start": i, "end": i + 3},
+            {"head": "明湖大学", "relation": "校长", "tail": "北京大学", "start": k, "end": k + 4}]  # a wrong keep
+
+    def row(relation, tail, spans):
+        return {"relation": relation, "tail": tail, "stated": bool(spans), "spans": spans}
+
+    rows = {("所在地", "杭州市"): row("所在地", "杭州市", [[i, i + 3]]),
+            ("校长", "北京大学"): row("校长", "北京大学", []),
+            ("校长", "周文"): row("校长", "周文", [[j, j + 2]]),  # stated, not kept
+            ("中文名", "明湖大学"): row("中文名", "明湖大学", [[0, 4]])}  # trivial: in no gold, never missing
+    counts = dict.fromkeys(("sentences", "gold", "gold_stated", "said", "missing"), 0)
+    _t2kg_gold("明湖大学", text, kept, rows, counts)
+    assert counts == {"sentences": 2, "gold": 2, "gold_stated": 1, "said": 2, "missing": 1}

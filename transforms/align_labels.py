@@ -131,6 +131,31 @@ def _overlaps(s: int, e: int, spans) -> bool:
     return any(a < e and s < b for a, b in spans)
 
 
+def _t2kg_gold(entity: str, text: str, kept: list[dict], rows: dict[tuple[str, str], dict], counts: dict) -> None:
+    """What the T2KG items of this page would hold, against the labels: each
+    sentence with a kept triple's support is a test case (items/t2kg.py, every
+    relation as the ontology). A gold triple is right when the labels say
+    the text states it in that sentence; a triple the labels find stated
+    inside the sentence and the gold lacks would count against a model that
+    extracts it (trivial triples are left out of both, as the items do)."""
+    from transforms.items.t2kg import sentences, t2kg_cases
+    from transforms.trivial import trivial_reason
+
+    cases, _ = t2kg_cases({"text": text, "triples": kept}, frozenset(t["relation"] for t in kept))
+    spans = sentences(text)
+    for case in cases:
+        a, b = spans[case["sentence"]]
+        gold = {(g["relation"], value_key(g["tail"])) for g in case["gold_triples"]}
+        counts["sentences"] += 1
+        counts["gold"] += len(gold)
+        counts["gold_stated"] += sum(1 for k in gold if (row := rows.get(k)) and row["stated"]
+                                     and _overlaps(a, b, row["spans"]))
+        said = [k for k, row in rows.items() if row["stated"] and any(a <= s and e <= b for s, e in row["spans"])
+                and not ("tail" in row and trivial_reason(entity, row["relation"], row["tail"]))]
+        counts["said"] += len(said)
+        counts["missing"] += sum(1 for k in said if k not in gold)
+
+
 def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=None,
                     part: str | None = None, cleaned: dict | None = None) -> dict:
     """Span precision, recall and false keeps of `clean_entry` on the labels
@@ -147,6 +172,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     kept = right_span = false_keep = unlabelled = stated = stated_kept = 0
     errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    t2kg = {"sentences": 0, "gold": 0, "gold_stated": 0, "said": 0, "missing": 0}
     for key, rows in sorted(by_page.items()):
         raw = entries[key]
         res = cleaned.get(key) if cleaned is not None else None
@@ -155,6 +181,8 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
             if cleaned is not None:
                 cleaned[key] = res
         text = raw["summary"]
+        if res.pair:
+            _t2kg_gold(raw.get("title") or "", text, res.pair["triples"], rows, t2kg)
         seen = set()
         for t in (res.pair or {}).get("triples", []):
             k = (t["relation"], value_key(t["tail"]))
@@ -189,6 +217,12 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
         "false_keeps": false_keep / kept if kept else 0.0,
         "unlabelled_kept": unlabelled,  # false keeps with no row at all: a page labelled in part?
         "by_match": {m: {"kept": v[0], "right_span": v[1]} for m, v in sorted(by_match.items())},
+        # the T2KG test cases these pages give (_t2kg_gold): sentences, gold
+        # triples, the share the labels find stated in their sentence, and the
+        # share of the sentences' stated triples their gold lacks
+        "t2kg": {"sentences": t2kg["sentences"], "gold_triples": t2kg["gold"],
+                 "gold_stated": t2kg["gold_stated"] / t2kg["gold"] if t2kg["gold"] else 1.0,
+                 "missing_from_gold": t2kg["missing"] / t2kg["said"] if t2kg["said"] else 0.0},
         "errors": errors,
     }
 
@@ -220,5 +254,11 @@ def score_report(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=N
 
 def format_line(name: str, r: dict) -> str:
     extra = f"  ({r['unlabelled_kept']} of them unlabelled)" if r.get("unlabelled_kept") else ""
-    return (f"{name:24s} kept {r['kept']:6d}  stated {r['stated']:6d}  span precision {r['span_precision']:.3f}"
+    line = (f"{name:24s} kept {r['kept']:6d}  stated {r['stated']:6d}  span precision {r['span_precision']:.3f}"
             f"  recall {r['recall']:.3f}  false keeps {100 * r['false_keeps']:.1f}%{extra}")
+    t = r.get("t2kg")
+    if t and t["sentences"]:
+        line += (f"\n{'':24s} T2KG cases {t['sentences']:5d}  gold triples {t['gold_triples']:5d}"
+                 f"  stated in their sentence {t['gold_stated']:.3f}"
+                 f"  the sentence's stated triples missing from the gold {100 * t['missing_from_gold']:.1f}%")
+    return line
