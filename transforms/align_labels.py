@@ -17,7 +17,9 @@ compares what it keeps with the labels, joined on (relation, value key):
 - span precision: kept triples whose span overlaps a labelled span / kept;
 - recall: stated triples kept / stated triples;
 - false keeps: kept triples labelled not stated, or not labelled at all
-  (a stray `个` split off a cell) / kept.
+  (a stray `个` split off a cell) / kept;
+- beside them, the T2KG cases the kept spans make of these pages, and how
+  faithful their gold is by the labels (_t2kg_gold).
 """
 from __future__ import annotations
 
