@@ -42,6 +42,12 @@ def norm_relation(name: str) -> str:
     return _SPACE_RE.sub("", name or "").strip("：: ")
 
 
+def opening_sentence(text: str) -> str:
+    """The summary's first sentence, at most 160 characters: where a Baike
+    summary defines its entry."""
+    return _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
+
+
 def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
     """Phrases of the summary's first sentence that end in the entry's head noun.
 
@@ -57,7 +63,7 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
     about something else ("黄浦江又名春申江…") defines nothing about the entry.
     Returns (shape, phrases); shape is "" when the opening defines nothing.
     """
-    sent = _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
+    sent = opening_sentence(text)
     if not sent:
         return "", []
     for m in re.finditer("是", sent):
@@ -94,7 +100,7 @@ def segments_before_copula(text: str) -> list[str]:
     """"成都，简称蓉，四川省省会，……，是国家历史文化名城": when the subject of 是
     is elided, the short comma segments before it describe the entry too; they
     are read strictly, like a biography opening without 是."""
-    sent = _SENTENCE_END_RE.split((text or "").strip(), 1)[0][:160]
+    sent = opening_sentence(text)
     i = sent.find("是")
     head = sent[:i] if 0 < i <= COPULA_CHARS else ""
     return [x for x in _CLAUSE_SEP_RE.split(head)[1:6] if 0 < len(x) <= 12]

@@ -23,7 +23,7 @@ from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
-from transforms.items.kinds import compatible
+from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
 from transforms.role_cues import KIN_RELATIONS
 from transforms.text import normalise
@@ -154,8 +154,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
             gold_type = _retype(draft.gold, draft.relation)
             retype = lambda o: _retype(o, draft.relation)  # noqa: E731
         else:
-            labels = {t: c.split(":", 1)[0] if c else c for t, c in typed}
-            gold_type = (draft.gold_type or "other").split(":", 1)[0]
+            labels = {t: coarse(c) if c else c for t, c in typed}
+            gold_type = coarse(draft.gold_type or "other")
             retype = lambda o: labels.get(o, gold_type)  # noqa: E731
         for task in tasks:
             iid = templates.item_id(task, edge[0], edge[4], edge[5], asked)

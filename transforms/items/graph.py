@@ -14,13 +14,11 @@ names are ranked in a pool by a seeded hash, so a pool is a fixed sample.
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from typing import Any, Iterable
 
-from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
-from transforms.items.kinds import option_kind, pair_kind
+from transforms.items.kinds import coarse, option_kind, option_type, pair_kind
 from transforms.items.numeric import variants
 from transforms.split import stable_hash
 from transforms.text import normalise
@@ -36,33 +34,10 @@ def freq_bin(count: int) -> int:
     return min(5, 1 + int(math.log2(count)))
 
 
-# The ranks a taxon's name ends with (胡颓子科, 溲疏属).
-_TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
-# How a school's name ends (四川省委党校, 北京电影学院).
-_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
-
-
-def option_type(name: str, typed: str) -> str:
-    """The kind a name has as an option, finer than its type where the type
-    lumps kinds a reader tells apart at once: a dynasty's page, typed a place
-    (a polity), is an era (transforms/eras.py), `唐朝` being no one's
-    birthplace; a family or a genus, typed `species` like a plant, is a taxon,
-    `漆树科` being no plant's other name; a school, typed `organisation` like a
-    company, is a school, `河南省淮阳中学` producing no film and a cartoon
-    company being no one's 毕业院校."""
-    if is_dynasty(name):
-        return "date"
-    if typed == "species" and len(name) >= 2 and _TAXON.search(name):
-        return "taxon"
-    if typed == "organisation" and _SCHOOL.search(name):
-        return "school"
-    return typed
-
-
 def edges_of(pair: dict[str, Any]) -> list[tuple]:
     """One edge per kept triple: a tuple in EDGE_FIELDS order (cheap to shuffle).
-    Its two types are the kinds the names have as options (option_type, then
-    items/kinds.option_kind: a work's kind, a person's field, a country), so
+    Its two types are the kinds the names have as options (items/kinds.py:
+    option_type, then option_kind: a work's kind, a person's field, a country), so
     every pool, neighbour and gold of the items stage reads the same kinds."""
     entity = pair.get("entity") or ""
     head_type = option_type(entity, pair.get("entity_type") or "other")
@@ -149,8 +124,8 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
             head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
-    if ":" in summary["type"]:  # `work:music` is also a work, for golds whose kind is unknown
-        out.append((("type", summary["type"].split(":", 1)[0], b), (rank, name, summary["type"])))
+    if coarse(summary["type"]) != summary["type"]:  # `work:music` is also a work, for golds whose kind is unknown
+        out.append((("type", coarse(summary["type"]), b), (rank, name, summary["type"])))
     for r, c in rel_types.items():
         out.append((("rel", r, b), (rank, name, _majority(c))))
     for r, c in head_rels.items():

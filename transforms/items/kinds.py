@@ -1,7 +1,9 @@
-"""The kind of a work or a person as an option: a film or a song, a director or a singer.
+"""The kind a name has as an option, finer than its entity type.
 
-Entity typing gives every work one type, `work` (a film or series, a song or
-album, a book or poem), and so did the options:
+First the types that lump kinds together (`option_type`): a dynasty is an
+era, a family or a genus a taxon, a school a school. Then the kinds inside a
+type. Entity typing gives every work one type, `work` (a film or series, a
+song or album, a book or poem), and so did the options:
 `下列哪一项是蔡依林的代表作品？` offered films (七武士, 西部世界) beside her
 song 舞娘, and a director's 代表作品 offered the album 《陈奕迅》, which a
 reader strikes out without knowing the answer. A work's kind comes from its
@@ -29,9 +31,32 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from transforms.defining_clause import defining_phrases
+from transforms.defining_clause import defining_phrases, opening_sentence
+from transforms.eras import is_dynasty
 
-_SENTENCE_END = re.compile(r"[。；;！？!?\n]")
+# The ranks a taxon's name ends with (胡颓子科, 溲疏属).
+_TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
+# How a school's name ends (四川省委党校, 北京电影学院).
+_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
+
+
+def option_type(name: str, typed: str) -> str:
+    """The kind a name has as an option, finer than its type where the type
+    lumps kinds a reader tells apart at once: a dynasty's page, typed a place
+    (a polity), is an era (transforms/eras.py), `唐朝` being no one's
+    birthplace; a family or a genus, typed `species` like a plant, is a taxon,
+    `漆树科` being no plant's other name; a school, typed `organisation` like a
+    company, is a school, `河南省淮阳中学` producing no film and a cartoon
+    company being no one's 毕业院校. option_kind then adds a work's, a
+    person's and a place's kind."""
+    if is_dynasty(name):
+        return "date"
+    if typed == "species" and len(name) >= 2 and _TAXON.search(name):
+        return "taxon"
+    if typed == "organisation" and _SCHOOL.search(name):
+        return "school"
+    return typed
+
 
 SCREEN, MUSIC, LITERATURE = "screen", "music", "literature"
 # Relations a work's own page states, by its kind. 制作人 and 发行时间 are
@@ -104,8 +129,8 @@ def person_field(pair: dict[str, Any]) -> str | None:
     fields or none."""
     said = [t.get("tail") or "" for t in pair.get("triples") or () if t.get("relation") in _OCCUPATION_RELATIONS]
     said += _phrases(pair)
-    opening = _SENTENCE_END.split((pair.get("text") or "").strip(), 1)[0][:160]
-    said += [m.group() for m in _OPENING_SEGMENT.finditer(opening) if not _ABOUT_ANOTHER.search(m.group())]
+    said += [m.group() for m in _OPENING_SEGMENT.finditer(opening_sentence(pair.get("text") or ""))
+             if not _ABOUT_ANOTHER.search(m.group())]
     return _one({k for text in said for k, words in _FIELD_WORDS.items() if any(w in text for w in words)})
 
 
@@ -154,10 +179,15 @@ def pair_kind(pair: dict[str, Any], typed: str) -> str | None:
     return None
 
 
-def compatible(option_type: str | None, gold_type: str | None) -> bool:
-    """An option may stand beside the gold: the same type and kind, or any
-    kind of the gold's type when the gold's kind is unknown."""
-    if option_type == gold_type:
+def coarse(typed: str) -> str:
+    """A type without its kind: `work:music` -> work."""
+    return typed.split(":", 1)[0]
+
+
+def compatible(candidate: str | None, gold: str | None) -> bool:
+    """A candidate's type may stand beside the gold's: the same type and kind,
+    or any kind of the gold's type when the gold's kind is unknown."""
+    if candidate == gold:
         return True
-    return bool(option_type and gold_type and ":" not in gold_type and option_type.split(":", 1)[0] == gold_type)
+    return bool(candidate and gold and ":" not in gold and coarse(candidate) == gold)
 

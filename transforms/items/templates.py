@@ -27,6 +27,7 @@ import hashlib
 import re
 
 from transforms.items.exclusion import ALIAS_RELATIONS
+from transforms.items.kinds import coarse
 from transforms.text import normalise
 from transforms.trivial import trivial_reason
 
@@ -151,11 +152,11 @@ def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: 
                                               if "《{t}》" in HEAD_TEMPLATES[relation] else tail)
     if several and "下列" not in TAIL_TEMPLATES.get(relation, ""):
         return GENERIC_ONE_OF.format(h=head_shown, r=relation)
-    coarse = COARSE_DATE_TEMPLATES.get(relation)
-    if coarse and not _GIVES_A_DAY.search(tail):
-        return coarse[0 if _YEAR_ONLY.match(tail.strip()) else 1].format(h=head_shown)
+    date_forms = COARSE_DATE_TEMPLATES.get(relation)
+    if date_forms and not _GIVES_A_DAY.search(tail):
+        return date_forms[0 if _YEAR_ONLY.match(tail.strip()) else 1].format(h=head_shown)
     # an alias of a person is a name, not someone: `李白的别名是什么？`
-    person = (tail_type or "").split(":", 1)[0] == "person" and relation not in ALIAS_RELATIONS
+    person = coarse(tail_type or "") == "person" and relation not in ALIAS_RELATIONS
     generic = GENERIC_PERSON if person else GENERIC_TAIL
     return TAIL_TEMPLATES.get(relation, generic).format(h=head_shown, r=relation)
 
