@@ -4,7 +4,7 @@
               [--split eval] [--subset] [--limit N] [--shots K] [--circular R] --out DIR
               [--results DIR] [--reuse] [--retry-errors]
 
-Model specs: see evaluation/backends.py (random, most-frequent, embed, template,
+Model specs: see evaluation/models.py (random, most-frequent, embed, template,
 openai-chat:MODEL@URL, openai-completions:MODEL@URL, hf:PATH).
 """
 from __future__ import annotations

@@ -230,9 +230,10 @@ def _judge(args) -> int:
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from evaluation.backends import Prompt, make_model
+    from evaluation.backends import Prompt
     from evaluation.items import ItemSelection, load_items, results_home
     from evaluation.judge import OPEN_QA_TEMPLATE, judge_items, outcome_rates
+    from evaluation.models import make_model
     from evaluation.results import append_results, code_version, now_iso, stable_hash
 
     sel = ItemSelection(tasks=("qa",), domains=_csv_list(args.domains), split=args.split, subset=args.subset,

@@ -195,7 +195,7 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
         model_spec = saved["model"]
     if not model_spec:
         raise CdtpError("--model is required (unless --reuse re-scores a saved run)")
-    from evaluation.backends import canonical_spec
+    from evaluation.models import canonical_spec
 
     call_spec, model_spec = model_spec, canonical_spec(model_spec)
     sel = ItemSelection(cfg.tasks, cfg.domains, cfg.split, cfg.subset, cfg.limit)
@@ -224,7 +224,7 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
     try:
         if not reuse:
             if model is None:
-                from evaluation.backends import make_model
+                from evaluation.models import make_model
 
                 model = make_model(call_spec)
             if hasattr(model, "fit"):

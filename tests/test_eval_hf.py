@@ -36,7 +36,7 @@ def tiny_model(tmp_path_factory):
 
 
 def test_loglikelihood_is_the_sum_of_continuation_token_logprobs(tiny_model):
-    from evaluation.backends import make_model
+    from evaluation.models import make_model
 
     path, fast, model = tiny_model
     backend = make_model(f"hf:{path}")
@@ -69,7 +69,7 @@ def test_eval_ranks_options_by_loglikelihood(tiny_model, tmp_path):
 
 
 def test_missing_model_folder_is_a_clear_error(tmp_path):
-    from evaluation.backends import make_model
+    from evaluation.models import make_model
     from pipeline.errors import CdtpError
 
     with pytest.raises(CdtpError, match="cannot load a local transformers model"):

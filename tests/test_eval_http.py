@@ -65,7 +65,7 @@ def test_hang_times_out_then_retries():
 
 
 def test_transport_options_do_not_change_the_run(tmp_path):
-    from evaluation.backends import canonical_spec
+    from evaluation.models import canonical_spec
 
     assert canonical_spec("openai-chat:m@http://h:1/v1?concurrency=32&max_tokens=64&key_env=K") == \
         "openai-chat:m@http://h:1/v1?max_tokens=64"
