@@ -8,8 +8,8 @@ by 陈凯歌), the sentences our own.
 """
 from __future__ import annotations
 
-from transforms.items.graph import edges_of
-from transforms.items.kinds import compatible, option_kind, person_field, work_kind
+from transforms.items.graph import edges_of, name_summary, pool_entries
+from transforms.items.kinds import compatible, option_kind, person_field, place_kind, work_kind
 
 
 def _pair(entity, text, triples, entity_type="work"):
@@ -70,3 +70,43 @@ def test_edges_carry_the_kinds():
     assert edges["代表作品"][3] == "person:screen"  # his page tells his field
     film = _pair("霸王别姬", "《霸王别姬》是陈凯歌执导的电影。", [("导演", "陈凯歌", "person")])
     assert edges_of(film)[0][3] == "work:screen"
+
+
+def test_a_place_is_a_country_a_site_or_a_town():
+    # `梅兰芳出生在哪里？` offered 长城 and 京沪高速铁路 beside 北京: a site is no one's birthplace
+    wall = _pair("长城", "长城是中国古代修筑的大型军事防御工程。", [("外文名", "The Great Wall", "other")], "place")
+    city = _pair("深圳", "深圳市是广东省辖副省级市。", [("下辖地区", "福田区、南山区", "place")], "place")
+    assert place_kind(wall) == "site" and place_kind(city) == "local"
+    # a reserve says so by its name when its page states nothing else
+    assert place_kind(_pair("卧龙国家级自然保护区", "卧龙国家级自然保护区位于四川省汶川县。", [], "place")) == "site"
+    assert edges_of(wall)[0][3] == "place:site" and edges_of(city)[0][3] == "place:local"
+    assert option_kind("place", "所在城市", name="都城隍庙") == "place:site"
+    assert option_kind("place", "出生地", name="京沪高速铁路") == "place:site"
+    assert option_kind("place", "周边景点", name="圆明园") == "place:site"  # a sight, whatever its name
+    # towns whose names end like a site's do not: 佛山, 黑龙江, 金陵
+    assert {option_kind("place", "出生地", name=n) for n in ("佛山", "黑龙江", "金陵", "北京")} == {"place:local"}
+    assert not compatible("place:site", "place:local") and not compatible("place:local", "place:country")
+
+
+def test_an_alias_is_asked_among_aliases_and_never_offered_as_a_thing():
+    # 京剧's 京戏 was offered as 梅兰芳's 代表作品 and 深圳's 鹏城 as a birthplace;
+    # `李白的别名是什么？` offered 曹操 and 唐太宗 beside 诗圣
+    assert option_kind("person", "别名", "person", name="诗仙") == "person:alias"
+    assert option_kind("work", "别名", "work", name="京戏") == "work:alias"
+    assert option_kind("other", "别名", name="某名") == "other"  # an untyped name has no pool of its own
+    assert compatible("person:alias", "person:alias")
+    assert not compatible("person:alias", "person") and not compatible("person", "person:alias")
+    assert not compatible("work:alias", "work")  # a gold of unknown kind takes any work but an alias
+    # an alias enters its own pool only, not its type's
+    opera = _pair("京剧", "京剧又称京戏，是中国的戏曲剧种。", [("别名", "京戏", "work")])
+    edge = edges_of(opera)[0]
+    summary = name_summary([("in", edge)], 10, 0)
+    assert summary["type"] == "work:alias"
+    pools = {key[:2] for key, _ in pool_entries("京戏", [("in", edge)], summary, 0)}
+    assert pools == {("type", "work:alias"), ("rel", "别名")}
+    # a name the graph also uses as a thing is one: HBO, twice a company's 简称 and once a series' 出品公司
+    hbo = [("in", edges_of(_pair(company, f"{company}简称HBO。", [("简称", "HBO", "organisation")],
+                                 "organisation"))[0]) for company in ("美国家庭影院", "家庭影院频道")]
+    assert name_summary(hbo, 10, 0)["type"] == "organisation:alias"
+    hbo.append(("in", edges_of(_pair("通灵少女", "《通灵少女》由HBO出品。", [("出品公司", "HBO", "organisation")]))[0]))
+    assert name_summary(hbo, 10, 0)["type"] == "organisation"

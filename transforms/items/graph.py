@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
-from transforms.items.kinds import coarse, option_kind, option_type, pair_kind
+from transforms.items.kinds import coarse, is_alias, option_kind, option_type, pair_kind
 from transforms.items.numeric import variants
 from transforms.split import stable_hash
 from transforms.text import normalise
@@ -80,6 +80,14 @@ def _majority(counter: Counter) -> str:
     return min(counter, key=lambda k: (-counter[k], k)) if counter else "other"
 
 
+def _as_thing(types_as_tail: Counter) -> Counter:
+    """A name's types as a tail, without its alias kinds when the graph also
+    uses it as a thing (HBO, the 简称 of one company and the 出品公司 of a
+    series, is a company among companies)."""
+    things = Counter({t: n for t, n in types_as_tail.items() if not is_alias(t)})
+    return things or types_as_tail
+
+
 def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, seed: int) -> dict[str, Any]:
     """What a name tells its neighbours (see the module doc)."""
     forms, types_as_entity, types_as_tail = Counter(), Counter(), Counter()
@@ -103,7 +111,7 @@ def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, see
     ranked = sorted(neighbours, key=lambda k: stable_hash(seed, "neighbour", k))[:neighbour_limit]
     return {
         "name": _majority(forms),
-        "type": _majority(types_as_entity) if types_as_entity else _majority(types_as_tail),
+        "type": _majority(types_as_entity) if types_as_entity else _majority(_as_thing(types_as_tail)),
         "count": in_count,
         "aliases": frozenset(aliases),
         "neighbours": [neighbours[k] for k in ranked],
@@ -124,7 +132,8 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
             head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
-    if coarse(summary["type"]) != summary["type"]:  # `work:music` is also a work, for golds whose kind is unknown
+    # `work:music` is also a work, for golds whose kind is unknown; an alias is not a thing of its own
+    if coarse(summary["type"]) != summary["type"] and not is_alias(summary["type"]):
         out.append((("type", coarse(summary["type"]), b), (rank, name, summary["type"])))
     for r, c in rel_types.items():
         out.append((("rel", r, b), (rank, name, _majority(c))))

@@ -17,12 +17,20 @@ A person's field is the kind of their works, and is told the same way: by
 their page, or by the credit they are the value of (歌手 and 作曲 are
 musicians, 导演 and 主演 people of the screen, 作者 a writer).
 
-A place is a country or a place inside one (`伦敦` among 韩国 and 德国 was
-found unread).
+A place is a country, a site (a structure, a line, a reserve, a sight:
+长城, 京沪高速铁路, 卧龙国家级自然保护区) or a place people live in, a town
+or a region (`伦敦` among 韩国 and 德国 was found unread, and so were 长城 and
+京沪高速铁路 among the answers to `梅兰芳出生在哪里？`).
 
-An option's type is `work:<kind>`, `person:<field>` or `place:<kind>` when
-the kind is known (`option_kind`); a gold of a known kind takes options of
-that kind only, a gold of unknown kind takes any of its type (`compatible`).
+Another name of a thing (the value of 别名, 简称, 号…) is of the kind
+`alias`: it is asked among other aliases (诗仙 among 诗圣 and 青莲居士), and
+never offered as a thing of its own (京剧's 京戏 as 梅兰芳's 代表作品,
+深圳's 鹏城 as a birthplace).
+
+An option's type is `work:<kind>`, `person:<field>`, `place:<kind>` or
+`<type>:alias` when the kind is known (`option_kind`); a gold of a known kind
+takes options of that kind only, a gold of unknown kind any of its type but
+an alias (`compatible`).
 """
 from __future__ import annotations
 
@@ -33,6 +41,8 @@ from typing import Any
 
 from transforms.defining_clause import defining_phrases, opening_sentence
 from transforms.eras import is_dynasty
+from transforms.items.exclusion import ALIAS_RELATIONS
+from transforms.other_roles import NEARBY_RELATIONS
 
 # The ranks a taxon's name ends with (胡颓子科, 溲疏属).
 _TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
@@ -136,7 +146,47 @@ def person_field(pair: dict[str, Any]) -> str | None:
 
 # Relations whose value is a country, whatever its name.
 _COUNTRY_RELATIONS = frozenset({"国籍", "国家", "所属国家", "制片国家"})
-COUNTRY, LOCAL = "country", "local"
+COUNTRY, LOCAL, SITE = "country", "local", "site"
+ALIAS = "alias"
+# Types whose names have aliases worth a kind: a date, a number or a name
+# typed `other` has no pool of its own (generate.UNTYPED), its aliases neither.
+_ALIASED = frozenset({"person", "organisation", "place", "work", "species", "event", "taxon", "school"})
+# How a site's name ends: a structure, a line, a reserve, a sight. Endings a
+# town's name also has (山 in 佛山, 江 in 黑龙江, 陵 in 金陵) are left out.
+_SITE_NAME = re.compile(r"(?:保护区|风景区|名胜区|景区|公园|长城|铁路|高铁|公路|大桥|隧道|机场|火车站|寺|庙|宫|博物馆|纪念馆|"
+                        r"故居|遗址|广场)$")
+# Relations whose value is a site, whatever its name (`圆明园` near 未名湖).
+_SITE_TAIL_RELATIONS = NEARBY_RELATIONS | {"景点", "著名景点", "主要景点", "旅游景点"}
+# What a place's own page states, by its kind: a town has districts, codes
+# and a seat; a site has tickets, opening hours, a grade, a route.
+_PLACE_RELATIONS = {
+    LOCAL: frozenset({"下辖地区", "行政区类别", "行政区划代码", "政府驻地", "电话区号", "邮政区码", "邮政编码", "车牌代码",
+                      "车牌号码", "方言", "市长", "市委书记"}),
+    SITE: frozenset({"门票价格", "门票", "开放时间", "景区级别", "景点级别", "途经省市", "途经线路", "设计速度", "设计时速",
+                     "保护对象", "主要保护对象", "建筑风格", "建筑面积"}),
+}
+# The head noun a place's defining phrase ends with (`…的副省级市`, `…的自然保护区`).
+_PLACE_NOUNS = {
+    LOCAL: ("城市", "省会", "直辖市", "地级市", "县级市", "副省级市", "首都", "市辖区", "自治县", "自治州", "自治区",
+            "经济特区", "县", "镇", "乡", "村"),
+    SITE: ("工程", "建筑", "建筑群", "保护区", "景区", "风景区", "景点", "公园", "铁路", "线路", "遗址", "寺庙", "宫殿",
+           "古迹", "博物馆", "运河", "河流", "山脉", "湖泊", "铁路系统"),
+}
+
+
+def place_kind(pair: dict[str, Any]) -> str | None:
+    """Whether a place's page is about a site or a town or region: by the
+    relations it states, else by the head noun of its defining phrase, else
+    by how its name ends; None when unknown or mixed."""
+    relations = {t.get("relation") for t in pair.get("triples") or ()}
+    by_relation = _one({k for k, rels in _PLACE_RELATIONS.items() if rels & relations})
+    if by_relation:
+        return by_relation
+    ends = _one({k for phrase in _phrases(pair) for part in phrase.split("、")
+                 for k, nouns in _PLACE_NOUNS.items() if part.strip().endswith(nouns)})
+    if ends:
+        return ends
+    return SITE if _SITE_NAME.search(pair.get("entity") or "") else None
 
 
 @lru_cache(maxsize=1)
@@ -149,15 +199,21 @@ def countries() -> frozenset[str]:
 def option_kind(typed: str, relation: str | None = None, head_type: str | None = None,
                 head_kind: str | None = None, name: str = "") -> str:
     """`work:<kind>` for a work whose kind is known, `person:<field>` for a
-    person whose field is, `place:country` or `place:local` for a place (a
-    birthplace among countries, `伦敦` beside 韩国 and 德国, was the one
-    town); the type unchanged otherwise. A head's kind is its page's
-    (`head_kind`: a work's kind, a person's field); a tail's is its
-    relation's (所属专辑 is a record, 作曲 a musician) or, for 代表作品, the
-    head person's field. A place is a country by its name (`name`) or as the
-    value of 国籍."""
-    if typed == "place":
-        kind = COUNTRY if relation in _COUNTRY_RELATIONS or name.strip() in countries() else LOCAL
+    person whose field is, `place:country`, `place:site` or `place:local`
+    for a place (a birthplace among countries, `伦敦` beside 韩国 and 德国,
+    was the one town), `<type>:alias` for the value of an alias relation;
+    the type unchanged otherwise. A head's kind is its page's (`head_kind`:
+    a work's kind, a person's field, a place's); a tail's is its relation's
+    (所属专辑 is a record, 作曲 a musician) or, for 代表作品, the head
+    person's field. A place is a country by its name (`name`) or as the
+    value of 国籍, a site by its page, as the value of 周边景点 or by how its
+    name ends."""
+    if relation in ALIAS_RELATIONS and typed in _ALIASED:
+        kind = ALIAS
+    elif typed == "place":
+        kind = (COUNTRY if relation in _COUNTRY_RELATIONS or name.strip() in countries()
+                else SITE if (relation in _SITE_TAIL_RELATIONS or (relation is None and head_kind == SITE)
+                              or _SITE_NAME.search(name.strip())) else LOCAL)
     elif relation is None:
         kind = head_kind if typed in ("work", "person") else None
     elif typed == "work":
@@ -171,11 +227,13 @@ def option_kind(typed: str, relation: str | None = None, head_type: str | None =
 
 
 def pair_kind(pair: dict[str, Any], typed: str) -> str | None:
-    """What a pair tells about kinds: a work's own kind, a person's field."""
+    """What a pair tells about kinds: a work's own kind, a person's field, a place's kind."""
     if typed == "work":
         return work_kind(pair)
     if typed == "person":
         return person_field(pair)
+    if typed == "place":
+        return place_kind(pair)
     return None
 
 
@@ -184,10 +242,15 @@ def coarse(typed: str) -> str:
     return typed.split(":", 1)[0]
 
 
+def is_alias(typed: str | None) -> bool:
+    return bool(typed) and typed.endswith(":" + ALIAS)
+
+
 def compatible(candidate: str | None, gold: str | None) -> bool:
     """A candidate's type may stand beside the gold's: the same type and kind,
-    or any kind of the gold's type when the gold's kind is unknown."""
+    or any kind of the gold's type but an alias when the gold's kind is
+    unknown (another name of a thing is no thing of its own)."""
     if candidate == gold:
         return True
-    return bool(candidate and gold and ":" not in gold and coarse(candidate) == gold)
+    return bool(candidate and gold and ":" not in gold and coarse(candidate) == gold and not is_alias(candidate))
 
