@@ -285,6 +285,14 @@ def test_t2kg_sentences_take_the_triples_whose_support_lies_inside():
     cases, skipped = t2kg_cases(pair, frozenset({"全长", "发源地", "中文名"}))
     assert [c["text"] for c in cases] == ["长江全长6397公里。"]
     assert skipped == {"relation_outside_ontology": 1}
+    # A sentence that names a value whose support lies in another sentence is not used:
+    # it states 东海 again, and a model that extracts it would be marked wrong.
+    text = "长江发源于青藏高原，注入东海。长江在上海注入东海。"
+    pair = {"text": text, "triples": [t("发源地", "青藏高原"), t("注入", "东海"), t("流经", "上海")]}
+    cases, skipped = t2kg_cases(pair, frozenset({"发源地", "注入", "流经"}))
+    assert [(c["text"], [t["relation"] for t in c["gold_triples"]]) for c in cases] == [
+        ("长江发源于青藏高原，注入东海。", ["发源地", "注入"])]
+    assert skipped == {"names_a_value_supported_elsewhere": 1}
 
 
 def test_ontology_has_text2kgbench_fields(shared_data):
