@@ -38,6 +38,11 @@ def test_a_person_s_field_is_the_kind_of_their_works():
     # two fields: no kind; a calling of someone else in the opening is not theirs
     assert person_field(_pair("王菲", "王菲，1969年出生于北京，流行乐女歌手、演员。", [], "person")) is None
     assert person_field(_pair("某人", "某人，出生于上海，其父为电影演员，是一名歌手。", [], "person")) == "music"
+    # an opera performer's works are plays, not poems or films: 京剧演员 is of the stage
+    mei = _pair("梅兰芳", "梅兰芳，字畹华，京剧表演艺术家。", [("代表作品", "贵妃醉酒", "work")], "person")
+    assert person_field(mei) == "stage" and edges_of(mei)[0][6] == "work:stage"
+    assert person_field(_pair("言菊朋", "言菊朋，京剧演员，工老生。", [], "person")) == "stage"
+    assert work_kind(_pair("贵妃醉酒", "《贵妃醉酒》是一出京剧剧目。", [])) == "stage"
 
 
 def test_option_kinds_of_heads_and_tails():

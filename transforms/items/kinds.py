@@ -3,14 +3,15 @@
 First the types that lump kinds together (`option_type`): a dynasty is an
 era, a family or a genus a taxon, a school a school. Then the kinds inside a
 type. Entity typing gives every work one type, `work` (a film or series, a
-song or album, a book or poem), and so did the options:
+song or album, a book or poem, a play of the opera stage), and so did the options:
 `下列哪一项是蔡依林的代表作品？` offered films (七武士, 西部世界) beside her
 song 舞娘, and a director's 代表作品 offered the album 《陈奕迅》, which a
 reader strikes out without knowing the answer. A work's kind comes from its
 own page where it has one (the relations it states, 导演 or 所属专辑, then
 the head noun of its defining phrase, `…的一首歌曲`), and for a value of
 `代表作品` from the field of the person it belongs to (their 职业 and their
-defining phrase: 歌手 is music, 导演 the screen, 诗人 literature). Evidence
+defining phrase: 歌手 is music, 导演 the screen, 诗人 literature, 京剧 the
+stage: 梅兰芳's 《贵妃醉酒》 stood among poems). Evidence
 of two kinds, or none, leaves the kind unknown: the work stays a plain `work`.
 
 A person's field is the kind of their works, and is told the same way: by
@@ -68,7 +69,7 @@ def option_type(name: str, typed: str) -> str:
     return typed
 
 
-SCREEN, MUSIC, LITERATURE = "screen", "music", "literature"
+SCREEN, MUSIC, LITERATURE, STAGE = "screen", "music", "literature", "stage"
 # Relations a work's own page states, by its kind. 制作人 and 发行时间 are
 # left out: records and films have both.
 _OWN_RELATIONS = {
@@ -84,12 +85,15 @@ _KIND_NOUNS = {
     MUSIC: ("歌曲", "单曲", "专辑", "音乐作品", "民歌", "主题曲", "插曲", "片尾曲", "EP"),
     LITERATURE: ("小说", "图书", "书籍", "著作", "散文集", "诗集", "漫画", "绘本", "丛书", "诗", "诗歌", "绝句", "散文",
                  "文集"),
+    STAGE: ("剧目", "京剧", "昆曲", "戏曲", "折子戏", "越剧", "豫剧", "黄梅戏", "评剧", "粤剧", "川剧"),
 }
 # What a person's 职业 or defining phrase names them as, by the kind of their works.
 _FIELD_WORDS = {
     SCREEN: ("演员", "导演", "编剧", "制片人", "监制"),
     MUSIC: ("歌手", "音乐人", "作曲家", "词作者", "作词人", "唱作", "歌唱家", "乐队", "组合", "说唱", "声乐"),
     LITERATURE: ("作家", "小说家", "诗人", "散文家", "文学家"),
+    # an opera performer's works are plays (梅兰芳's 《贵妃醉酒》 among poems was struck out unread)
+    STAGE: ("京剧", "昆曲", "戏曲", "越剧", "豫剧", "黄梅戏", "评剧", "粤剧", "川剧", "秦腔"),
 }
 _OCCUPATION_RELATIONS = frozenset({"职业", "身份"})
 # Relations whose value is a work of the head person (their field's kind).
@@ -135,13 +139,20 @@ _ABOUT_ANOTHER = re.compile(r"[父母兄弟姐妹妻夫]|儿子|女儿|之子|�
 def person_field(pair: dict[str, Any]) -> str | None:
     """The kind of a person's works: by their 职业 values, their defining
     phrase and the short segments of their summary's first sentence
-    (`流行乐男歌手` -> music; `演员、导演、编剧` -> screen); None when several
+    (`流行乐男歌手` -> music; `演员、导演、编剧` -> screen; `京剧表演艺术家` -> the
+    stage); None when several
     fields or none."""
     said = [t.get("tail") or "" for t in pair.get("triples") or () if t.get("relation") in _OCCUPATION_RELATIONS]
     said += _phrases(pair)
     said += [m.group() for m in _OPENING_SEGMENT.finditer(opening_sentence(pair.get("text") or ""))
              if not _ABOUT_ANOTHER.search(m.group())]
-    return _one({k for text in said for k, words in _FIELD_WORDS.items() if any(w in text for w in words)})
+    return _one({k for text in said for k in _fields_named(text)})
+
+
+def _fields_named(text: str) -> set[str]:
+    """The fields a phrase names; an actor of an opera (`京剧演员`) is of the stage, not the screen."""
+    fields = {k for k, words in _FIELD_WORDS.items() if any(w in text for w in words)}
+    return fields - {SCREEN} if STAGE in fields else fields
 
 
 # Relations whose value is a country, whatever its name.
