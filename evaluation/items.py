@@ -99,10 +99,11 @@ def _sql(glob: str, sel: ItemSelection, *, split: str | None = None, limit: bool
 
 
 def _check_shards(glob: str) -> None:
-    """Name the first shard whose footer or schema is not an items shard (a clear error, before any SQL)."""
+    """Name the first shard whose footer or schema is not an items shard, or say that a
+    build's items/ holds other files or rows than the build wrote (a clear error, before any SQL)."""
     from pathlib import Path
 
-    from pipeline.query import shard_problem
+    from pipeline.query import count_problem, recorded_counts, shard_problem
 
     base = glob.split("**")[0].rstrip("/")
     files = [base] if os.path.isfile(base) else sorted(str(p) for p in Path(base).rglob("*.parquet"))
@@ -110,6 +111,10 @@ def _check_shards(glob: str) -> None:
         problem = shard_problem(path, "items")
         if problem:
             raise CdtpError(f"items shard {path}: {problem}")
+    if os.path.basename(base) == "items":  # a build's items/: all of it, as the build wrote it
+        problem = count_problem("items", files, recorded_counts(os.path.dirname(base)))
+        if problem:
+            raise CdtpError(f"{os.path.dirname(base)}: {problem}")
 
 
 def _fetch(glob: str, sql: str, params: list) -> list[dict[str, Any]]:

@@ -222,6 +222,11 @@ def load_config(
         except ValueError:
             value = raw  # a bare string
         keys = path.split(".")
+        sections = {f.name for f in dataclasses.fields(BuildConfig)}
+        if len(keys) < 2 or not all(keys):
+            raise CdtpError(f"--set expects section.field=VALUE, got {item!r}")
+        if keys[0] not in sections:
+            raise CdtpError(f"--set {path}: unknown section {keys[0]!r}; sections: {', '.join(sorted(sections))}")
         node = data
         for key in keys[:-1]:
             if not isinstance(node.get(key), dict):

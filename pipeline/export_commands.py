@@ -63,11 +63,14 @@ def cdtp_record(item: dict) -> dict:
 
 
 def _items(shards: str, split: str | None, where: str = "") -> list[dict]:
-    from pipeline.query import connect
+    from pipeline.query import open_views
 
     if not os.path.isdir(os.path.join(shards, "items")):
         raise CdtpError(f"{shards} has no items/ (build it without --no-items)")
-    con = connect(shards)
+    views = open_views(shards)
+    if "items" in views.unavailable:  # a damaged or missing shard: export nothing rather than a part
+        raise CdtpError(f"cannot export the items of {shards}: {views.unavailable['items']}")
+    con = views.con
     clauses = [c for c in (where, f"split = '{split}'" if split else "") if c]
     sql = "SELECT * FROM items" + (" WHERE " + " AND ".join(clauses) if clauses else "") + " ORDER BY item_id"
     cur = con.execute(sql)

@@ -137,6 +137,14 @@ def expected_counts(stats: dict[str, Any]) -> dict[str, int]:
             "audit_entries": entries}
 
 
+def items_written(stats: dict[str, Any]) -> int | None:
+    """Items the items stage wrote ({task: {split: n}} in stats.json), or None without the stage."""
+    written = (stats.get("items") or {}).get("written")
+    if not isinstance(written, dict):
+        return None
+    return sum(int(n) for by_split in written.values() if isinstance(by_split, dict) for n in by_split.values())
+
+
 def stats_problems(stats: dict[str, Any], cfg) -> list[str]:
     """What a complete stats.json must hold, given the build's own config."""
     problems = []
@@ -191,7 +199,7 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | 
             problems.append(f"{path} does not have the declared {name} schema")
         want = expected.get(name)
         if name == "items":
-            want = (stats.get("items") or {}).get("rows")
+            want = items_written(stats)
         if want is not None and seen.rows != want:
             problems.append(f"{name}/ holds {seen.rows} rows in {seen.files} files, but the funnel counted {want}")
     if problems:

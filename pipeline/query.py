@@ -78,6 +78,35 @@ def shard_problem(path: str, name: str) -> str | None:
     return None
 
 
+def recorded_counts(out_dir: str) -> dict[str, dict]:
+    """Files and rows of each output as the build checked them after writing
+    (stats.json `output_check`); {} when the folder has no such record."""
+    try:
+        with open(os.path.join(out_dir, "stats.json"), encoding="utf-8") as fh:
+            record = json.load(fh).get("output_check")
+    except (OSError, ValueError, AttributeError):
+        return {}
+    if not isinstance(record, dict):
+        return {}
+    return {k: v for k, v in record.items() if isinstance(v, dict) and {"files", "rows"} <= set(v)}
+
+
+def count_problem(name: str, files: list[str], recorded: dict[str, dict]) -> str | None:
+    """Why the shards of output `name` are not what the build wrote (fewer or
+    other files, other rows), or None: a deleted shard must not pass for a
+    smaller build."""
+    want = recorded.get(name)
+    if not want:
+        return None
+    import pyarrow.parquet as pq
+
+    rows = sum(pq.read_metadata(f).num_rows for f in files)
+    if len(files) == want["files"] and rows == want["rows"]:
+        return None
+    return (f"{name}/ holds {rows} rows in {len(files)} files, but the build wrote {want['rows']} rows in "
+            f"{want['files']} files (stats.json output_check): a shard was removed, added or replaced")
+
+
 def _shards(out_dir: str, name: str) -> list[str]:
     base = os.path.join(out_dir, name)
     return sorted(str(p) for p in Path(base).rglob("*.parquet")) if os.path.isdir(base) else []
@@ -136,8 +165,9 @@ def open_views(out_dir: str) -> Views:
 
     Every shard's footer and schema is checked first: a view whose shards
     are all readable is defined; an output that is missing, or has a
-    truncated, zero-byte or wrong-schema shard, is left out with the reason
-    (naming the file), so the other views still work. Then the connection is
+    truncated, zero-byte or wrong-schema shard, or other files or rows than
+    the build recorded in stats.json, is left out with the reason (naming
+    the file), so the other views still work. Then the connection is
     locked down: no file outside `out_dir` (enable_external_access=false,
     allowed_directories), no extension install or autoload, and
     lock_configuration so no SET can undo it. A user who wants full DuckDB
@@ -159,6 +189,7 @@ def open_views(out_dir: str) -> Views:
     if not present:
         raise CdtpError(f"{out_dir} is not a cdtp build output (missing {', '.join(OUTPUTS)}/)")
     unavailable: dict[str, str] = {}
+    recorded = recorded_counts(root)
     for name in OUTPUTS + OPTIONAL_OUTPUTS:
         if name not in present:
             if name in OUTPUTS:
@@ -172,6 +203,8 @@ def open_views(out_dir: str) -> Views:
         if problems:
             unavailable[name] = "bad shard " + "; ".join(problems[:3]) + (
                 f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
+        elif (problem := count_problem(name, files, recorded)):
+            unavailable[name] = problem
     con = duckdb.connect(config={"autoinstall_known_extensions": False, "autoload_known_extensions": False})
     # The pairs files carry their domain/split columns themselves (the Hive
     # directories are for pruning by other engines). DuckDB 1.5 returns garbage

@@ -409,6 +409,12 @@ def test_config_file_flags_and_set_overrides(tmp_path):
         load_config(str(f))
     with pytest.raises(CdtpError, match="expected an integer"):
         load_config(None, None, ["output.num_shards=\"many\""])
+    # an unknown section, or no field, is a clear error (it was a KeyError traceback)
+    with pytest.raises(CdtpError, match="unknown section 'nosuch'; sections: cleaning"):
+        load_config(None, None, ["nosuch.field=1"])
+    for bad in (".=1", "relation_frequency=3", "cleaning..x=1"):
+        with pytest.raises(CdtpError, match="--set expects section.field=VALUE"):
+            load_config(None, None, [bad])
 
 
 def test_stages_off_partitions_use_placeholders_and_query_keeps_nulls(inputs, tmp_path):

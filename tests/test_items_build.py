@@ -151,3 +151,30 @@ def test_export_without_items_is_a_clear_error(tmp_path, capsys):
     (tmp_path / "b").mkdir()
     assert main(["export", "--shards", str(tmp_path / "b"), "--format", "cdtp", "--out", str(tmp_path / "o")]) == 2
     assert "has no items/" in capsys.readouterr().err
+
+
+def test_a_missing_shard_is_never_read_as_a_smaller_build(builds, tmp_path, capsys):
+    # A deleted items or pairs shard once gave fewer rows and exit 0 to query,
+    # eval, judge and export; the build's own record (stats.json output_check) says how many.
+    import shutil
+
+    from evaluation.items import ItemSelection, load_items
+    from pipeline.errors import CdtpError
+    from pipeline.query import run_query
+
+    base, _, _ = builds
+    copy = tmp_path / "b"
+    shutil.copytree(base / "a", copy)
+    assert run_query(str(copy), "SELECT count(*) FROM items")[1][0][0] > 0
+    lost = sorted((copy / "items").rglob("*.parquet"))[0]
+    lost.unlink()
+    with pytest.raises(CdtpError, match="view items is unavailable: items/ holds .* a shard was removed"):
+        run_query(str(copy), "SELECT count(*) FROM items")
+    assert run_query(str(copy), "SELECT count(*) FROM pairs")[1][0][0] > 0  # the other views still work
+    with pytest.raises(CdtpError, match="items/ holds"):
+        load_items(str(copy), ItemSelection())
+    assert main(["export", "--shards", str(copy), "--format", "cdtp", "--out", str(tmp_path / "o")]) == 2
+    assert "a shard was removed" in capsys.readouterr().err and not (tmp_path / "o").exists()
+    next((copy / "pairs").rglob("*.parquet")).unlink()
+    with pytest.raises(CdtpError, match="view pairs is unavailable"):
+        run_query(str(copy), "SELECT count(*) FROM pairs")

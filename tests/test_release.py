@@ -221,6 +221,16 @@ def test_items_become_one_config_per_task_and_domain(build, tmp_path, hf_offline
     part.mkdir(parents=True)
     pq.write_table(pa.Table.from_pylist(rows, schema=ITEM_SCHEMA), part / "part-00000-of-00001.parquet")
     out = tmp_path / "R"
+    # items the build did not write are refused ...
+    from pipeline.release import load_build
+
+    with pytest.raises(CdtpError, match="items/ holds 14 rows in 5 files, but the funnel counted 12"):
+        load_build(copy)
+    # ... until its stats count them, as the items stage would have
+    stats = json.loads((copy / "stats.json").read_text(encoding="utf-8"))
+    written = stats.setdefault("items", {}).setdefault("written", {})
+    written.setdefault("qa", {})["train"] = written.get("qa", {}).get("train", 0) + 2
+    (copy / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
     assert main(["release", "--shards", str(copy), "--out", str(out)]) == 0
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
     assert manifest["configs"]["qa"]["rows"] == {"train": 2}
