@@ -298,11 +298,15 @@ def write_seed_file(path: str | os.PathLike, seed_list: SeedList) -> Path:
 
 def _atomic_write(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)  # `path` is a folder, or the disk is full: leave no stray temp file
+        raise
 
 
 def read_seed_file(path: str | os.PathLike) -> list[Seed]:

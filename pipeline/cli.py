@@ -71,6 +71,17 @@ def main(argv: list[str] | None = None) -> int:
         # Output piped into `head` and friends: the reader left, nothing is wrong.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as exc:
+        # A path no command checked for itself: a folder where a file is to be
+        # written (--out DIR), a file where a folder is, no permission. Say
+        # which path and why, never a traceback.
+        path = exc.filename2 if exc.filename2 is not None else exc.filename  # a rename names its target second
+        where = f": {path}" if path is not None else ""
+        print(f"cdtp: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"cdtp: error: an input file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
+        return 2
 
 
 # Set by a command whose process must not run Python's finalisation (see entry()).

@@ -111,28 +111,19 @@ def _eval(args) -> int:
 
 
 def _classify(args) -> int:
-    from transforms import safejson
-    from transforms.domain_labels import LabelError, resolve_row
+    from transforms.domain_labels import LabelError, labelled_rows, resolve_row, resolved
 
     path = Path(args.input)
     if not path.is_file():
         raise CdtpError(f"input file {path} does not exist")
     rows = []
-    for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = safejson.loads(line)
-        except ValueError as exc:  # not JSON, or nested too deeply
-            raise CdtpError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
-        if not isinstance(row, dict):
-            raise CdtpError(f"{path}:{n}: expected a JSON object")
-        row = dict(row)
-        row.setdefault("domain", "HP")  # resolve_row wants a label; it is not used here
-        try:
-            rows.append(resolve_row(row, Path(args.data)))
-        except LabelError as exc:
-            raise CdtpError(f"{path}:{n}: {exc}") from exc
+    try:
+        for n, row in labelled_rows(path):
+            row = dict(row)
+            row.setdefault("domain", "HP")  # resolve_row wants a label; it is not used here
+            rows.append(resolved(resolve_row, row, Path(args.data), f"{path}:{n}"))
+    except LabelError as exc:
+        raise CdtpError(str(exc)) from None
     clf = _classifier(args)
     for item, res in zip(rows, clf.classify_batch(rows)):
         print(json.dumps({"entity": item["entity"], "domain": res.domain, "confidence": res.confidence,

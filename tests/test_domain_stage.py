@@ -132,3 +132,24 @@ def test_build_writes_domain_and_types_and_accounts_for_everything(tmp_path):
     audit = pq.read_table(out / "audit").to_pylist()
     assert not [a for a in audit if a["stage"] in ("entity_typing", "domain_classification")]  # these stages drop nothing
     assert sum(1 for a in audit if a["kind"] == "triple") == 6
+
+
+@pytest.mark.parametrize("content, reason", [
+    (b'{"entity": "\xe6\x9d\x8e\xe7\x99\xbd", "domain": "HS"}\n\xff\n', "not UTF-8 text"),
+    (b"null\n", ":1: expected a JSON object, got NoneType"),
+    (b'{"title": 5, "domain": "HP"}\n', ":1: 'entity' must be a string, not int"),
+    (b'{"entity": "x", "summary": 5, "domain": "HP"}\n', ":1: 'text' must be a string, not int"),
+    (b'{"entity": "x", "tags": 5, "domain": "HP"}\n', ":1: 'tags' must be a list of strings"),
+    (b'{"entity": "x", "infobox": [{"name": 1}], "domain": "HP"}\n', ":1: a triple or infobox row must give"),
+])
+def test_a_malformed_labelled_row_is_a_clear_error_naming_its_line(tmp_path, capsys, content, reason):
+    # each was a traceback (UnicodeDecodeError, AttributeError, TypeError) in all three commands
+    from pipeline.cli import main
+
+    f = tmp_path / "labels.jsonl"
+    f.write_bytes(content)
+    for argv in (["domain", "eval", "--labels", str(f), "--embedder", "none"],
+                 ["domain", "classify", "--input", str(f), "--embedder", "none"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"cdtp: error: {f}" in err and reason in err and "Traceback" not in err

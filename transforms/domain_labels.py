@@ -28,7 +28,7 @@ import re
 from collections import Counter
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Iterator
 
 from transforms import safejson
 from transforms.domain import DOMAINS, UNKNOWN, DomainClassifier
@@ -221,11 +221,63 @@ def locate_item(row: dict[str, Any], data_root: Path | None) -> dict[str, Any]:
             "entity": entity,
             "subtitle": row.get("subtitle"),
             "text": row.get("text") or row.get("summary") or "",
-            "tags": list(row.get("tags") or []),
+            "tags": row.get("tags") or [],
             "triples": triples,
             "source": row.get("source", "inline"),
         }
+        _check_shape(item)
     return item
+
+
+def _check_shape(item: dict[str, Any]) -> None:
+    """A self-contained row's fields as the classifiers read them: strings, a
+    list of string tags, triples with a string relation and tail."""
+    for key in ("entity", "text"):
+        if not isinstance(item[key], str):
+            raise LabelError(f"'{key}' must be a string, not {type(item[key]).__name__}")
+    if item["subtitle"] is not None and not isinstance(item["subtitle"], str):
+        raise LabelError("'subtitle' must be a string")
+    if not isinstance(item["tags"], list) or not all(isinstance(t, str) for t in item["tags"]):
+        raise LabelError("'tags' must be a list of strings")
+    for t in item["triples"]:  # {relation, tail}, an infobox row {name, value}, or [head,] relation, tail
+        if isinstance(t, dict):
+            ok = isinstance(t.get("relation", t.get("name")), str) and \
+                isinstance(t.get("tail", t.get("value", "")), (str, int, float))
+        else:
+            ok = isinstance(t, (list, tuple)) and len(t) in (2, 3) and all(isinstance(x, (str, int, float)) for x in t)
+        if not ok:
+            raise LabelError(f"a triple or infobox row must give a string relation (name) and a tail (value), "
+                             f"not {t!r:.60}")
+
+
+def labelled_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, JSON object) of each non-blank line; LabelError naming the
+    line for one that is not UTF-8, not JSON or not an object."""
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LabelError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = safejson.loads(line)
+        except ValueError as exc:  # not JSON, or nested too deeply
+            raise LabelError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
+        if not isinstance(row, dict):
+            raise LabelError(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
+        yield n, row
+
+
+def resolved(resolve: Callable[[dict[str, Any], Path | None], dict[str, Any]], row: dict[str, Any],
+             data_root: Path | None, where: str) -> dict[str, Any]:
+    """`resolve(row)`, with any fault of the row (a field of the wrong type) as a LabelError naming `where`."""
+    try:
+        return resolve(row, data_root)
+    except LabelError as exc:
+        raise LabelError(f"{where}: {exc}") from exc
+    except (TypeError, AttributeError, ValueError, KeyError) as exc:
+        raise LabelError(f"{where}: a field has the wrong type or shape ({type(exc).__name__}: {exc})") from None
 
 
 def load_labels(path: Path, data_root: Path | None,
@@ -235,17 +287,8 @@ def load_labels(path: Path, data_root: Path | None,
     The entity-type set (transforms/entity_type_labels.py) reads its file with its own resolver."""
     resolve = resolve or resolve_row
     items = []
-    for n, line in enumerate(Path(path).read_text("utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = safejson.loads(line)
-        except ValueError as exc:  # not JSON, or nested too deeply
-            raise LabelError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
-        try:
-            items.append(resolve(row, data_root))
-        except LabelError as exc:
-            raise LabelError(f"{path}:{n}: {exc}") from exc
+    for n, row in labelled_rows(path):
+        items.append(resolved(resolve, row, data_root, f"{path}:{n}"))
     if not items:
         raise LabelError(f"{path}: no labelled rows")
     return items
