@@ -41,6 +41,18 @@ class Request:
     options: list[str] | None = None
 
 
+def journal_record_ok(rec: Any) -> bool:
+    """A journal line as `ask` writes it: a damaged one (hand-edited, another
+    program's) is asked again, never scored."""
+    if not (isinstance(rec, dict) and isinstance(rec.get("key"), str) and isinstance(rec.get("item_id"), str)):
+        return False
+    if not isinstance(rec.get("rotation"), int) or not isinstance(rec.get("raw_output", ""), str):
+        return False
+    logliks = rec.get("logliks")
+    return logliks is None or (isinstance(logliks, list)
+                               and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in logliks))
+
+
 class Journal:
     """Append-only JSON Lines; one flushed line per answer."""
 
@@ -59,7 +71,8 @@ class Journal:
                     rec = json.loads(line)
                 except ValueError:
                     continue
-                self.records[rec["key"]] = rec  # a retried error: the later answer wins
+                if journal_record_ok(rec):  # else asked again, like a line that is not JSON
+                    self.records[rec["key"]] = rec  # a retried error: the later answer wins
         self._fh = open(path, "a", encoding="utf-8")
 
     def append(self, rec: dict) -> None:
@@ -186,8 +199,15 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
     run_file = os.path.join(out_dir, RUN_FILE)
     saved = None
     if os.path.exists(run_file):
-        with open(run_file, encoding="utf-8") as fh:
-            saved = json.load(fh)
+        try:
+            with open(run_file, encoding="utf-8") as fh:
+                saved = json.load(fh)
+        except ValueError as exc:  # not JSON, or not UTF-8
+            raise CdtpError(f"{run_file} is not a cdtp run record ({exc}); use a new --out") from None
+        if not (isinstance(saved, dict) and isinstance(saved.get("config"), dict)
+                and isinstance(saved.get("model"), str)):
+            raise CdtpError(f"{run_file} is not a cdtp run record (an object with its model and config); "
+                            "use a new --out")
     if reuse:
         if saved is None:
             raise CdtpError(f"--reuse: {out_dir} holds no earlier run ({RUN_FILE} missing)")
@@ -239,15 +259,25 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
         journal.close()
         if model is not None:
             model.close()
+    if reuse:
+        missing = len(expected_keys(loaded.items, cfg) - journal.records.keys())
+        if missing:  # re-scoring what is left would report a run that never answered them
+            raise CdtpError(f"--reuse: {missing} of the run's answers are missing from {journal.path} "
+                            "(deleted or damaged lines); rerun without --reuse to ask them again")
     return finalize(out_dir, loaded, journal.records, ontologies, cfg, model_spec, resume_key,
                     results_dir or results_home(items_path))
+
+
+def expected_keys(items: list[dict], cfg: EvalConfig) -> set[str]:
+    """The journal key of every answer a run asks: an item and, for QA/KGC, each rotation of its options."""
+    return {f"{it['item_id']}#{s}" for it in items
+            for s in (rotation_shifts(cfg.circular, len(it["options"])) if it["task"] in ("qa", "kgc") else [0])}
 
 
 def finalize(out_dir: str, loaded: LoadedItems, records: dict[str, dict], ontologies: dict[str, dict],
              cfg: EvalConfig, model_spec: str, resume_key: str, results_dir: str) -> dict:
     by_id = {it["item_id"]: it for it in loaded.items}
-    expected = {f"{it['item_id']}#{s}" for it in loaded.items
-                for s in (rotation_shifts(cfg.circular, len(it["options"])) if it["task"] in ("qa", "kgc") else [0])}
+    expected = expected_keys(loaded.items, cfg)
     rows = [score_record(records[k], by_id[records[k]["item_id"]], ontologies)
             for k in sorted(expected & records.keys())]
     rows.sort(key=lambda r: (r["task"], r["domain"], r["item_id"], r["rotation"]))

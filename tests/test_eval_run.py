@@ -62,6 +62,31 @@ def test_random_is_deterministic_and_reuse_rescores_without_model(build):
         run_eval(str(build), str(build / "r1"), cfg, model_spec="random:4")
 
 
+def test_a_damaged_run_folder_is_asked_again_or_refused_never_scored_short(build):
+    from pipeline.errors import CdtpError
+
+    cfg = EvalConfig(tasks=["qa", "kgc"])
+    first = run_eval(str(build), str(build / "r"), cfg, model_spec="random:3")
+    journal = build / "r" / "journal.jsonl"
+    lines = journal.read_text(encoding="utf-8").splitlines()
+    # --reuse with answers gone once scored what was left and appended it as the run's results
+    journal.write_text("\n".join(lines[2:]) + "\n", encoding="utf-8")
+    with pytest.raises(CdtpError, match="--reuse: 2 of the run's answers are missing"):
+        run_eval(str(build), str(build / "r"), EvalConfig(), model_spec=None, reuse=True)
+    # a damaged line (null, a rotation that is no number, a log-likelihood that is text) was a
+    # traceback; it is asked again, like a line cut by a kill
+    bad = [json.loads(x) for x in lines[:3]]
+    bad[1]["rotation"], bad[2]["logliks"] = "x", ["abc"]
+    journal.write_text("null\n" + "\n".join(json.dumps(b) for b in bad[1:]) + "\n"
+                       + "\n".join(lines[3:]) + "\n", encoding="utf-8")
+    again = run_eval(str(build), str(build / "r"), cfg, model_spec="random:3")
+    assert again["metrics"] == first["metrics"] and again["counts"]["missing"] == 0
+    for record in ("[]", '{"model": "random:3"}', "\udcff"):
+        (build / "r" / "run.json").write_text(record, encoding="utf-8", errors="surrogateescape")
+        with pytest.raises(CdtpError, match="is not a cdtp run record"):
+            run_eval(str(build), str(build / "r"), cfg, model_spec="random:3")
+
+
 def test_invalid_items_are_reported_not_asked(tmp_path):
     rows = fixture_items()
     bad = next(r for r in rows if r["item_id"] == "qa-p05")
