@@ -279,6 +279,16 @@ def _judge(args) -> int:
               "domains": {d: outcome_rates(js) for d, js in sorted(by_domain.items())}}
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as fh:
         json.dump(report, fh, ensure_ascii=False, indent=1, sort_keys=True)
+    # A failed call, or a judge that names no verdict at all, would be counted as
+    # ties: the rates would look like a measurement. They are kept for reading,
+    # never added to the results table.
+    failed = sum(report["errors"].values())
+    unparsed = report["domains"]["ALL"]["unparsed"]
+    if failed or unparsed == 2 * len(judged):
+        why = (f"{failed} model calls failed (candidate {cand_errors}, reference {ref_errors}, "
+               f"judge {judge_errors[0]})" if failed else f"the judge named no verdict in any of its {unparsed} answers")
+        raise CdtpError(f"{why}: the outcomes are not a measurement and were not added to the results table "
+                        f"(judged.parquet and report.json in {args.out} show them)")
 
     created = now_iso()
     run_id = stable_hash("judge", args.model, args.reference, args.judge, loaded.fingerprint, code_version())

@@ -78,3 +78,24 @@ def test_a_judge_that_always_prefers_the_first_answer_yields_ties(tmp_path):
     assert overall["tie"]["rate"] == 1.0
     assert overall["win"]["rate"] == 0.0 and overall["loss"]["rate"] == 0.0
     assert {r["outcome"] for r in rows} == {"tie"}
+
+
+def _no_verdict(prompt: str) -> str:
+    return "两个回答各有道理。"
+
+
+@pytest.mark.slow
+def test_failed_calls_or_no_verdict_at_all_are_never_counted_as_ties(tmp_path, capsys):
+    # Both once reported "tie 1.000" with exit 0 and went into the results table.
+    build = tmp_path / "build"
+    write_items(build)
+    with running_server(answer=_knows_everything) as cand, running_server(answer=_no_verdict) as judge:
+        spec = lambda srv: f"openai-chat:m@{srv.url}"  # noqa: E731
+        assert main(["judge", "--items", str(build), "--model", spec(cand), "--reference", "most-frequent",
+                     "--judge", spec(judge), "--out", str(tmp_path / "j1")]) == 2
+    assert "the judge named no verdict in any of its" in capsys.readouterr().err
+    dead = "openai-chat:m@http://127.0.0.1:9/v1?retries=0"  # nothing listens on port 9
+    assert main(["judge", "--items", str(build), "--model", "most-frequent", "--reference", "random",
+                 "--judge", dead, "--out", str(tmp_path / "j2")]) == 2
+    assert "model calls failed (candidate 0, reference 0, judge" in capsys.readouterr().err
+    assert (tmp_path / "j2" / "report.json").is_file() and not (build / "results").exists()
