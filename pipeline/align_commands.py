@@ -51,6 +51,10 @@ def _read(path: Path) -> list[dict]:
             missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
             if missing or ("tail" not in r and "tail_key" not in r):
                 raise CdtpError(f"{path}, line {n}: not a label row (missing {missing or ['tail or tail_key']})")
+            wrong = [k for k in ("source", "page", "relation", "part", "tail", "tail_key")
+                     if k in r and not (isinstance(r[k], str) and r[k])]
+            if wrong:
+                raise CdtpError(f"{path}, line {n}: {', '.join(wrong)} must be a non-empty string")
             if not isinstance(r["stated"], bool):
                 # "yes" or 0 would be read as a verdict the labeller never gave
                 raise CdtpError(f"{path}, line {n}: `stated` must be true or false, not {r['stated']!r}")

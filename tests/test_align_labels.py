@@ -215,6 +215,11 @@ def test_cdtp_align_eval_reports_each_part_and_group(shared_data, tmp_path, caps
      ' "spans": [], "part": "tune"}\n', "labelled False here and True on line 1"),
     ('{"source": "raw", "page": "https://x/1", "relation": "导演", "tail": "x", "stated": false,'
      ' "spans": [], "part": "tune"}\n', "give them with --entries"),
+    # a page of null and a number for a tail were tracebacks
+    ('{"source": "kdconv", "page": null, "relation": "导演", "tail": "x", "stated": false, "spans": [],'
+     ' "part": "tune"}\n', "line 1: page must be a non-empty string"),
+    ('{"source": "kdconv", "page": "kdconv://film/0", "relation": "导演", "tail": 5, "stated": false,'
+     ' "spans": [], "part": "tune"}\n', "line 1: tail must be a non-empty string"),
 ])
 def test_cdtp_align_eval_rejects_a_bad_labels_file_with_a_reason(tmp_path, capsys, content, reason):
     from pipeline.cli import main
