@@ -113,7 +113,10 @@ def per_item_scores(run_dirs: list[str], hierarchy) -> dict[str, dict[str, dict[
     for run in run_dirs:
         try:
             with open(os.path.join(run, "results.json"), encoding="utf-8") as fh:
-                model = json.load(fh)["model"]
+                doc = json.load(fh)
+            model = doc["model"] if isinstance(doc, dict) else None
+            if not isinstance(model, str):
+                raise ValueError("results.json names no model")
             rows = pq.read_table(os.path.join(run, "predictions.parquet"),
                                  columns=["item_id", "task", "domain", "rotation", "scores"]).to_pylist()
         except (OSError, ValueError, KeyError, pa.ArrowInvalid) as exc:

@@ -111,9 +111,13 @@ class _Similarity:
     """Cosine similarities from the project's Embedder, each unique string embedded once."""
 
     def __init__(self, embedder_spec: str) -> None:
-        from transforms.embed import make_embedder
+        from pipeline.errors import CdtpError
+        from transforms.embed import EmbedderError, make_embedder
 
-        self.embedder = make_embedder(embedder_spec)
+        try:
+            self.embedder = make_embedder(embedder_spec)
+        except EmbedderError as exc:
+            raise CdtpError(f"--embedder: {exc}") from None
         self.vectors: dict[str, Any] = {}
 
     def prime(self, texts) -> None:

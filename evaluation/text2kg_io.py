@@ -89,7 +89,7 @@ def _system_triples(rows: list[dict], counters: dict[str, int]) -> dict[str, lis
             for tr in row["triples"]:
                 if isinstance(tr, (list, tuple)) and len(tr) == 3 and all(isinstance(x, str) for x in tr):
                     triples.append(list(tr))
-                elif isinstance(tr, dict) and {"sub", "rel", "obj"} <= tr.keys():
+                elif isinstance(tr, dict) and all(isinstance(tr.get(k), str) for k in ("sub", "rel", "obj")):
                     triples.append([tr["sub"], tr["rel"], tr["obj"]])
                 else:
                     counters["malformed"] += 1
@@ -121,10 +121,19 @@ def score_folder(data_dir: str, responses_dir: str, *, lang: str = "auto",
                 ontology = safejson.loads(fh.read())
         except (OSError, ValueError) as exc:
             raise CdtpError(f"{onto_path}: not a readable ontology ({exc})") from None
+        relations = ontology.get("relations") if isinstance(ontology, dict) else None
+        if not (isinstance(relations, list) and all(isinstance(r, dict) and isinstance(r.get("label"), str)
+                                                    for r in relations)):
+            raise CdtpError(f"{onto_path}: an ontology needs a `relations` list of objects with a `label`")
         gold = {}
-        for row in _read_jsonl(gt_file):
-            gold[row["id"]] = {"sent": row.get("sent", ""),
-                               "triples": [[t["sub"], t["rel"], t["obj"]] for t in row.get("triples", [])]}
+        for n, row in enumerate(_read_jsonl(gt_file), 1):
+            triples, sent = row.get("triples", []), row.get("sent", "")
+            if not (isinstance(sent, str) and isinstance(triples, list) and all(
+                    isinstance(t, dict) and all(isinstance(t.get(k), str) for k in ("sub", "rel", "obj"))
+                    for t in triples)):
+                raise CdtpError(f"{gt_file}, row {n}: expected a `sent` string and `triples` of "
+                                "{sub, rel, obj} strings")
+            gold[row["id"]] = {"sent": sent, "triples": [[t["sub"], t["rel"], t["obj"]] for t in triples]}
         system = _system_triples(_read_jsonl(resp_file), counters)
         agg, rows = K.score_ontology(key, ontology, gold, system, lang=lang)
         scored.append(agg)

@@ -33,12 +33,16 @@ def run_show(args) -> int:
     if args.from_build:
         from pathlib import Path
 
+        if args.config or args.set:  # they would be ignored: what is shown is what the build used
+            raise CdtpError("--from-build shows the configuration a build ran with; --config and --set do not apply")
         path = Path(args.from_build) / "stats.json"
         try:
             stats = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as exc:
+        except (OSError, ValueError) as exc:  # missing, not JSON, not UTF-8
             raise CdtpError(f"{args.from_build} is not a cdtp build output ({exc})") from None
-        cfg = from_dict(BuildConfig, stats.get("config", {}))
+        if not isinstance(stats, dict) or not isinstance(stats.get("config"), dict):
+            raise CdtpError(f"{path} records no build configuration (a `config` object)")
+        cfg = from_dict(BuildConfig, stats["config"], f"{path}: config")
         recorded = stats.get("code_version")
         version = code_version_string(recorded) if recorded else "an unrecorded code version"
         print(f"# built by {version}", file=sys.stderr)

@@ -261,6 +261,10 @@ def _check_statements(con, sql: str) -> None:
 def run_query(out_dir: str, sql: str) -> tuple[list[str], list[tuple]]:
     import duckdb
 
+    try:
+        sql.encode("utf-8")
+    except UnicodeEncodeError:  # bytes the shell passed that are not UTF-8
+        raise CdtpError("the query is not UTF-8 text") from None
     views = open_views(out_dir)
     con = views.con
     _check_statements(con, sql)

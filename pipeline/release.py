@@ -50,8 +50,10 @@ def load_build(shards: Path) -> tuple[dict[str, Any], Any]:
         raise CdtpError(f"{shards} is not a cdtp build output (no stats.json)")
     try:
         stats = json.loads(stats_path.read_text(encoding="utf-8"))
+        if not isinstance(stats, dict) or not isinstance(stats.get("config"), dict):
+            raise KeyError("config")
         cfg = from_dict(BuildConfig, stats["config"])
-    except (json.JSONDecodeError, KeyError) as exc:
+    except (ValueError, KeyError) as exc:  # not JSON, not UTF-8, no config object
         raise CdtpError(f"{stats_path} is not a complete cdtp stats file ({exc})") from None
     cfg.output.out_dir = str(shards)
     verify_written(str(shards), stats, cfg)

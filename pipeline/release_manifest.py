@@ -97,7 +97,12 @@ def verify_release(root: Path) -> tuple[list[str], dict[str, Any] | None]:
         problems.append(f"{MANIFEST} was edited: its content no longer matches its own {SELF_HASH}")
     elif raw.decode("utf-8") != canonical(manifest):
         problems.append(f"{MANIFEST} was edited: its bytes are not its canonical form")
-    listed = {f["path"]: f for f in manifest.get("files", [])}
+    files = manifest.get("files", [])
+    if not (isinstance(files, list) and all(isinstance(f, dict) and isinstance(f.get("path"), str)
+                                            and isinstance(f.get("bytes"), int) and isinstance(f.get("sha256"), str)
+                                            for f in files)):
+        return problems + [f"{MANIFEST}: `files` is not a list of {{path, bytes, sha256}} entries"], None
+    listed = {f["path"]: f for f in files}
     present = {p.relative_to(root).as_posix(): p for p in release_files(root)}
     for rel in sorted(set(listed) - set(present)):
         problems.append(f"{rel}: listed in the manifest but missing")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from pipeline.errors import CdtpError
@@ -56,8 +57,13 @@ def _index(args: argparse.Namespace) -> int:
     missing = [p for p in args.input if not expand(p)]
     if missing:
         raise CdtpError(f"no input file matches {missing}")
+    cores = os.cpu_count() or 1
+    if not 1 <= args.workers <= 4 * cores:  # 100000 processes once ran the machine into the ground
+        raise CdtpError(f"--workers must be between 1 and {4 * cores} (4 per core), not {args.workers}")
+    if args.passage_chars < 0:
+        raise CdtpError(f"--passage-chars must be >= 0 (0 = whole pages), not {args.passage_chars}")
     try:
-        stats, read = build_index_from_patterns(args.input, args.out, args.passage_chars, max(1, args.workers))
+        stats, read = build_index_from_patterns(args.input, args.out, args.passage_chars, args.workers)
     except LocalIndexError as exc:
         raise CdtpError(str(exc)) from exc
     except OSError as exc:

@@ -171,6 +171,22 @@ def test_score_commands_reject_bad_input(tmp_path):
 
     proc = run("text2kg", "--data", str(tmp_path), "--responses", str(tmp_path))
     assert proc.returncode == 2 and "not a Text2KGBench dataset folder" in proc.stderr
+    # a ground-truth row whose triples are no list of {sub, rel, obj}, and an ontology whose
+    # relations are no objects, were TypeError tracebacks
+    data, responses = tmp_path / "d", tmp_path / "r"
+    for sub in ("ground_truth", "ontologies", "test"):
+        (data / sub).mkdir(parents=True)
+    responses.mkdir()
+    (data / "ontologies" / "ont_1_x_ontology.json").write_text('{"relations": [{"label": "位于"}]}', encoding="utf-8")
+    (data / "test" / "ont_1_x_test.jsonl").write_text('{"id": "1", "sent": "甲"}\n', encoding="utf-8")
+    (data / "ground_truth" / "ont_1_x_ground_truth.jsonl").write_text('{"id": "1", "sent": "甲", "triples": "abc"}\n',
+                                                                      encoding="utf-8")
+    (responses / "ont_1_x_response.jsonl").write_text('{"id": "1", "triples": []}\n', encoding="utf-8")
+    proc = run("text2kg", "--data", str(data), "--responses", str(responses))
+    assert proc.returncode == 2 and "row 1: expected a `sent` string and `triples`" in proc.stderr, proc.stderr
+    (data / "ontologies" / "ont_1_x_ontology.json").write_text('{"relations": [null]}', encoding="utf-8")
+    proc = run("text2kg", "--data", str(data), "--responses", str(responses))
+    assert proc.returncode == 2 and "a `relations` list of objects with a `label`" in proc.stderr, proc.stderr
     bad = tmp_path / "p.jsonl"
     bad.write_text('{"reference": "长江", "prediction": "长江"}\n{"reference": 3}\n', encoding="utf-8")
     proc = run("t2t", "--predictions", str(bad))

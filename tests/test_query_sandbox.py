@@ -52,6 +52,14 @@ def build(tmp_path) -> Path:
     return out
 
 
+def test_a_query_that_is_not_utf8_is_a_clear_error(build, capsys):
+    from pipeline.cli import main
+
+    # the shell passes such bytes as surrogates; DuckDB's parser raised a TypeError
+    assert main(["query", str(build), "SELECT \udcff\udcfe"]) == 2
+    assert "the query is not UTF-8 text" in capsys.readouterr().err
+
+
 def test_views_work_on_a_healthy_build(build):
     assert run_query(str(build), "SELECT count(*) FROM pairs")[1] == [(1,)]
     assert run_query(str(build), "SELECT tail FROM triples")[1] == [("青藏高原",)]

@@ -173,6 +173,11 @@ def test_verify_fails_on_a_missing_or_extra_file(release, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "plots/funnel.png: listed in the manifest but missing" in err
     assert "data/pairs/extra.parquet: present but not in the manifest" in err
+    # a manifest whose file list is no list was a TypeError traceback
+    manifest = json.loads((copy / "manifest.json").read_text(encoding="utf-8"))
+    (copy / "manifest.json").write_text(json.dumps({**manifest, "files": "abc"}), encoding="utf-8")
+    assert main(["release", "verify", str(copy)]) == 2
+    assert "`files` is not a list of {path, bytes, sha256} entries" in capsys.readouterr().err
 
 
 def test_plots_are_png_and_a_font_without_hanzi_is_an_error(release, build, tmp_path, monkeypatch):
@@ -263,3 +268,17 @@ def test_config_show_from_a_build_names_its_code_version(build, capsys):
     stats = json.loads((build / "stats.json").read_text(encoding="utf-8"))
     assert json.loads(captured.out) == stats["config"]
     assert stats["code_version"]["source_sha256"][:12] in captured.err
+    # --set and --config would be ignored (they were, silently): a clear error instead
+    assert main(["config", "show", "--from-build", str(build), "--set", "relation_frequency.min_count=3"]) == 2
+    assert "--config and --set do not apply" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("stats", ["[1]", "{}", '{"config": null}'])
+def test_a_stats_file_without_a_config_is_refused_not_shown_as_the_defaults(build, tmp_path, capsys, stats):
+    copy = tmp_path / "b"
+    shutil.copytree(build, copy)
+    (copy / "stats.json").write_text(stats, encoding="utf-8")
+    assert main(["config", "show", "--from-build", str(copy)]) == 2
+    assert "records no build configuration" in capsys.readouterr().err
+    assert main(["release", "--shards", str(copy), "--out", str(tmp_path / "R")]) == 2
+    assert "is not a complete cdtp stats file" in capsys.readouterr().err

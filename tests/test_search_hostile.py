@@ -227,6 +227,19 @@ def test_search_index_skips_corrupt_files_with_their_names(tmp_path, capsys):
     assert "example.org" in capsys.readouterr().out
 
 
+def test_a_port_or_a_worker_count_out_of_range_is_refused_up_front(tmp_path, capsys):
+    # port 99999 was a ValueError traceback; --workers 100000 forked until the machine stalled
+    assert main(["search", "web", "--url", "http://127.0.0.1:99999", "长江"]) == 2
+    assert "searxng URL must be http(s)://host[:port][/path]" in capsys.readouterr().err
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text('{"url": "u", "title": "长江", "text": "长江注入东海。"}\n', encoding="utf-8")
+    for workers in ("0", "100000"):
+        assert main(["search", "index", "--input", str(corpus), "--out", str(tmp_path / "i.duckdb"),
+                     "--workers", workers]) == 2
+        assert "--workers must be between 1 and" in capsys.readouterr().err
+    assert not (tmp_path / "i.duckdb").exists()
+
+
 def test_search_query_on_a_file_that_is_no_index(tmp_path, capsys):
     bogus = tmp_path / "bogus.duckdb"
     bogus.write_bytes(b"\x00" * 4096)

@@ -90,6 +90,10 @@ class SearxngBackend:
         max_bytes: int = MAX_BYTES,
     ):
         parsed = urllib.parse.urlsplit(base_url)
+        try:
+            parsed.port  # noqa: B018 - raises for a port out of 0-65535 or not a number
+        except ValueError:
+            parsed = parsed._replace(netloc="")
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
             raise ValueError(f"searxng URL must be http(s)://host[:port][/path], got {base_url!r}")
         self.base_url = base_url.rstrip("/")
