@@ -116,6 +116,9 @@ def export_text2kgbench(shards: str, out: str, split: str | None = None) -> dict
 
 
 def run_export(args) -> int:
+    if os.path.isdir(args.out) and os.listdir(args.out):
+        # files of an earlier export (another split, another build) would stand beside the new ones
+        raise CdtpError(f"--out {args.out} is not empty: give a new or empty folder")
     fn = export_cdtp if args.format == "cdtp" else export_text2kgbench
     written = fn(args.shards, args.out, args.split)
     for name, n in written.items():

@@ -154,6 +154,12 @@ def _prepare(cfg: SearchConfig, input_patterns: list[str], out_dir: str) -> Sear
         print(f"search: indexed {stats.documents} documents into {target} ({stats.seconds:.1f}s, "
               f"{read.invalid} invalid records skipped)")
         updates["index_path"] = target
+    elif cfg.backend == "local" and not _is_remote(cfg.index_path):
+        from transforms.search.local_index import LocalIndexBackend
+
+        # Open it here, once: a missing or foreign file found by a worker is
+        # a worker's traceback in Beam's log before the error.
+        LocalIndexBackend(cfg.index_path).close()
     if cfg.cache_dir is None and not _is_remote(out_dir):
         updates["cache_dir"] = os.path.join(out_dir, CACHE_DIR)
     new = dataclasses.replace(cfg, **updates)

@@ -139,6 +139,9 @@ def test_export_cdtp_and_text2kgbench(builds, tmp_path):
         assert [ln[:2] for ln in lines] == [f"{c}、" for c in "ABCDEFGHIJ"]
         assert lines["ABCDEFGHIJ".index(rec["answer"])][2:] == rec["answer_text"]
         assert rec["prompt"].startswith(rec["question"] + "\n" + rec["options"])
+    # a second export into the same folder would leave the first one's files beside it
+    assert main(["export", "--shards", str(base / "a"), "--format", "cdtp", "--out", str(tmp_path / "c"),
+                 "--split", "train"]) == 2
     assert main(["export", "--shards", str(base / "a"), "--format", "text2kgbench", "--out", str(tmp_path / "t")]) == 0
     onto_ids = {p.stem for p in (tmp_path / "t" / "ontologies").glob("*.json")}
     tests = sorted((tmp_path / "t" / "test").glob("*_test.jsonl"))

@@ -106,6 +106,17 @@ def test_prepare_search_indexes_the_build_input_and_caches_in_out(tmp_path):
     results = make_backend(cfg).search("西湖 杭州", 10)
     assert [r.url for r in results] == ["https://baike.example/item/西湖"]
     assert prepare_search(None, [], str(tmp_path)) is None
+    # a given index is opened before the pipeline starts: a missing or foreign file was
+    # found by a Beam worker, whose traceback filled the log before the error
+    from pipeline.errors import CdtpError
+
+    with pytest.raises(CdtpError, match="search index .*missing.duckdb does not exist"):
+        prepare_search(SearchConfig(enabled=True, backend="local", index_path=str(tmp_path / "missing.duckdb")),
+                       [str(raw)], str(tmp_path / "out2"))
+    (tmp_path / "zero.duckdb").write_bytes(b"\0" * 4096)
+    with pytest.raises(CdtpError, match="is not a cdtp search index"):
+        prepare_search(SearchConfig(enabled=True, backend="local", index_path=str(tmp_path / "zero.duckdb")),
+                       [str(raw)], str(tmp_path / "out2"))
 
 
 def _entry(title, lemma, summary, infobox):
