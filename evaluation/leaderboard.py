@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Iterable
 
+# The tasks a results table holds: the item tasks and the judged open-ended QA.
+TASKS = ("qa", "kgc", "t2t", "t2kg", "qa_open")
+
 MISSING = None
 # "chance" as a baseline: the expected score of a uniform guess among the ten
 # options. Unlike a random run it is exact, so a small item set cannot make
@@ -76,6 +79,10 @@ def load_hierarchy(path: str | None = None) -> Hierarchy:
     try:
         caps = []
         for c in data["capabilities"]:
+            for t in c["tasks"]:
+                if t.get("baseline") is not None and not isinstance(t["baseline"], str):
+                    raise ValueError(f"task {t.get('task')!r}: baseline is a model spec, \"chance\" or null, "
+                                     f"not {t['baseline']!r}")
             tasks = tuple(
                 TaskSpec(str(t["task"]), str(t.get("label", t["task"])), str(t["metric"]),
                          None if t.get("baseline") is None else str(t["baseline"]), float(t.get("weight", 1.0)))
@@ -88,8 +95,12 @@ def load_hierarchy(path: str | None = None) -> Hierarchy:
     names = [t.task for c in caps for t in c.tasks]
     if len(names) != len(set(names)):
         raise HierarchyError(f"weights file {path or 'default'}: a task appears under two capabilities")
-    if any(t.weight < 0 for c in caps for t in c.tasks) or any(c.weight < 0 for c in caps):
-        raise HierarchyError(f"weights file {path or 'default'}: weights must be >= 0")
+    unknown = sorted(set(names) - set(TASKS))
+    if unknown:  # its datasets would never exist, and its capability would be silently partial
+        raise HierarchyError(f"weights file {path or 'default'}: unknown task(s) {unknown}; known: {list(TASKS)}")
+    weights = [t.weight for c in caps for t in c.tasks] + [c.weight for c in caps]
+    if not all(math.isfinite(w) and w >= 0 for w in weights):
+        raise HierarchyError(f"weights file {path or 'default'}: weights must be finite numbers >= 0")
     return Hierarchy(tuple(caps))
 
 

@@ -98,6 +98,17 @@ def test_bad_weights_file_is_a_clear_error(tmp_path):
     bad.write_text('{"capabilities": [{"name": "x"}]}')
     with pytest.raises(ValueError, match="capabilities"):
         load_hierarchy(str(bad))
+    # each was accepted: an unknown task dropped silently, a number for a baseline made every
+    # score missing, a NaN weight made every mean NaN
+    task = '{"task": "qa", "metric": "hits@1", "baseline": "chance", "weight": 1.0}'
+    for changed, reason in ((task.replace('"qa"', '"bogus"'), r"unknown task\(s\) \['bogus'\]"),
+                            (task.replace('"chance"', "5"), "baseline is a model spec"),
+                            (task.replace("1.0", "NaN"), "finite numbers >= 0")):
+        bad.write_text('{"capabilities": [{"name": "x", "tasks": [' + changed + ']}]}')
+        with pytest.raises(ValueError, match=reason):
+            load_hierarchy(str(bad))
+    bad.write_text('{"capabilities": [{"name": "x", "tasks": [' + task + ']}]}')
+    assert load_hierarchy(str(bad)).capabilities[0].tasks[0].task == "qa"
 
 
 def test_correlations_match_scipy():
