@@ -172,13 +172,19 @@ def _options_item(*, iid: str, task: str, domain: str, split: str, subset: bool,
     return item
 
 
-def _read_triples(path: str) -> list[tuple[str, str, str]]:
+def _read_triples(path: str, stats: Counter) -> list[tuple[str, str, str]]:
+    """h<TAB>r<TAB>t lines; any other line is counted in stats (`yago_skipped_malformed`), never dropped unseen."""
     out = []
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) == 3 and all(p.strip() for p in parts):
-                out.append(tuple(p.strip() for p in parts))
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) == 3 and all(p.strip() for p in parts):
+                    out.append(tuple(p.strip() for p in parts))
+                elif line.strip():
+                    stats["yago_skipped_malformed"] += 1
+    except UnicodeDecodeError as exc:
+        raise OodError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     return out
 
 
@@ -196,10 +202,11 @@ def load_yago(folder: str, *, seed: int = 0, limit: int | None = None, subset_sh
 
     stats = stats if stats is not None else Counter()
     files = [("valid.txt", "train"), ("test.txt", "eval")]
-    if not any(os.path.isfile(os.path.join(folder, f)) for f, _ in files):
-        raise OodError(f"{folder}: expected YAGO3-10 valid.txt/test.txt (h<TAB>r<TAB>t lines)")
-    parts = {split: _read_triples(os.path.join(folder, f)) for f, split in files
-             if os.path.isfile(os.path.join(folder, f))}
+    missing = [f for f, _ in files if not os.path.isfile(os.path.join(folder, f))]
+    if missing:  # a split would be silently absent
+        raise OodError(f"{folder}: expected YAGO3-10 valid.txt and test.txt (h<TAB>r<TAB>t lines); "
+                       f"missing {', '.join(missing)}")
+    parts = {split: _read_triples(os.path.join(folder, f), stats) for f, split in files}
     graph = [t for triples in parts.values() for t in triples]
     tails_of: dict[tuple[str, str], list[str]] = {}
     by_relation: dict[str, list[str]] = {}

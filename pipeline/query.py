@@ -256,6 +256,8 @@ def _check_statements(con, sql: str) -> None:
             raise CdtpError(f"cdtp query is read-only: {kind} statements are not allowed "
                             f"(only {', '.join(ALLOWED_STATEMENTS)}); open the Parquet files in DuckDB "
                             "yourself for anything else")
+    if len(statements) > 1:  # only the last one's rows would be printed
+        raise CdtpError(f"one statement per query, not {len(statements)}: run each on its own")
 
 
 def run_query(out_dir: str, sql: str) -> tuple[list[str], list[tuple]]:

@@ -70,3 +70,19 @@ def test_cdtp_eval_takes_ood_items(shared_data, tmp_path):
 def test_missing_ood_folder_is_a_clear_error(tmp_path, capsys):
     assert main(["ood", "yago3-10", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
     assert "valid.txt" in capsys.readouterr().err
+    # one split's file missing once made a set without that split, exit 0
+    (tmp_path / "valid.txt").write_text("Paris\tisLocatedIn\tFrance\n", encoding="utf-8")
+    assert main(["ood", "yago3-10", "--data", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "missing test.txt" in capsys.readouterr().err
+
+
+def test_malformed_yago_lines_are_counted_not_dropped_unseen(tmp_path):
+    from collections import Counter
+
+    from evaluation.ood import _read_triples
+
+    f = tmp_path / "test.txt"
+    f.write_text("Paris\tisLocatedIn\tFrance\nnot a triple\n\nLyon\t\tFrance\n", encoding="utf-8")
+    stats: Counter = Counter()
+    assert _read_triples(str(f), stats) == [("Paris", "isLocatedIn", "France")]
+    assert stats == {"yago_skipped_malformed": 2}

@@ -58,6 +58,9 @@ def test_a_query_that_is_not_utf8_is_a_clear_error(build, capsys):
     # the shell passes such bytes as surrogates; DuckDB's parser raised a TypeError
     assert main(["query", str(build), "SELECT \udcff\udcfe"]) == 2
     assert "the query is not UTF-8 text" in capsys.readouterr().err
+    # two statements printed the second's rows only
+    assert main(["query", str(build), "SELECT 1; SELECT 2"]) == 2
+    assert "one statement per query, not 2" in capsys.readouterr().err
 
 
 def test_views_work_on_a_healthy_build(build):
