@@ -82,10 +82,19 @@ def pair_files(shards: str) -> list[Path]:
     if not p.is_dir():
         raise CdtpError(f"--shards {shards}: no such file or folder")
     base = p / "pairs" if (p / "pairs").is_dir() else p
-    files = sorted(f for f in base.rglob("*.parquet") if f.is_file())
-    if not files:
+    found = sorted(base.rglob("*.parquet"))
+    odd = [f for f in found if not f.is_file()]
+    if odd:  # a folder named like a shard was skipped unseen
+        raise CdtpError(f"--shards {shards}: {odd[0]} is not a Parquet file")
+    if not found:
         raise CdtpError(f"--shards {shards}: no Parquet files under {base} (expected DIR/pairs/**/*.parquet)")
-    return files
+    if base != p:  # a build folder: all of its pairs, as the build wrote them
+        from pipeline.query import count_problem, recorded_counts
+
+        problem = count_problem("pairs", [str(f) for f in found], recorded_counts(str(p)))
+        if problem:
+            raise CdtpError(f"--shards {shards}: {problem}")
+    return found
 
 
 def iter_pairs(files: list[Path]):

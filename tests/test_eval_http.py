@@ -127,7 +127,8 @@ def test_loglikelihood_ranking_through_completions(tmp_path):
 
 def test_journal_repairs_a_torn_last_line(tmp_path):
     path = tmp_path / "journal.jsonl"
-    path.write_text(json.dumps({"key": "a#0", "x": 1}) + "\n" + '{"key": "b#0", "x"', encoding="utf-8")
+    record = {"key": "a#0", "item_id": "a", "rotation": 0, "raw_output": "甲", "logliks": None}
+    path.write_text(json.dumps(record) + "\n" + '{"key": "b#0", "item_id"', encoding="utf-8")
     j = Journal(str(path))
     assert set(j.records) == {"a#0"}
     j.append({"key": "c#0"})

@@ -92,6 +92,15 @@ def test_build_applies_review_and_writes_split_layout(tmp_path, capsys):
                               for f, p in rows)
     assert key(again) == key(pairs)
 
+    # review export reads the whole build or nothing: a removed shard was 20 pairs instead of 21
+    import shutil
+
+    shutil.copytree(tmp_path / "two", tmp_path / "short")
+    next((tmp_path / "short" / "pairs").rglob("*.parquet")).unlink()
+    capsys.readouterr()
+    assert main(["review", "export", "--shards", str(tmp_path / "short"), "--out", str(tmp_path / "sheets")]) == 2
+    assert "a shard was removed, added or replaced" in capsys.readouterr().err
+
     # --no-split: split and subset stay null, written under split=unassigned.
     assert main(["build", "--input", str(raw), "--out", str(tmp_path / "nosplit"), "--no-split"]) == 0
     rows = read_parquet_dir(tmp_path / "nosplit" / "pairs")

@@ -101,8 +101,20 @@ class SearchConfig:
     unverified_policy: str = "keep"  # keep | drop
     extra_params: dict[str, str] = field(default_factory=dict)  # e.g. {"language": "zh-CN"} for SearXNG
 
+    def __post_init__(self) -> None:
+        # a bad value is refused when the config is read (`cdtp config show` too),
+        # not only when a build turns the stage on
+        self._check_values()
+
     def validate(self) -> None:
         """Raise ValueError with a clear message for inconsistent settings."""
+        self._check_values()
+        if self.enabled and self.backend == "searxng" and not self.searxng_url:
+            raise ValueError("the searxng backend needs a URL (--searxng-url http://host:port)")
+        if self.enabled and self.backend == "local" and not self.index_path:
+            raise ValueError("the local search backend needs an index (--search-index INDEX.duckdb)")
+
+    def _check_values(self) -> None:
         if self.backend not in BACKENDS:
             raise ValueError(f"search backend must be one of {BACKENDS}, got {self.backend!r}")
         if self.unverified_policy not in UNVERIFIED_POLICIES:
@@ -115,7 +127,3 @@ class SearchConfig:
             raise ValueError("search max_concurrency must be >= 1")
         if self.retries < 0:
             raise ValueError("search retries must be >= 0")
-        if self.enabled and self.backend == "searxng" and not self.searxng_url:
-            raise ValueError("the searxng backend needs a URL (--searxng-url http://host:port)")
-        if self.enabled and self.backend == "local" and not self.index_path:
-            raise ValueError("the local search backend needs an index (--search-index INDEX.duckdb)")
