@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+from pathlib import Path
 
 from pipeline.errors import CdtpError
 
@@ -50,13 +51,26 @@ def read_results(path: str) -> list[dict]:
     import pyarrow as pa
     import pyarrow.dataset as ds
 
+    import pyarrow.parquet as pq
+
     if not os.path.exists(path):
         raise CdtpError(f"no results table at {path}: run `cdtp eval ... --results {path}` first")
+    needed = {"model", "task", "domain", "split", "dataset", "metric", "value"}
+    # the files the dataset reads: hidden (`.`, `_`) ones are skipped, as pyarrow does
+    files = sorted(str(f) for f in Path(path).rglob("*") if f.is_file() and not f.name.startswith((".", "_"))
+                   ) if os.path.isdir(path) else [path]
+    for f in files:  # the dataset takes its schema from one file: another file's would be read as nulls
+        try:
+            missing = needed - set(pq.read_schema(f).names)
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise CdtpError(f"results table {path}: {f} is not readable Parquet: {exc}") from None
+        if missing:
+            raise CdtpError(f"results table {path}: {f} lacks column(s) {sorted(missing)}")
     try:
         table = ds.dataset(path, format="parquet", exclude_invalid_files=False).to_table()
     except (pa.ArrowInvalid, OSError) as exc:
         raise CdtpError(f"results table {path} is not readable Parquet: {exc}") from None
-    missing = {"model", "task", "domain", "split", "dataset", "metric", "value"} - set(table.column_names)
+    missing = needed - set(table.column_names)
     if missing:
         raise CdtpError(f"results table {path} lacks column(s) {sorted(missing)}")
     return table.to_pylist()

@@ -209,3 +209,12 @@ def test_leaderboard_command_errors_are_clear(tmp_path, capsys):
     bad.write_bytes(b"PAR1 not really")
     assert main(["leaderboard", "--results", str(bad), "--out", str(tmp_path / "o")]) == 2
     assert "not readable Parquet" in capsys.readouterr().err
+    # a Parquet file of another table among the results was read as rows of nulls, unseen
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    folder = tmp_path / "results"
+    folder.mkdir()
+    pq.write_table(pa.table({"pair_id": ["p1"]}), folder / "other.parquet")
+    assert main(["leaderboard", "--results", str(folder), "--out", str(tmp_path / "o")]) == 2
+    assert "other.parquet lacks column(s)" in capsys.readouterr().err
