@@ -215,11 +215,14 @@ def run_import(args: argparse.Namespace) -> int:
         raise CdtpError("no item was labelled by both annotators: nothing to decide")
 
     out = Path(args.out)
+    dis_path = Path(args.disagreements) if args.disagreements else out.with_name(out.stem + ".disagreements.csv")
+    for path in (out, dis_path):  # both or neither: decisions without their disagreements would look complete
+        if path.is_dir():
+            raise CdtpError(f"{path} is a folder; give a file name")
     out.parent.mkdir(parents=True, exist_ok=True)
     decision = result.decision_file(rules, args.paths)
     decision["left_out"] = {"undecided": undecided, "unmatched": len(result.unmatched)}
     out.write_text(json.dumps(decision, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    dis_path = Path(args.disagreements) if args.disagreements else out.with_name(out.stem + ".disagreements.csv")
     dis_path.parent.mkdir(parents=True, exist_ok=True)
     cols = ["item_id", "relation", "a_decision", "b_decision", "a_annotator", "b_annotator", "a_where", "b_where"]
     with open(dis_path, "w", encoding="utf-8-sig", newline="") as fh:

@@ -240,6 +240,11 @@ def test_review_round_trip_on_duie(shared_data, tmp_path, capsys):
 
     capsys.readouterr()
     decisions_path = tmp_path / "decisions.json"
+    # a folder for the disagreements once failed after the decisions were written
+    (tmp_path / "dis").mkdir()
+    assert main(["review", "import", str(tmp_path / "rv" / "A"), str(tmp_path / "rv" / "B"),
+                 "--out", str(decisions_path), "--disagreements", str(tmp_path / "dis")]) == 2
+    assert "is a folder; give a file name" in capsys.readouterr().err and not decisions_path.exists()
     assert main(["review", "import", str(tmp_path / "rv" / "A"), str(tmp_path / "rv" / "B"),
                  "--out", str(decisions_path)]) == 0
     printed = capsys.readouterr().out
