@@ -36,7 +36,10 @@ class SharedClaims:
                 from scrapy_redis.connection import get_redis
             except ImportError as exc:  # pragma: no cover - pinned dependency
                 raise CdtpError(f"--redis needs scrapy-redis ({exc})") from None
-            client = get_redis(url=url, decode_responses=True)
+            try:
+                client = get_redis(url=url, decode_responses=True)
+            except ValueError as exc:  # not a redis:// URL, a port that is no number
+                raise CdtpError(f"--redis {url}: {exc}") from None
         self.r = client
         try:
             self.r.ping()

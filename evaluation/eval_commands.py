@@ -47,6 +47,10 @@ def run(args) -> int:
         raise CdtpError("--limit must be at least 1")
     if args.shots < 0 or args.circular < 0:
         raise CdtpError("--shots and --circular must not be negative")
+    from schemas.items import NUM_OPTIONS
+
+    if args.circular > NUM_OPTIONS:  # there are no more rotations than options: the run would record a lie
+        raise CdtpError(f"--circular must be at most {NUM_OPTIONS}, the options of an item")
     cfg = EvalConfig(tasks=args.tasks, domains=args.domains, split=args.split, subset=args.subset,
                      limit=args.limit, shots=args.shots, embedder=args.embedder, circular=args.circular,
                      retry_errors=args.retry_errors)

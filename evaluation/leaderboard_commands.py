@@ -181,6 +181,17 @@ def _run(args) -> int:
     except HierarchyError as exc:
         raise CdtpError(str(exc)) from None
     rows = read_results(args.results)
+    # a name the results do not hold would be silently left out (or, as the
+    # baseline, turn every score into "—"): say which, and what there is
+    for flag, wanted, present in (
+            ("--tasks", _csv_list(args.tasks), {t.task for c in hierarchy.capabilities for t in c.tasks}),
+            ("--domains", _csv_list(args.domains), {r["domain"] for r in rows}),
+            ("--baseline", [args.baseline] if args.baseline and args.baseline != "chance" else [],
+             {r["model"] for r in rows})):
+        unknown = sorted(set(wanted or ()) - present)
+        if unknown:
+            where = "the hierarchy" if flag == "--tasks" else args.results
+            raise CdtpError(f"{flag}: {', '.join(unknown)} not in {where} (there: {', '.join(sorted(map(str, present)))})")
     board = build_leaderboard(rows, hierarchy, baseline=args.baseline, tasks=_csv_list(args.tasks),
                               domains=_csv_list(args.domains), split=args.split)
     if not board.models:

@@ -220,43 +220,52 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
     call_spec, model_spec = model_spec, canonical_spec(model_spec)
     sel = ItemSelection(cfg.tasks, cfg.domains, cfg.split, cfg.subset, cfg.limit)
     loaded: LoadedItems = load_items(items_path, sel)
-    ont_files = load_ontology_files(items_path)
-    identity = {"model": model_spec, "fingerprint": loaded.fingerprint, "config": cfg.identity()}
-    if ont_files:  # the prompts and OC/SH/OH depend on them
-        identity["ontologies"] = stable_hash(ont_files)
-    resume_key = stable_hash(identity)
-    if saved is not None and saved.get("resume_key") != resume_key:
-        if reuse:
-            raise CdtpError(f"--reuse: the items under {items_path} changed since the run in {out_dir} "
-                            f"(fingerprint {saved.get('fingerprint')} → {loaded.fingerprint})")
-        raise CdtpError(f"{out_dir} holds another run (model, items or settings differ: "
-                        f"{saved.get('model')} on {saved.get('fingerprint')}); use a new --out")
-    if saved is None:
-        with open(run_file + ".tmp", "w", encoding="utf-8") as fh:
-            json.dump({**identity, "resume_key": resume_key, "started_at": now_iso()}, fh, ensure_ascii=False,
-                      indent=1)
-        os.replace(run_file + ".tmp", run_file)
+    if cfg.domains:
+        absent = sorted(set(cfg.domains) - {it["domain"] for it in loaded.items + [i for i, _ in loaded.invalid]})
+        if absent:  # a misspelt domain would be silently left out of the run
+            raise CdtpError(f"--domains: no {cfg.split} item of {', '.join(cfg.tasks)} in domain(s) {absent} "
+                            f"under {items_path}")
+    if not reuse and model is None:
+        # Made before the run record is written: a bad spec must not leave a
+        # run folder that a corrected command then calls "another run".
+        from evaluation.models import make_model
 
-    need_train = cfg.shots > 0 or "t2kg" in cfg.tasks or model_spec.startswith("most-frequent")
-    train = load_train(loaded.glob, sel) if need_train else []
-    ontologies = item_ontologies(loaded.items + train, ont_files)
-    journal = Journal(os.path.join(out_dir, JOURNAL))
+        model = make_model(call_spec)
     try:
+        ont_files = load_ontology_files(items_path)
+        identity = {"model": model_spec, "fingerprint": loaded.fingerprint, "config": cfg.identity()}
+        if ont_files:  # the prompts and OC/SH/OH depend on them
+            identity["ontologies"] = stable_hash(ont_files)
+        resume_key = stable_hash(identity)
+        if saved is not None and saved.get("resume_key") != resume_key:
+            if reuse:
+                raise CdtpError(f"--reuse: the items under {items_path} changed since the run in {out_dir} "
+                                f"(fingerprint {saved.get('fingerprint')} → {loaded.fingerprint})")
+            raise CdtpError(f"{out_dir} holds another run (model, items or settings differ: "
+                            f"{saved.get('model')} on {saved.get('fingerprint')}); use a new --out")
+        need_train = cfg.shots > 0 or "t2kg" in cfg.tasks or model_spec.startswith("most-frequent")
+        train = load_train(loaded.glob, sel) if need_train else []
+        ontologies = item_ontologies(loaded.items + train, ont_files)
         if not reuse:
-            if model is None:
-                from evaluation.models import make_model
-
-                model = make_model(call_spec)
             if hasattr(model, "fit"):
                 model.fit(train)
             demos = select_demos(loaded.items, train, cfg.shots, cfg.embedder)
             requests = build_requests(loaded.items, cfg, model, demos, ontologies)
-            pending = [r for r in requests if r.key not in journal.records
-                       or (cfg.retry_errors and journal.records[r.key].get("error"))]
-            if pending:
-                ask(model, pending, journal, Progress(len(pending)), cfg.chunk)
+        if saved is None:  # only now: everything that can fail before the first question has run
+            with open(run_file + ".tmp", "w", encoding="utf-8") as fh:
+                json.dump({**identity, "resume_key": resume_key, "started_at": now_iso()}, fh, ensure_ascii=False,
+                          indent=1)
+            os.replace(run_file + ".tmp", run_file)
+        journal = Journal(os.path.join(out_dir, JOURNAL))
+        try:
+            if not reuse:
+                pending = [r for r in requests if r.key not in journal.records
+                           or (cfg.retry_errors and journal.records[r.key].get("error"))]
+                if pending:
+                    ask(model, pending, journal, Progress(len(pending)), cfg.chunk)
+        finally:
+            journal.close()
     finally:
-        journal.close()
         if model is not None:
             model.close()
     if reuse:

@@ -65,6 +65,13 @@ class OutputConfig:
     # Top relations reported in stats.json (the paper's Figure 6).
     top_relations: int = 20
 
+    def __post_init__(self) -> None:
+        # -1 once ran as automatic while stats.json recorded -1; 0 rows per group, one row each
+        if self.num_shards < 0:
+            raise ValueError(f"num_shards must be >= 0 (0 = one per {self.input_bytes_per_shard:,} bytes of input)")
+        if self.input_bytes_per_shard < 1 or self.row_group_size < 1 or self.top_relations < 0:
+            raise ValueError("input_bytes_per_shard and row_group_size must be >= 1, top_relations >= 0")
+
 
 @dataclass
 class BuildConfig:

@@ -415,6 +415,11 @@ def test_config_file_flags_and_set_overrides(tmp_path):
     for bad in (".=1", "relation_frequency=3", "cleaning..x=1"):
         with pytest.raises(CdtpError, match="--set expects section.field=VALUE"):
             load_config(None, None, [bad])
+    # a negative shard count ran as automatic (or as one shard) while stats.json recorded it
+    for bad, said in (("output.num_shards=-1", "num_shards must be >= 0"), ("items.num_shards=-2", "num_shards must"),
+                      ("output.row_group_size=0", "row_group_size must be >= 1")):
+        with pytest.raises(CdtpError, match=said):
+            load_config(None, None, [bad])
 
 
 def test_stages_off_partitions_use_placeholders_and_query_keeps_nulls(inputs, tmp_path):

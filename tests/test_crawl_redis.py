@@ -112,3 +112,9 @@ def test_unreachable_redis_is_a_clear_error(tmp_path):
                      timeout=60)
     assert done.returncode == 2
     assert "cannot reach Redis" in done.stderr
+    # a URL that is no Redis URL was a ValueError traceback
+    for url, said in (("notaurl", "must specify one of the following schemes"),
+                      ("redis://127.0.0.1:abc/0", "Port could not be cast")):
+        done = run_crawl(seeds, tmp_path / "o2", "http://127.0.0.1:9", "--redis", url, timeout=60)
+        assert done.returncode == 2 and f"cdtp: error: --redis {url}: " in done.stderr and said in done.stderr
+        assert "Traceback" not in done.stderr

@@ -166,3 +166,18 @@ def test_t2kg_uses_the_builds_ontology_files(build):
     (build / "ontologies" / "cdtp_HP.json").write_text("{", encoding="utf-8")
     with pytest.raises(Exception, match="not a readable ontology"):
         run_eval(str(build), str(build / "o2"), EvalConfig(tasks=["t2kg"]), model_spec="random")
+
+
+def test_flags_that_would_be_ignored_or_leave_a_stale_run_are_refused(build, capsys):
+    # --domains XX was left out silently; --circular 99 ran 10 rotations and recorded 99;
+    # a bad model spec left a run record that the corrected command called "another run"
+    assert main(["eval", "--items", str(build), "--model", "random", "--domains", "HP,XX",
+                 "--out", str(build / "d")]) == 2
+    assert "--domains: no eval item of" in capsys.readouterr().err
+    assert main(["eval", "--items", str(build), "--model", "random", "--circular", "99",
+                 "--out", str(build / "c")]) == 2
+    assert "--circular must be at most 10" in capsys.readouterr().err
+    assert main(["eval", "--items", str(build), "--model", "bogus:thing", "--out", str(build / "m")]) == 2
+    assert "unknown model spec" in capsys.readouterr().err and not (build / "m" / "run.json").exists()
+    assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa",
+                 "--out", str(build / "m")]) == 0

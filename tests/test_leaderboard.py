@@ -176,7 +176,7 @@ def test_a_consistent_judge_gives_wins_and_losses():
     assert rates[WIN]["ci95"][0] < 0.6 < rates[WIN]["ci95"][1]
 
 
-def test_leaderboard_command_writes_tables_and_readable_plots(tmp_path):
+def test_leaderboard_command_writes_tables_and_readable_plots(tmp_path, capsys):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -198,6 +198,13 @@ def test_leaderboard_command_writes_tables_and_readable_plots(tmp_path):
     overall = {r["model"]: r["score"] for r in table if r["level"] == "overall"}
     assert overall["m1"] > overall["m2"]
     assert (out / "scores_by_dataset.png").stat().st_size > 10_000
+    # a name the results do not hold was left out silently (a baseline: every score "—")
+    for flag, value, said in (("--tasks", "qa,bogus", "--tasks: bogus not in the hierarchy"),
+                              ("--domains", "HP,XX", "--domains: XX not in"),
+                              ("--baseline", "nosuchmodel", "--baseline: nosuchmodel not in")):
+        assert main(["leaderboard", "--results", str(results), "--out", str(tmp_path / "b2"), "--no-plots",
+                     flag, value]) == 2
+        assert said in capsys.readouterr().err
 
 
 def test_leaderboard_command_errors_are_clear(tmp_path, capsys):

@@ -51,3 +51,5 @@ class ItemsConfig:
             raise ValueError(f"unknown task(s) {bad}; known: qa, kgc, t2t, t2kg")
         if self.pool_per_bin < 1 or self.max_per_origin < 1:
             raise ValueError("pool_per_bin and max_per_origin must be >= 1")
+        if self.num_shards < 0:  # -2 once became one shard, silently
+            raise ValueError("num_shards must be >= 0 (0 = as the other outputs)")
