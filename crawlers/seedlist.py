@@ -41,17 +41,33 @@ def read_seeds(path: str | Path) -> list[Seed]:
         raise CdtpError(f"seed file {p} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise CdtpError(f"cannot read seed file {p}: {exc.strerror}") from None
+    from crawlers.seed_lines import Malformed, parse_list_line
+
     seeds: list[Seed] = []
     seen: set[Seed] = set()
-    for line in text.splitlines():
-        line = line.strip()
-        if not line or line.startswith("#"):
+    bad: list[str] = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        # `cdtp seeds`' own line checks: a title of 100,000 characters was
+        # dropped by Scrapy's URL limit with no trace in the crawl's stats, a
+        # third column ignored, `<TAB>subtitle` crawled as a title
+        parsed = parse_list_line(raw)
+        if parsed is None:
             continue
-        title, _, subtitle = line.partition("\t")
-        seed = Seed(title.strip(), subtitle.strip() or None)
-        if seed.title and seed not in seen:
+        if isinstance(parsed, Malformed):
+            bad.append(f"line {n}: {parsed.reason}")
+            continue
+        line = raw.strip()
+        if line.startswith(("http://", "https://")):  # a Baike /item/ URL names its title
+            seed = Seed(parsed.title, parsed.subtitle)
+        else:
+            title, _, subtitle = line.partition("\t")
+            seed = Seed(title.strip(), subtitle.strip() or None)
+        if seed not in seen:
             seen.add(seed)
             seeds.append(seed)
+    if bad:
+        raise CdtpError(f"seed file {p}: {len(bad)} line(s) hold no seed ({'; '.join(bad[:5])}"
+                        f"{'; …' if len(bad) > 5 else ''}); `cdtp seeds --out FILE {p}` writes the good ones")
     return seeds
 
 

@@ -72,3 +72,19 @@ def test_three_sharded_crawlers_store_every_seed_entry_exactly_once(tmp_path):
     for i in range(3):
         mine = {e["title"] for e in read_entries(tmp_path / f"shard{i}")}
         assert mine == {s.title for s in shard_seeds([Seed(t) for t in TITLES], i, 3)}
+
+
+def test_a_seed_line_that_holds_no_seed_is_named_not_dropped(tmp_path):
+    # a 100,000-character title was dropped by Scrapy's URL limit with no trace in the
+    # crawl's stats; a third column was ignored and `<TAB>subtitle` crawled as a title
+    from crawlers.seedlist import read_seeds
+    from pipeline.errors import CdtpError
+
+    f = tmp_path / "seeds.txt"
+    f.write_text("李白\n" + "长" * 100_001 + "\n李白\t\t\textra\n\tonlysub\n杜甫\t唐代诗人\n", encoding="utf-8")
+    with pytest.raises(CdtpError, match="3 line\\(s\\) hold no seed \\(line 2: title_too_long; "
+                                        "line 3: too_many_columns; line 4: empty_title\\)"):
+        read_seeds(f)
+    f.write_text("# comment\n李白\n\n杜甫\t唐代诗人\n李白\nhttps://baike.baidu.com/item/%E9%95%BF%E6%B1%9F\n",
+                 encoding="utf-8")
+    assert read_seeds(f) == [Seed("李白"), Seed("杜甫", "唐代诗人"), Seed("长江")]
