@@ -254,19 +254,16 @@ def labelled_rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, JSON object) of each non-blank line; LabelError naming the
     line for one that is not UTF-8, not JSON or not an object."""
     try:
-        text = Path(path).read_bytes().decode("utf-8")
+        for n, row in safejson.iter_jsonl(str(path)):
+            if not isinstance(row, dict):
+                raise LabelError(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
+            yield n, row
+    except LabelError:
+        raise
     except UnicodeDecodeError as exc:
-        raise LabelError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = safejson.loads(line)
-        except ValueError as exc:  # not JSON, or nested too deeply
-            raise LabelError(f"{path}:{n}: not JSON ({getattr(exc, 'msg', exc)})") from None
-        if not isinstance(row, dict):
-            raise LabelError(f"{path}:{n}: expected a JSON object, got {type(row).__name__}")
-        yield n, row
+        raise LabelError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except ValueError as exc:  # iter_jsonl names the line: not JSON, or nested too deeply
+        raise LabelError(str(exc)) from None
 
 
 def resolved(resolve: Callable[[dict[str, Any], Path | None], dict[str, Any]], row: dict[str, Any],

@@ -117,16 +117,20 @@ def _phrases(pair: dict[str, Any]) -> list[str]:
     return defining_phrases(pair.get("text") or "", pair.get("entity") or "")[1]
 
 
-def work_kind(pair: dict[str, Any]) -> str | None:
-    """The kind of the work a pair is about: by the relations it states, else
-    by the head noun its defining phrase ends with; None when unknown or mixed."""
+def _page_kind(pair: dict[str, Any], own_relations: dict[str, frozenset], nouns: dict[str, tuple]) -> str | None:
+    """The one kind a page tells: by the relations it states, else by the
+    head noun its defining phrase ends with; None when unknown or mixed."""
     relations = {t.get("relation") for t in pair.get("triples") or ()}
-    by_relation = _one({k for k, rels in _OWN_RELATIONS.items() if rels & relations})
+    by_relation = _one({k for k, rels in own_relations.items() if rels & relations})
     if by_relation:
         return by_relation
-    ends = {k for phrase in _phrases(pair) for part in phrase.split("、")
-            for k, nouns in _KIND_NOUNS.items() if part.strip().endswith(nouns)}
-    return _one(ends)
+    return _one({k for phrase in _phrases(pair) for part in phrase.split("、")
+                 for k, ends in nouns.items() if part.strip().endswith(ends)})
+
+
+def work_kind(pair: dict[str, Any]) -> str | None:
+    """The kind of the work a pair is about (a film, a song, a book, a play), or None."""
+    return _page_kind(pair, _OWN_RELATIONS, _KIND_NOUNS)
 
 
 # The opening's segments a biography names its subject's calling in
@@ -189,14 +193,9 @@ def place_kind(pair: dict[str, Any]) -> str | None:
     """Whether a place's page is about a site or a town or region: by the
     relations it states, else by the head noun of its defining phrase, else
     by how its name ends; None when unknown or mixed."""
-    relations = {t.get("relation") for t in pair.get("triples") or ()}
-    by_relation = _one({k for k, rels in _PLACE_RELATIONS.items() if rels & relations})
-    if by_relation:
-        return by_relation
-    ends = _one({k for phrase in _phrases(pair) for part in phrase.split("、")
-                 for k, nouns in _PLACE_NOUNS.items() if part.strip().endswith(nouns)})
-    if ends:
-        return ends
+    told = _page_kind(pair, _PLACE_RELATIONS, _PLACE_NOUNS)
+    if told:
+        return told
     return SITE if _SITE_NAME.search(pair.get("entity") or "") else None
 
 
@@ -222,9 +221,7 @@ def option_kind(typed: str, relation: str | None = None, head_type: str | None =
     if relation in ALIAS_RELATIONS and typed in _ALIASED:
         kind = ALIAS
     elif typed == "place":
-        kind = (COUNTRY if relation in _COUNTRY_RELATIONS or name.strip() in countries()
-                else SITE if (relation in _SITE_TAIL_RELATIONS or (relation is None and head_kind == SITE)
-                              or _SITE_NAME.search(name.strip())) else LOCAL)
+        kind = _place_option_kind(relation, head_kind, name.strip())
     elif relation is None:
         kind = head_kind if typed in ("work", "person") else None
     elif typed == "work":
@@ -235,6 +232,16 @@ def option_kind(typed: str, relation: str | None = None, head_type: str | None =
     else:
         kind = None
     return f"{typed}:{kind}" if kind else typed
+
+
+def _place_option_kind(relation: str | None, head_kind: str | None, name: str) -> str:
+    """A country by its name or as the value of 国籍; a site by its page (a
+    head), as the value of 周边景点 or by how its name ends; else a town or region."""
+    if relation in _COUNTRY_RELATIONS or name in countries():
+        return COUNTRY
+    if relation in _SITE_TAIL_RELATIONS or (relation is None and head_kind == SITE) or _SITE_NAME.search(name):
+        return SITE
+    return LOCAL
 
 
 def pair_kind(pair: dict[str, Any], typed: str) -> str | None:
