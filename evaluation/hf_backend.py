@@ -2,8 +2,8 @@
 
     hf:/path/to/model[?max_new_tokens=256&device=cpu]
 
-The model is loaded from a local folder only (`local_files_only`): nothing is
-downloaded. Options are ranked by log-likelihood: the continuation's tokens
+The model is loaded from a local folder only (`local_files_only`, and the hub
+client kept offline): nothing is downloaded. Options are ranked by log-likelihood: the continuation's tokens
 are scored after the prompt's (prompt and option tokenised apart and joined,
 the lm-evaluation-harness convention, so an option's score never depends on
 how it merges with the prompt's last characters). Generation is greedy.
@@ -15,6 +15,7 @@ from typing import Sequence
 
 from evaluation.backends import Generation
 from pipeline.errors import CdtpError
+from transforms.embed import forbid_hub_downloads
 
 
 class HFBackend:
@@ -23,6 +24,7 @@ class HFBackend:
     def __init__(self, target: str, *, spec: str) -> None:
         path, _, query = target.partition("?")
         opts = {k: v[-1] for k, v in urllib.parse.parse_qs(query).items()}
+        forbid_hub_downloads()
         try:
             import torch
             from transformers import AutoModelForCausalLM, AutoTokenizer

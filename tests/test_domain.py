@@ -90,6 +90,52 @@ def test_sentence_transformers_backend_loads_a_local_model(tmp_path):
         make_embedder(f"st:{tmp_path / 'missing'}", shared=False)
 
 
+@pytest.mark.slow
+def test_a_hub_id_is_read_from_the_local_cache_and_never_downloaded(tmp_path):
+    """Code never fetches a model at run time: a hub id not in the cache is a clear error.
+
+    The hub is pointed at a loopback listener that counts connections and
+    closes them, so a download attempt is counted. The load runs in a child
+    process: the hub's address and cache folder are read when it is imported.
+    """
+    import os
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    pytest.importorskip("sentence_transformers")
+    hub = socket.create_server(("127.0.0.1", 0))
+    hub.settimeout(0.2)
+    attempts, stop = [], threading.Event()
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = hub.accept()
+            except OSError:
+                continue
+            attempts.append(1)
+            conn.close()
+
+    server = threading.Thread(target=serve, daemon=True)
+    server.start()
+    env = {**os.environ, "HF_HOME": str(tmp_path / "hf-home"),
+           "HF_ENDPOINT": f"http://127.0.0.1:{hub.getsockname()[1]}", "HF_HUB_ETAG_TIMEOUT": "2"}
+    code = ("from transforms.embed import make_embedder\n"
+            "make_embedder('st:someone/no-such-chinese-model', shared=False)\n")
+    try:
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                              timeout=240, cwd=Path(__file__).resolve().parents[1])
+    finally:
+        stop.set()
+        server.join()
+        hub.close()
+    assert done.returncode != 0
+    assert "EmbedderError" in done.stderr and "local Hugging Face cache only" in done.stderr
+    assert attempts == []
+
+
 # ------------------------------------------------------- domain: rule evidence
 def _ev(res):
     return json.loads(res.evidence_json())

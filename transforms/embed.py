@@ -14,10 +14,12 @@ is a cosine similarity (what faiss `IndexFlatIP` expects).
 Specs understood by `make_embedder`:
   ``use-m3`` (default)            the embedded USE multilingual v3
   ``st:/path/to/model``           a sentence-transformers model on disk
-  ``st:org/name``                 a hub id (needs the user's own network/cache)
+  ``st:org/name``                 a hub id, loaded from the local Hugging Face cache
+                                  only: the pipeline never downloads a model
 """
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from typing import Protocol, Sequence
@@ -25,6 +27,17 @@ from typing import Protocol, Sequence
 import numpy as np
 
 DEFAULT_EMBEDDER = "use-m3"
+
+
+def forbid_hub_downloads() -> None:
+    """Keep the Hugging Face hub client offline; call before importing it.
+
+    The hub client reads HF_HUB_OFFLINE when it is imported. Without it,
+    importing sentence-transformers or transformers already calls the hub (a
+    registry fetch), and a hub id would be downloaded: the pipeline never
+    fetches a model at run time.
+    """
+    os.environ["HF_HUB_OFFLINE"] = "1"
 
 
 class EmbedderError(ValueError):
@@ -126,6 +139,7 @@ class SentenceTransformerEmbedder(_CachedEmbedder):
 
     def __init__(self, model: str, device: str = "cpu", **kw) -> None:
         super().__init__(**kw)
+        forbid_hub_downloads()
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:  # pragma: no cover - depends on the install
@@ -133,9 +147,15 @@ class SentenceTransformerEmbedder(_CachedEmbedder):
                 "sentence-transformers is not installed: pip install 'cdtp[st]' (CPU torch first)"
             ) from exc
         try:
-            self._model = SentenceTransformer(model, device=device)
+            # local_files_only: a hub id is read from the user's cache, never fetched;
+            # a run that silently downloads a model is not reproducible offline.
+            self._model = SentenceTransformer(model, device=device, local_files_only=True)
         except Exception as exc:  # noqa: BLE001 - any load failure is a user error here
-            raise EmbedderError(f"cannot load sentence-transformers model {model!r}: {exc}") from exc
+            hint = "" if model.startswith(("/", ".", "~")) else (
+                " (a hub id is read from the local Hugging Face cache only; download it first, "
+                "or give the model's folder)"
+            )
+            raise EmbedderError(f"cannot load sentence-transformers model {model!r}{hint}: {exc}") from exc
         self.spec = f"st:{model}"
         getter = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
         self.dim = int(getter())
@@ -152,8 +172,6 @@ def validate_spec(spec: str | None) -> str:
     A `st:` target that looks like a path (starts with / . or ~) must exist;
     anything else after `st:` is taken as a hub id and only checked on load.
     """
-    import os
-
     spec = (spec or DEFAULT_EMBEDDER).strip()
     if spec in ("use-m3", "use", "usem3", "default", "none"):
         return spec
