@@ -43,9 +43,10 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from crawlers.site import make_server, sample_site_dir
 
+    from pipeline.listen import listen_address
+
     root = Path(args.dir) if args.dir else sample_site_dir()
-    if not 0 <= args.port <= 65535:
-        raise CdtpError(f"--port {args.port} is not a TCP port")
+    host, port = listen_address(args.host, args.port)
     robots = None
     if args.robots:
         try:
@@ -53,11 +54,11 @@ def run_serve(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as exc:
             raise CdtpError(f"cannot read --robots {args.robots}: {exc}") from exc
     try:
-        server = make_server(root, args.host, args.port, quiet=args.quiet, robots_txt=robots)
+        server = make_server(root, host, port, quiet=args.quiet, robots_txt=robots)
     except ValueError as exc:
         raise CdtpError(str(exc)) from exc
     except OSError as exc:
-        raise CdtpError(f"cannot listen on {args.host}:{args.port}: {exc.strerror or exc}") from exc
+        raise CdtpError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from exc
 
     index = server.index
     pages = index.pages

@@ -120,8 +120,11 @@ def kept_paths() -> list[str]:
 def run_workers(args) -> int:
     from pipeline.errors import CdtpError
 
+    from pipeline.listen import listen_address
+
     if args.port is None:
         raise CdtpError("cdtp workers needs --port PORT")
+    args.host, args.port = listen_address(args.host, args.port)
     if args.private_disk:
         if os.geteuid() != 0 or not sys.platform.startswith("linux"):
             raise CdtpError("--private-disk needs root on Linux (a private mount namespace); run the pool as "

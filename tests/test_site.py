@@ -341,6 +341,29 @@ def test_cli_errors_are_clear(tmp_path, capsys):
     assert "no entry page found" in capsys.readouterr().err
     assert main(["site", "serve", str(SAMPLE), "--port", "70000"]) == 2
     assert "not a TCP port" in capsys.readouterr().err
+    # An empty host binds every interface in http.server: refused, not served to the network.
+    assert main(["site", "serve", str(SAMPLE), "--port", "0", "--host", " "]) == 2
+    assert "--host is empty" in capsys.readouterr().err
+
+
+def test_the_worker_pool_refuses_an_address_it_would_bind_wrongly(capsys):
+    """gRPC binds port 99999 as 34463 (modulo 65536) and calls an empty host a traceback."""
+    from pipeline.cli import main
+
+    assert main(["workers", "--port", "99999"]) == 2
+    assert "--port 99999 is not a TCP port" in capsys.readouterr().err
+    assert main(["workers", "--port", "0", "--host", ""]) == 2
+    assert "--host is empty" in capsys.readouterr().err
+
+
+def test_a_host_other_than_loopback_is_said(capsys):
+    from pipeline.listen import listen_address
+
+    assert listen_address(" 127.0.0.1 ", 0) == ("127.0.0.1", 0)
+    assert listen_address("::1", 8000) == ("::1", 8000)
+    assert capsys.readouterr().err == ""
+    assert listen_address("0.0.0.0", 8000) == ("0.0.0.0", 8000)
+    assert "reachable from other machines" in capsys.readouterr().err
 
 
 def test_two_files_claiming_one_entry_are_refused_whatever_their_names(tmp_path):
