@@ -131,12 +131,13 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
                  overwrite: bool = False) -> dict[str, Any]:
     """Check the build, copy its shards, draw the plots, write card and manifest; the manifest."""
     from pipeline.provenance import code_version
-    from pipeline.release_card import ReleaseFacts, render_card
+    from pipeline.release_card import ReleaseFacts, check_license, render_card
     from pipeline.release_manifest import write_manifest
     from pipeline.release_plots import find_cjk_font, make_plots
     from schemas.items import ITEM_SCHEMA, ITEMS_SCHEMA_VERSION
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA, SCHEMA_VERSION
 
+    license, license_name, license_link = check_license(license, license_name, license_link)
     stats, _cfg = load_build(shards)
     find_cjk_font()  # fail before copying anything when the plots cannot be drawn
     if out.exists() and any(out.iterdir()):

@@ -12,11 +12,13 @@ language, license, size category and provenance.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
 
+from pipeline.errors import CdtpError
 from pipeline.release_plots import DOMAIN_NAMES, PLOTS
 
 PAIR_FIELDS = {
@@ -62,6 +64,43 @@ class ReleaseFacts:
     license_name: str | None = None
     license_link: str | None = None
     extra_files: list[str] = field(default_factory=list)
+
+
+# The license ids the Hugging Face Hub accepts in a card's `license:` field
+# (huggingface.co/docs/hub/repositories-licenses). Any other id is shown as
+# no license at all; a license of one's own is `other` with a name and a link.
+HUB_LICENSES = frozenset("""
+    apache-2.0 mit openrail bigscience-openrail-m creativeml-openrail-m bigscience-bloom-rail-1.0
+    bigcode-openrail-m afl-3.0 artistic-2.0 bsl-1.0 bsd bsd-2-clause bsd-3-clause bsd-3-clause-clear
+    c-uda cc cc0-1.0 cc-by-2.0 cc-by-2.5 cc-by-3.0 cc-by-4.0 cc-by-sa-3.0 cc-by-sa-4.0 cc-by-nc-2.0
+    cc-by-nc-3.0 cc-by-nc-4.0 cc-by-nd-4.0 cc-by-nc-nd-3.0 cc-by-nc-nd-4.0 cc-by-nc-sa-2.0
+    cc-by-nc-sa-3.0 cc-by-nc-sa-4.0 cdla-sharing-1.0 cdla-permissive-1.0 cdla-permissive-2.0 wtfpl
+    ecl-2.0 epl-1.0 epl-2.0 etalab-2.0 eupl-1.1 eupl-1.2 agpl-3.0 gfdl gpl gpl-2.0 gpl-3.0 lgpl
+    lgpl-2.1 lgpl-3.0 isc h-research intel-research lppl-1.3c ms-pl apple-ascl apple-amlr mpl-2.0
+    odc-by odbl openrail++ osl-3.0 postgresql ofl-1.1 ncsa unlicense zlib pddl lgpl-lr
+    deepfloyd-if-license llama2 llama3 llama3.1 llama3.2 llama3.3 llama4 gemma unknown other
+""".split())
+_LICENSE_NAME = re.compile(r"[a-z0-9]+(?:[-.][a-z0-9]+)*")
+
+
+def check_license(license: str, name: str | None, link: str | None) -> tuple[str, str | None, str | None]:
+    """(license, license_name, license_link) for the card, or a CdtpError.
+
+    A name and a link belong to `other` only: on `cc-by-4.0` the Hub would show
+    a second, contradicting license. The name is the Hub's lowercase slug.
+    """
+    license = (license or "").strip().lower()
+    if license not in HUB_LICENSES:
+        raise CdtpError(f"--license {license!r} is not a Hugging Face license id (e.g. cc-by-nc-sa-4.0, "
+                        "odc-by, apache-2.0); a license of your own is --license other with "
+                        "--license-name and --license-link")
+    if license != "other":
+        return license, None, (link or None)
+    name = (name or "").strip()
+    if not _LICENSE_NAME.fullmatch(name):
+        raise CdtpError(f"--license-name {name!r} is no license id: lowercase letters, digits, - and . "
+                        "(e.g. encyclopedia-terms)")
+    return license, name, (link or "").strip() or None
 
 
 def arrow_to_feature(t: pa.DataType) -> dict[str, Any]:

@@ -209,6 +209,22 @@ def test_release_refuses_a_damaged_build_and_a_non_empty_out(build, release, tmp
     assert "pass --overwrite" in capsys.readouterr().err
 
 
+def test_release_license_is_a_hub_id_and_a_name_belongs_to_other_only(build, tmp_path, capsys, cjk_font):
+    """A license the Hub does not know shows as none; a name beside cc-by-4.0 contradicts it."""
+    import yaml
+
+    for flags, message in ((["--license", "CC BY-NC-SA"], "is not a Hugging Face license id"),
+                           (["--license", "other", "--license-name", "Encyclopedia Terms"], "is no license id"),
+                           (["--license", "other", "--license-name", ""], "is no license id")):
+        assert main(["release", "--shards", str(build), "--out", str(tmp_path / "R"), *flags]) == 2
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "R").exists()
+    out = tmp_path / "ok"
+    assert main(["release", "--shards", str(build), "--out", str(out), "--license", "CC-BY-NC-SA-4.0"]) == 0
+    header = yaml.safe_load((out / "README.md").read_text(encoding="utf-8").split("---\n")[1])
+    assert header["license"] == "cc-by-nc-sa-4.0" and "license_name" not in header
+
+
 def _item(task: str, pair_id: str, head: str, relation: str, tail: str, options: list[str]) -> dict:
     row = {f.name: None for f in ITEM_SCHEMA}
     row.update(item_id=f"{task}-{pair_id}-{relation}", task=task, domain="HP", split="train", in_subset=False,
