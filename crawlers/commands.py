@@ -213,6 +213,7 @@ def run_crawl(args: argparse.Namespace) -> int:
         lock.close()
     stats_path = cfg.out_dir / "crawl-stats.json"
     reason = crawler.stats.get_value("finish_reason") if crawler.stats else None
+    unreachable = None
     if stats_path.exists():
         data = json.loads(stats_path.read_text(encoding="utf-8"))
         print(
@@ -221,10 +222,28 @@ def run_crawl(args: argparse.Namespace) -> int:
             f"stats in {stats_path}",
             flush=True,
         )
+        unreachable = _site_unreachable(data["last_run"])
     if reason == "shutdown":
         print("cdtp crawl: interrupted; run the same command again to resume", flush=True)
         return 130
+    if unreachable:
+        print(f"cdtp crawl: error: no page could be fetched from {cfg.base_url} ({unreachable}); "
+              "is the site up? The same command resumes once it is", file=sys.stderr, flush=True)
+        return 1
     return 0 if reason in ("finished", "max_pages") else 1
+
+
+def _site_unreachable(run: dict) -> str | None:
+    """The download errors of a run that fetched nothing, else None.
+
+    A run where every request failed to connect "finished" in Scrapy's terms;
+    it is a failure to the user (a wrong --base-url, a site that is down). A
+    run that fetched nothing because everything was stored already is not.
+    """
+    errors = {k: v for k, v in (run.get("errors") or {}).items() if k.startswith("download_error")}
+    if run.get("fetched", 0) or not errors:
+        return None
+    return ", ".join(f"{k.removeprefix('download_error_')}: {v}" for k, v in sorted(errors.items()))
 
 
 def _register_crawl(subparsers: argparse._SubParsersAction) -> None:

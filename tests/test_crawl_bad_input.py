@@ -175,6 +175,23 @@ def test_max_pages_caps_entries_across_runs(bad_site, tmp_path):
     assert len(entries) == 3 and len({e["title"] for e in entries}) == 3
 
 
+def test_a_site_that_answers_no_request_is_a_failed_crawl(tmp_path):
+    """Every seed refused: Scrapy says "finished", the user gets status 1 and the reason."""
+    import socket
+
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        base_url = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    seeds = tmp_path / "seeds.txt"
+    seeds.write_text("长江\n黄河\n", encoding="utf-8")
+    out = tmp_path / "out"
+    r = run_crawl(seeds, out, base_url, "--log-level", "ERROR")
+    assert r.returncode == 1, r.stderr[-2000:]
+    assert f"no page could be fetched from {base_url} (download_connection_refused_error: 2)" in r.stderr
+    assert "Traceback" not in r.stderr
+    assert read_stats(out)["last_run"]["errors"] == {"download_error_download_connection_refused_error": 2}
+
+
 def test_user_errors_are_clear_messages(tmp_path):
     import subprocess
     import sys
