@@ -17,7 +17,10 @@ from transforms.text import find_all
 
 # The units of the administration closing a place's name.
 ADMIN_SUFFIXES = "市省县区州邦郡府镇乡村"
-# Countries a Baike place value often starts with (`日本大阪`, `英国伦敦`).
+# Countries a Baike place value often starts with (`日本大阪`, `英国伦敦`),
+# stripped as a prefix. Not every state of resources/countries.txt (which
+# tells a country among a question's options): 马里 starts 马里兰州, 巴林 starts
+# 巴林左旗 and 黑山 starts 黑山县, which would lose their first characters.
 COUNTRIES = ("中国", "中华人民共和国", "日本", "美国", "英国", "法国", "德国", "印度", "韩国", "朝鲜", "意大利",
              "加拿大", "澳大利亚", "俄罗斯", "西班牙", "葡萄牙", "荷兰", "比利时", "瑞士", "瑞典", "挪威",
              "丹麦", "芬兰", "奥地利", "波兰", "爱尔兰", "新西兰", "巴西", "阿根廷", "墨西哥", "新加坡",
