@@ -417,5 +417,9 @@ def test_a_sentence_about_something_else_defines_nothing(rules_only):
     assert defining_phrases("他是北宋著名词人。", title="柳永") == ("copula", ["北宋著名词人"])
     # a 是 inside a 《title》 is part of the title, not the copula
     assert defining_phrases("《我是歌手》是湖南卫视的音乐竞技节目。", title="我是歌手")[1] == ["湖南卫视的音乐竞技节目"]
+    # a run-on clause after the head noun is no part of it: a novel serialised on a 书城 is no place;
+    # a verb with 于 that a 的 follows is a modifier, and stays
+    assert defining_phrases("《某书》是某人写的网络小说连载于某书城。", title="某书")[1] == ["某人写的网络小说"]
+    assert defining_phrases("颐和园是位于北京西郊的皇家园林。", title="颐和园")[1] == ["位于北京西郊的皇家园林"]
     res = rules_only.classify({"title": "郑国渠", "summary": "渭河是黄河的最大支流，流经关中平原。"})
     assert "head" not in _ev(res)

@@ -85,6 +85,12 @@ def test_a_place_is_a_country_a_site_or_a_town():
     # a reserve says so by its name when its page states nothing else
     assert place_kind(_pair("卧龙国家级自然保护区", "卧龙国家级自然保护区位于四川省汶川县。", [], "place")) == "site"
     assert edges_of(wall)[0][3] == "place:site" and edges_of(city)[0][3] == "place:local"
+    # a peak's or a lake's page gives its altitude or its water; a village gives its altitude too
+    peak = _pair("黄山", "黄山的最高峰莲花峰海拔1864米。", [("海拔", "1864米", "number")], "place")
+    village = _pair("某乡", "某乡地处山区。", [("海拔", "1200米", "number")], "place")
+    assert place_kind(peak) == "site" and place_kind(village) is None
+    # the city a place is in: a sight's (维多利亚港 所在城市 香港), not a town's
+    assert place_kind(_pair("维多利亚港", "维多利亚港是香港的海港。", [("所在城市", "香港", "place")], "place")) == "site"
     assert option_kind("place", "所在城市", name="都城隍庙") == "place:site"
     assert option_kind("place", "出生地", name="京沪高速铁路") == "place:site"
     assert option_kind("place", "周边景点", name="圆明园") == "place:site"  # a sight, whatever its name

@@ -26,6 +26,10 @@ _AGENT_PREFIX = ("由", "经", "被", "在", "从", "于")
 # accept there only person nouns (…家, …人, …员, …手, …师), never places or schools.
 _PERSON_HEAD_END = tuple("家人员手师者将帝王后妃臣相官")
 _HEAD_STRIP = "“”\"'「」『』（）()《》 　"
+# A verb with 于 that no 的 follows starts the next clause of a run-on
+# sentence: "是…写的网络小说连载于云中书城" defines a 小说, not a 书城. With a 的
+# after it, it is a modifier ("是位于北京的公园") and stays.
+_TRAILING_VERB_CLAUSE = re.compile(r"(?:连载|发表|出版|首播|播出|上映|成立|创办|创建|始建|坐落|收录|发行|刊载|登载)于[^的]*$")
 
 
 def split_title(entity: str, subtitle: str | None = None) -> tuple[str, str]:
@@ -78,6 +82,7 @@ def defining_phrases(text: str, title: str = "") -> tuple[str, list[str]]:
         definition = rest.startswith("指")
         rest = rest[1:] if definition else rest
         first = _CLAUSE_SEP_RE.split(rest, 1)[0]
+        first = _TRAILING_VERB_CLAUSE.sub("", first) or first
         if definition:  # "是指…的经济现象": the head ends the sentence
             return "copula", [first, rest] if first != rest else [first]
         agent = first.find("由")

@@ -173,12 +173,13 @@ _SITE_NAME = re.compile(r"(?:保护区|风景区|名胜区|景区|公园|长城|
 # Relations whose value is a site, whatever its name (`圆明园` near 未名湖).
 _SITE_TAIL_RELATIONS = NEARBY_RELATIONS | {"景点", "著名景点", "主要景点", "旅游景点"}
 # What a place's own page states, by its kind: a town has districts, codes
-# and a seat; a site has tickets, opening hours, a grade, a route.
+# and a seat; a site has tickets, opening hours, a grade, a route, and the
+# city it is in (DuIE's 所在城市 is a sight's: 维多利亚港 所在城市 香港).
 _PLACE_RELATIONS = {
     LOCAL: frozenset({"下辖地区", "行政区类别", "行政区划代码", "政府驻地", "电话区号", "邮政区码", "邮政编码", "车牌代码",
                       "车牌号码", "方言", "市长", "市委书记"}),
     SITE: frozenset({"门票价格", "门票", "开放时间", "景区级别", "景点级别", "途经省市", "途经线路", "设计速度", "设计时速",
-                     "保护对象", "主要保护对象", "建筑风格", "建筑面积"}),
+                     "保护对象", "主要保护对象", "建筑风格", "建筑面积", "所在城市"}),
 }
 # The head noun a place's defining phrase ends with (`…的副省级市`, `…的自然保护区`).
 _PLACE_NOUNS = {
@@ -189,14 +190,26 @@ _PLACE_NOUNS = {
 }
 
 
+# What a mountain's or a lake's page states and a town's seldom does; a
+# village gives its altitude too, so a settlement's name (永青乡) outweighs it.
+_NATURAL_RELATIONS = frozenset({"海拔", "主峰", "最高峰", "最高海拔", "湖泊面积", "水域面积", "湖面面积", "蓄水量",
+                                "最大水深", "平均水深", "流域面积"})
+_SETTLEMENT_NAME = re.compile(r"[省市县区乡镇村州旗盟]$")
+
+
 def place_kind(pair: dict[str, Any]) -> str | None:
     """Whether a place's page is about a site or a town or region: by the
     relations it states, else by the head noun of its defining phrase, else
-    by how its name ends; None when unknown or mixed."""
+    by how its name ends, else by a natural feature's relations (a peak's
+    海拔); None when unknown or mixed."""
     told = _page_kind(pair, _PLACE_RELATIONS, _PLACE_NOUNS)
     if told:
         return told
-    return SITE if _SITE_NAME.search(pair.get("entity") or "") else None
+    name = pair.get("entity") or ""
+    if _SITE_NAME.search(name):
+        return SITE
+    natural = _NATURAL_RELATIONS & {t.get("relation") for t in pair.get("triples") or ()}
+    return SITE if natural and not _SETTLEMENT_NAME.search(name) else None
 
 
 @lru_cache(maxsize=1)
