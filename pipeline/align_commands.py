@@ -48,7 +48,9 @@ def _read(path: Path) -> list[dict]:
         for n, r in iter_jsonl(str(path)):
             if not isinstance(r, dict):
                 raise CdtpError(f"{path}, line {n}: not a label row (a JSON object is expected)")
-            missing = [k for k in ("source", "page", "relation", "stated", "part") if k not in r]
+            # A set labelled elsewhere may not split tune from held out: all of it is held out.
+            r.setdefault("part", "heldout")
+            missing = [k for k in ("source", "page", "relation", "stated") if k not in r]
             if missing or ("tail" not in r and "tail_key" not in r):
                 raise CdtpError(f"{path}, line {n}: not a label row (missing {missing or ['tail or tail_key']})")
             wrong = [k for k in ("source", "page", "relation", "part", "tail", "tail_key")

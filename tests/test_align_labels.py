@@ -242,9 +242,9 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
                          {"name": "校长", "value": "周文"}]}
     (tmp_path / "raw-00000.jsonl").write_text(json.dumps(entry, ensure_ascii=False) + "\n", encoding="utf-8")
 
-    def row(relation, tail, spans, part="heldout"):
+    def row(relation, tail, spans):  # no `part`: a set labelled elsewhere is held out whole
         return {"source": "raw", "page": entry["url"], "entity": "清风大学", "relation": relation, "tail": tail,
-                "stated": bool(spans), "spans": spans, "part": part}
+                "stated": bool(spans), "spans": spans}
 
     i, j = text.index("1921年"), text.index("杭州市")
     rows = [row("创办时间", "1921年", [[i, i + 5]]), row("所在地", "杭州市", [[j, j + 3]]), row("校长", "周文", [])]
