@@ -222,9 +222,11 @@ def _base(task: str, pair: dict, extra: str = "") -> dict[str, Any]:
 class _TextItems(_Counting):
     def process(self, element):
         for pair in items_of(element):
-            body = t2t_item(pair)
+            body, left_out = t2t_item(pair)
+            if left_out:
+                self.count("left_out|t2t_uncued_person_role", left_out)
             if body is None:
-                self.count("skipped|t2t_empty")
+                self.count("skipped|t2t_only_uncued_person_roles" if left_out else "skipped|t2t_empty")
                 continue
             self.count(f"written|t2t|{pair.get('split')}")
             yield {**_base("t2t", pair), **body}
@@ -442,6 +444,7 @@ def items_stats(counters: dict[str, int]) -> dict[str, Any] | None:
     return {
         "written": written,
         "skipped": _bucket(c, "skipped|"),
+        "triples_left_out": _bucket(c, "left_out|"),
         "candidates_rejected": _bucket(c, "rejected|"),
         "invariant_violations": sum(_bucket(c, "violations|").values()),
         "invariant_violations_by_reason": _bucket(c, "violations|"),

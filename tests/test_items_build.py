@@ -20,6 +20,7 @@ from pipeline.query import connect
 from schemas.items import DISTRACTOR_ORIGINS
 from transforms.items.distractors import violations
 from transforms.items.exclusion import pieces
+from transforms.role_cues import PERSON_RELATIONS
 from transforms.text import normalise
 
 N_ENTRIES = 1500
@@ -108,9 +109,20 @@ def test_text_tasks_and_ontologies(builds):
         labels = {r["label"] for r in ontologies[it["ontology"]]["relations"]}
         assert it["text"] in it["pair_text"]
         assert it["gold_triples"] and {t["relation"] for t in it["gold_triples"]} <= labels
-    t2t = _rows(con, "SELECT i.reference, i.triples, p.text, p.num_triples FROM items i JOIN pairs p USING (pair_id) "
-                     "WHERE task = 't2t'")
-    assert t2t and all(r["reference"] == r["text"] and len(r["triples"]) == r["num_triples"] for r in t2t)
+    t2t = _rows(con, "SELECT i.reference, i.triples, p.text, p.triples AS kept FROM items i JOIN pairs p "
+                     "USING (pair_id) WHERE task = 't2t'")
+    assert t2t and all(r["reference"] == r["text"] for r in t2t)
+    # the input is the pair's kept triples but a person's role kept with no cue word
+    # (a credit or a kinsman: on DuIE text 41% of those are not stated)
+    def uncued(t):
+        return t["relation"] in PERSON_RELATIONS and t["support_score"] is not None and not t["cue"]
+
+    for r in t2t:
+        assert [(t["relation"], t["tail"]) for t in r["triples"]] == [
+            (t["relation"], t["tail"]) for t in r["kept"] if not uncued(t)]
+    left_out = sum(uncued(t) for r in _rows(con, "SELECT triples FROM pairs") for t in r["triples"])
+    stats = json.loads((base / "a" / "stats.json").read_text(encoding="utf-8"))
+    assert left_out and stats["items"]["triples_left_out"] == {"t2t_uncued_person_role": left_out}
 
 
 def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):

@@ -164,6 +164,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     (of one `part`, or all), with the errors listed for reading. `cleaned`
     (page -> clean_entry result, filled here) lets several slices of one set
     clean each page once."""
+    from transforms.items.t2kg import uncued_person_role
     from transforms.redundancy import CleaningConfig, clean_entry
 
     cfg = cfg or CleaningConfig()
@@ -175,6 +176,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     t2kg = {"sentences": 0, "gold": 0, "gold_stated": 0, "said": 0, "missing": 0}
+    t2t_input = t2t_stated = 0  # the kept triples a T2T item takes as input (items/t2kg.py)
     for key, rows in sorted(by_page.items()):
         raw = entries[key]
         res = cleaned.get(key) if cleaned is not None else None
@@ -190,6 +192,9 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
             k = (t["relation"], value_key(t["tail"]))
             row = rows.get(k)
             kept += 1
+            if not uncued_person_role(t):
+                t2t_input += 1
+                t2t_stated += bool(row and row["stated"])
             by_match[t["match"]][0] += 1
             if row is None or not row["stated"]:
                 false_keep += 1
@@ -225,6 +230,8 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
         "t2kg": {"sentences": t2kg["sentences"], "gold_triples": t2kg["gold"],
                  "gold_stated": t2kg["gold_stated"] / t2kg["gold"] if t2kg["gold"] else 1.0,
                  "missing_from_gold": t2kg["missing"] / t2kg["said"] if t2kg["said"] else 0.0},
+        # the T2T items' input triples and the share the labels call stated
+        "t2t": {"input_triples": t2t_input, "stated": t2t_stated / t2t_input if t2t_input else 1.0},
         "errors": errors,
     }
 
@@ -263,4 +270,7 @@ def format_line(name: str, r: dict) -> str:
         line += (f"\n{'':24s} T2KG cases {t['sentences']:5d}  gold triples {t['gold_triples']:5d}"
                  f"  stated in their sentence {t['gold_stated']:.3f}"
                  f"  the sentence's stated triples missing from the gold {100 * t['missing_from_gold']:.1f}%")
+    t = r.get("t2t")
+    if t and t["input_triples"]:
+        line += f"\n{'':24s} T2T input triples {t['input_triples']:5d}  stated {t['stated']:.3f}"
     return line
