@@ -165,6 +165,10 @@ def test_tail_names_are_typed_by_their_ending():
     # the whole value being an `other` word says it is not a taxon, and descriptions are not names
     assert tail_type("内科", "就诊科室").type == "other"
     assert tail_type("喜光植物，耐寒", "生长习性").type == "other"
+    # a meaning or a use is a description whatever its ending: 杜鹃's 思乡 was offered among
+    # towns (…乡) and 南洋楹's 室内建筑 among sights (…建筑)
+    assert tail_type("思乡", "文化寓意").type == "other" and tail_type("室内建筑", "功用价值").type == "other"
+    assert tail_type("白云乡").type == "place"  # the ending still names a place where no relation tells
 
 
 def test_an_alias_tail_has_the_entity_type():
