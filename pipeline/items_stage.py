@@ -445,6 +445,7 @@ def items_stats(counters: dict[str, int]) -> dict[str, Any] | None:
         "written": written,
         "skipped": _bucket(c, "skipped|"),
         "triples_left_out": _bucket(c, "left_out|"),
+        "widened": _bucket(c, "widened|"),
         "candidates_rejected": _bucket(c, "rejected|"),
         "invariant_violations": sum(_bucket(c, "violations|").values()),
         "invariant_violations_by_reason": _bucket(c, "violations|"),

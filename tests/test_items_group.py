@@ -148,3 +148,36 @@ def test_a_mother_is_asked_among_mothers_never_among_men(tmp_path):
     (mother,) = [i for i in items if i["relation"] == "母亲"]
     assert set(mother["options"]) == set(MOTHERS) and set(mother["distractor_origins"]) == {"same_relation"}
     assert not [i for i in items if i["relation"] == "父亲"]  # no fathers in the pool: not asked
+
+
+DIRECTORS = ["张艺谋", "陈凯歌", "冯小刚", "姜文", "王家卫", "李安", "吴宇森", "贾樟柯", "侯孝贤", "许鞍华"]
+ACTORS = ["巩俐", "章子怡", "周迅", "梁朝伟", "刘德华", "周润发", "张曼玉", "葛优", "孙俪", "胡歌"]
+LYRICISTS = ["方文山", "林夕", "黄伟文"]
+SINGERS = ["王菲", "陈奕迅", "孙燕姿", "蔡依林", "林俊杰", "张学友", "刘若英", "梁静茹", "莫文蔚", "李宗盛"]
+
+
+def test_a_credit_is_asked_among_its_role_and_a_rare_one_among_its_field(tmp_path):
+    """A director was asked among actors (孙俪 and 胡歌 for 龙门飞甲's 导演): every
+    person of the screen is one kind. A credit now draws on its relation's values
+    (written either way: 填词 is 作词); only one too rare for nine, three
+    lyricists here, is asked among the people of its field, and counted."""
+    pools = {("rel", "导演", freq_bin(1)): [(d, "person:screen") for d in DIRECTORS],
+             ("type", "person:screen", freq_bin(1)): [(a, "person:screen") for a in ACTORS],
+             ("rel", "作词", freq_bin(1)): [(w, "person:music") for w in LYRICISTS],
+             ("type", "person:music", freq_bin(1)): [(s, "person:music") for s in SINGERS]}
+    path = embed_all(sorted({"龙门飞甲", "徐克", "李连杰", "晴天", "周杰伦", *DIRECTORS, *ACTORS, *LYRICISTS,
+                             *SINGERS}), "use-m3", str(tmp_path / "cache"), str(tmp_path / "vectors.arrow"))
+    index, matrix = read_vectors(path)
+    scorer = _Scorer(index, matrix, pools, 0.0)
+    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",))
+    film = [("out", _edge("p_lmfj", "龙门飞甲", None, "导演", "徐克", "person:screen", "work")),
+            ("out", _edge("p_lmfj", "龙门飞甲", None, "主演", "李连杰", "person:screen", "work"))]
+    items = group_items("龙门飞甲", film, {}, scorer, cfg, lambda k, n: None)
+    (director,) = [i for i in items if i["relation"] == "导演"]
+    assert set(director["options"]) - {"徐克"} <= set(DIRECTORS)
+    assert set(director["distractor_origins"]) == {"same_relation"}
+    counts: dict[str, int] = {}
+    song = [("out", _edge("p_qt", "晴天", None, "填词", "周杰伦", "person:music", "work"))]
+    (lyricist,) = group_items("晴天", song, {}, scorer, cfg, lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
+    assert set(LYRICISTS) <= set(lyricist["options"])  # the 作词 pool serves 填词
+    assert len(set(lyricist["options"]) & set(SINGERS)) == 6 and counts["widened|credit_among_its_field"] == 1

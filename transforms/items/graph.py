@@ -20,6 +20,7 @@ from typing import Any, Iterable
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
 from transforms.items.kinds import coarse, is_alias, option_kind, option_type, pair_kind
 from transforms.items.numeric import variants
+from transforms.role_cues import CREDIT_ROLE
 from transforms.split import stable_hash
 from transforms.text import normalise
 
@@ -120,14 +121,15 @@ def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, see
 
 
 def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, Any], seed: int):
-    """((pool kind, key, bin), (rank, text, type)) for every pool this name belongs to."""
+    """((pool kind, key, bin), (rank, text, type)) for every pool this name belongs to
+    (a credit written two ways, 填词 and 作词, is one relation's pool: CREDIT_ROLE)."""
     b = freq_bin(summary["count"])
     rank = stable_hash(seed, "pool", key)
     rel_types: dict[str, Counter] = {}
     head_rels: dict[str, Counter] = {}
     for side, e in records:
         if side == "in":
-            rel_types.setdefault(e[4], Counter())[e[6]] += 1
+            rel_types.setdefault(CREDIT_ROLE.get(e[4], e[4]), Counter())[e[6]] += 1
         else:
             head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]
