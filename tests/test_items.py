@@ -353,3 +353,25 @@ def test_an_option_in_another_script_than_the_gold_is_never_offered():
     chosen = choose(draft, {n: 0.5 for n in names}, (0.15, 0.9), 0, 9, rejected)
     assert chosen is not None and "Nanshan District" not in [t for t, _, _ in chosen]
     assert rejected.get("other_script") == 1
+
+
+def test_two_options_never_name_one_thing():
+    """伦敦 beside 英国伦敦 (one city: both struck out unread), and 丹尼·博伊尔 Loveleen
+    Tandan as a distractor of 丹尼·博伊尔 Danny Boyle (the gold's director in another
+    gloss: a true answer) were offered on the KdConv build, 24 items of 833."""
+    from transforms.items.distractors import Candidate, Draft, choose, identity, violations
+
+    assert identity("英国伦敦", place=True) == identity("伦敦", place=True) == identity("伦敦市", place=True)
+    assert identity("丹尼·博伊尔 Danny Boyle") == identity("丹尼·博伊尔 Loveleen Tandan") != identity("丹尼")
+    assert identity("HSBC") == "hsbc" and identity("英国伦敦") == "英国伦敦"  # a place only as a place
+    towns = ["伦敦", "英国伦敦", "巴黎", "柏林", "罗马", "东京", "纽约", "悉尼", "首尔", "多伦多", "芝加哥"]
+    draft = Draft(item_id="y", gold="美国宾夕法尼亚州匹兹堡", gold_type="place", relation="出生地",
+                  known=frozenset(), aliases=frozenset(), below=[], above=[],
+                  candidates=[Candidate(n, "place", "same_relation") for n in towns + ["匹兹堡市"]])
+    rejected: dict[str, int] = {}
+    chosen = [t for t, _, _ in choose(draft, {n: 0.5 for n in towns + ["匹兹堡市"]}, (0.15, 0.9), 0, 9, rejected)]
+    assert not {"伦敦", "英国伦敦"} <= set(chosen) and "匹兹堡市" not in chosen
+    assert rejected["names_an_option_again"] >= 1
+    item = {"options": ["丹尼·博伊尔 Danny Boyle", "丹尼·博伊尔 Loveleen Tandan", *towns[2:10]], "answer_index": 0,
+            "answer": "丹尼·博伊尔 Danny Boyle"}
+    assert "options_not_distinct" in violations(item)

@@ -28,7 +28,8 @@ from typing import NamedTuple
 
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
 from transforms.items.exclusion import exclusion_reason, pieces
-from transforms.items.kinds import compatible
+from transforms.items.kinds import coarse, compatible
+from transforms.places import place_parts, place_stem
 from transforms.split import stable_hash
 from transforms.text import normalise
 
@@ -71,6 +72,25 @@ def script(text: str) -> str:
     return "latin" if any(ch.isalpha() for ch in text) else "other"
 
 
+# A Latin gloss after a Chinese name (`丹尼·博伊尔 Danny Boyle`).
+_GLOSS = re.compile(r"[\s A-Za-z.\-'’·]+$")
+
+
+def identity(text: str, place: bool = False) -> str:
+    """What an option names: without a Latin gloss after a Chinese name, and,
+    for a place, its most specific unit without its suffix. Two options that
+    name one thing (伦敦 and 英国伦敦; 丹尼·博伊尔 Danny Boyle and 丹尼·博伊尔
+    Loveleen Tandan, the gold's director under another gloss) are struck out
+    together, or one is the answer in other words."""
+    t = text.strip().strip("《》 ")
+    bare = _GLOSS.sub("", t)
+    if sum(1 for ch in bare if "\u3400" <= ch <= "\u9fff") >= 2:
+        t = bare
+    if place:
+        t = place_stem(place_parts(t)[-1])
+    return normalise(t)
+
+
 def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:
     return random.Random(stable_hash(seed, purpose, item_id))
 
@@ -87,6 +107,8 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
     rejected = rejected if rejected is not None else {}
     low, high = band
     seen = {normalise(draft.gold)}
+    place = coarse(draft.gold_type or "") == "place"
+    named = {identity(draft.gold, place)}
     gold_script = script(draft.gold)
     base = zlib.crc32(f"{seed}\x1f{draft.item_id}".encode("utf-8"))
 
@@ -108,12 +130,16 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             why = "above_band" if sim > high else "below_band"
         elif n in draft.pivot:
             why = "question_entity"
+        elif origin != "numeric" and identity(text, place) in named:
+            why = "names_an_option_again"
         else:
             why = exclusion_reason(text, draft.gold, draft.relation, draft.known, draft.aliases)
         if why is not None:
             rejected[why] = rejected.get(why, 0) + 1
             return None
         seen.add(n)
+        if origin != "numeric":
+            named.add(identity(text, place))
         return sim
 
     chosen: list[tuple[str, str, float]] = []
@@ -216,7 +242,7 @@ def violations(item: dict, known: frozenset[str] = frozenset(), relation: str | 
     idx = item.get("answer_index")
     if len(options) != NUM_OPTIONS:
         out.append("not_ten_options")
-    if len(set(options)) != len(options) or len({normalise(o) for o in options}) != len(options):
+    if len(set(options)) != len(options) or len({identity(o) for o in options}) != len(options):
         out.append("options_not_distinct")
     if sum(1 for o in options if o == answer) != 1:
         out.append("gold_not_exactly_once")
