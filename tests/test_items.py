@@ -267,6 +267,9 @@ def test_questions_and_the_head_asking_rule():
     # an answer holding the asked name is the one option that does: not asked
     assert templates.skip_tail_reason("溲疏", "属于", "溲疏属") == "answer_holds_name"
     assert templates.skip_tail_reason("溲疏", "属于", "虎耳草科") is None
+    # a piece of a sentence taken for a name (a DuIE subject) is shown in no question
+    assert templates.skip_tail_reason("朱子语类大全）140卷，即今通行本《朱子语类", "作者", "黎靖德") == "malformed_name"
+    assert templates.skip_tail_reason("光海，成为王的男人", "导演", "秋昌民") is None
     assert templates.shown_head("杜鹃", "植物", True) == "杜鹃（植物）"
 
 

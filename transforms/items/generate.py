@@ -237,6 +237,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
 
     for e in ins:
         why = templates.head_askable(e[4], e[6], len({normalise(h) for h in heads_by_rel[e[4]]}))
+        if why is None and (templates.malformed_name(e[1]) or templates.malformed_name(e[5])):
+            why = "malformed_name"
         if why:
             if e[4] in templates.HEAD_TEMPLATES:
                 count(f"skipped|{why}", len(tasks))

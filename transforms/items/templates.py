@@ -167,15 +167,35 @@ def kgc_question(relation: str, asked: str, head_shown: str, tail: str) -> str:
     return KGC_TAIL.format(h=head_shown, r=relation)
 
 
+_PAIRED_MARKS = ("（）", "()", "《》", "“”", "【】")
+
+
+def malformed_name(name: str) -> bool:
+    """A name whose brackets, title marks or quotes do not pair up: a piece of
+    a sentence taken for a name (DuIE's subject `朱子语类大全）140卷，即今通行本《朱子语类`),
+    which no question should show."""
+    for opener, closer in _PAIRED_MARKS:
+        depth = 0
+        for ch in name or "":
+            depth += (ch == opener) - (ch == closer)
+            if depth < 0:
+                return True
+        if depth:
+            return True
+    return False
+
+
 def skip_tail_reason(head: str, relation: str, tail: str) -> str | None:
-    """Why a triple is not asked for its tail (a trivial_* reason, or
-    `answer_holds_name`), or None.
+    """Why a triple is not asked for its tail (a trivial_* reason,
+    `malformed_name` or `answer_holds_name`), or None.
 
     An answer that holds the asked entity's name (溲疏 属于 溲疏属, 紫荆 属于
     紫荆属) is as a rule the one option that does, the distractors being other
     entities' values: the question gives it away, true as the triple is."""
     if not (tail or "").strip():
         return "empty_tail"
+    if malformed_name(head) or malformed_name(tail):
+        return "malformed_name"
     why = trivial_reason(head, relation, tail)
     if why:
         return f"trivial_{why}"
