@@ -17,6 +17,7 @@ import apache_beam as beam
 from pipeline.audit import DROPPED, entry_row, triple_ids, triple_row
 from pipeline.batch import emit, items_of
 from pipeline.errors import CdtpError
+from transforms.pairs import with_dropped_mentions
 from transforms.review import RelationDecisions, RelationReviewConfig, load_decision_file, review_pair
 from transforms.review_sheets import ReviewError
 
@@ -36,7 +37,7 @@ def apply_review(pair: dict[str, Any], decisions: RelationDecisions, unreviewed:
     if dropped and not kept["triples"]:
         rows.append(entry_row(pair, DROPPED, STAGE, REASON, "no triple left after relation review"))
         return None, rows
-    return kept, rows
+    return with_dropped_mentions(kept, [t for t, _ in dropped]), rows
 
 
 class _ReviewFn(beam.DoFn):

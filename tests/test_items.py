@@ -299,6 +299,31 @@ def test_t2kg_sentences_take_the_triples_whose_support_lies_inside():
     assert skipped == {"names_a_value_supported_elsewhere": 1}
 
 
+def test_t2kg_leaves_out_a_sentence_stating_a_triple_dropped_after_the_alignment():
+    """The demo's `下辖福田区…光明区9个行政区` had eight districts for gold: the search found
+    no page naming 深圳 with 光明区 and dropped it, so a model that extracted it was wrong.
+    A rare relation is dropped the same way (relation frequency), and is outside the
+    ontology besides: Text2KGBench would not use the sentence."""
+    from transforms.pairs import DROPPED_MENTIONS
+    from transforms.relations import apply_relation_filter
+
+    text = "深圳下辖福田区、光明区。深圳是经济特区。"
+
+    def t(relation, tail):
+        start = text.index(tail)
+        return {"head": "深圳", "relation": relation, "tail": tail, "start": start, "end": start + len(tail)}
+
+    pair = {"text": text, "triples": [t("下辖地区", "福田区"), t("下辖地区", "光明区"), t("类型", "经济特区")]}
+    kept, dropped = apply_relation_filter({**pair, "triples": pair["triples"][:1] + pair["triples"][2:]},
+                                          frozenset({"下辖地区"}))
+    assert [d[0]["tail"] for d in dropped] == ["经济特区"] and kept[DROPPED_MENTIONS] == [[15, 19]]
+    searched = {**kept, DROPPED_MENTIONS: kept[DROPPED_MENTIONS] + [[8, 11]]}  # 光明区, as the search stage adds it
+    cases, skipped = t2kg_cases(searched, frozenset({"下辖地区"}))
+    assert cases == [] and skipped == {"states_a_dropped_triple": 1}
+    cases, _ = t2kg_cases({**searched, DROPPED_MENTIONS: []}, frozenset({"下辖地区"}))
+    assert [c["text"] for c in cases] == ["深圳下辖福田区、光明区。"]
+
+
 def test_a_person_s_role_kept_without_a_cue_word_is_no_text_item_s_input():
     """`王菲与窦唯合作过音乐` names 窦唯 beside 王菲 with no word of marriage: a
     丈夫 kept there is as often unstated as stated (41% of such keeps on DuIE text),

@@ -86,6 +86,9 @@ def test_stage_ids_match_the_pipeline_audit_convention(index):
     hz_ids = audit.triple_ids(PAIRS[0])
     assert [r["triple_id"] for r in rows if r["pair_id"] == "hz"] == [hz_ids[0]]
     assert all(r["source"] == "raw.jsonl" for r in rows)
+    # the kept pair remembers where the text states the dropped triple: T2KG uses no sentence there
+    (hz,) = out.pairs
+    assert hz["dropped_mentions"] == [[0, 2]] and [t["tail"] for t in hz["triples"]] == ["杭州通判"]
 
 
 def test_disabled_stage_passes_pairs_through(index):

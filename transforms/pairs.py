@@ -16,7 +16,7 @@ import hashlib
 import re
 import unicodedata
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable
 from urllib.parse import unquote, urlsplit
 
 from schemas.outputs import PAIR_SCHEMA, TRIPLE_STRUCT
@@ -331,6 +331,21 @@ def pair_with_aliases(raw: dict, cfg: PairConfig) -> tuple[dict, list[tuple[str,
         tags=list(raw.get("tags") or []),
     )
     return pair, aliases
+
+
+# The spans of triples the text states but a stage after the alignment
+# dropped (a rare relation, a rejected one, one the search did not
+# corroborate). Not an output column: T2KG reads it, so that no sentence is a
+# test case whose gold lacks a fact the sentence states (transforms/items/t2kg.py).
+DROPPED_MENTIONS = "dropped_mentions"
+
+
+def with_dropped_mentions(pair: dict, dropped: Iterable[dict]) -> dict:
+    """The pair with the support spans of `dropped` (triples) added to DROPPED_MENTIONS."""
+    spans = [[t["start"], t["end"]] for t in dropped if t.get("start") is not None and t.get("end") is not None]
+    if not spans:
+        return pair
+    return {**pair, DROPPED_MENTIONS: [*(pair.get(DROPPED_MENTIONS) or ()), *spans]}
 
 
 def entry_to_pair(raw: dict, cfg: PairConfig | None = None) -> dict:

@@ -20,6 +20,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Mapping
 
+from transforms.pairs import with_dropped_mentions
+
 STAGE = "relation_frequency"
 
 _STRIP = re.compile(r"[\s\u3000:：·•\-—_]+")
@@ -154,4 +156,4 @@ def apply_relation_filter(pair: dict, kept_relations: frozenset[str],
                                                             ensure_ascii=False)))
     if not kept:
         return None, dropped
-    return {**pair, "triples": kept, "num_triples": len(kept)}, dropped
+    return with_dropped_mentions({**pair, "triples": kept, "num_triples": len(kept)}, [t for t, _, _ in dropped]), dropped

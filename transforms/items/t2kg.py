@@ -24,9 +24,14 @@ A person's role (a credit, a kinsman, a host) kept with no cue word near its
 mention is left out of T2T's input, and its sentence out of T2KG: on DuIE
 text, where a sentence is often about someone else, 41% of such keeps are
 not stated (against 6% with a cue; labelled alignment set), while on pages
-about their entity they are rare. The pairs keep them (DuIE's annotators read them as stated, and
-its recall is measured on the pairs); QA and KGC ask facts, which a keep of
-DuIE's stays, stated or not.
+about their entity they are rare. The pairs keep them (DuIE's annotators
+read them as stated, and its recall is measured on the pairs); QA and KGC
+ask facts, which a keep of DuIE's stays, stated or not.
+
+A sentence that states a triple a stage after the alignment dropped (a rare
+relation, one the search did not corroborate: the pair's dropped_mentions)
+is not used either: Text2KGBench leaves out a sentence with a triple outside
+its ontology, and a dropped triple is outside the gold.
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ import re
 from collections import Counter
 from typing import Any, Iterable
 
+from transforms.pairs import DROPPED_MENTIONS
 from transforms.role_cues import PERSON_RELATIONS
 from transforms.trivial import trivial_reason
 
@@ -128,17 +134,20 @@ def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tupl
     # character is named by too many words to tell
     values = [(t["relation"], t["tail"]) for t in pair.get("triples") or []
               if len(t["tail"].strip()) >= 2 and not trivial_reason(t["head"], t["relation"], t["tail"])]
+    dropped = pair.get(DROPPED_MENTIONS) or ()
     out = []
     for k in sorted(by_sentence):
         triples = by_sentence[k]
         why = None
+        a, b = spans[k]
         if any(t["relation"] not in ontology_relations for t in triples):
             why = "relation_outside_ontology"
+        elif any(a <= s and e <= b for s, e in dropped):
+            why = "states_a_dropped_triple"
         elif any(uncued_person_role(t) for t in triples):
             why = "uncued_person_role"
         gold = [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in triples
                 if not trivial_reason(t["head"], t["relation"], t["tail"])]
-        a, b = spans[k]
         if why is None and not gold:
             why = "only_trivial_triples"
         if why is None:

@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from transforms.pairs import with_dropped_mentions
 from transforms.search.cooccur import (
     NOT_COOCCURRING,
     UNVERIFIED,
@@ -142,7 +143,8 @@ def validate_pairs(pairs: list[dict[str, Any]], backend: SearchBackend, cfg: Sea
             drops.pair_detail = {"triples_in": len(triples), "dropped_here": len(drops.triples)}
             out.counts["pairs_dropped"] += 1
         else:
-            out.pairs.append({**pair, "triples": kept, "num_triples": len(kept)})
+            out.pairs.append(with_dropped_mentions({**pair, "triples": kept, "num_triples": len(kept)},
+                                                   [t for t, _, _ in drops.triples]))
             out.counts["pairs_kept"] += 1
         if drops.triples or drops.pair_reason:
             out.drops.append(drops)
