@@ -3,10 +3,11 @@
     hf:/path/to/model[?max_new_tokens=256&device=cpu]
 
 The model is loaded from a local folder only (`local_files_only`, and the hub
-client kept offline): nothing is downloaded. Options are ranked by log-likelihood: the continuation's tokens
-are scored after the prompt's (prompt and option tokenised apart and joined,
-the lm-evaluation-harness convention, so an option's score never depends on
-how it merges with the prompt's last characters). Generation is greedy.
+client kept offline): nothing is downloaded. Options are ranked by
+log-likelihood: the continuation's tokens are scored after the prompt's
+(prompt and option tokenised apart and joined, the lm-evaluation-harness
+convention, so an option's score never depends on how it merges with the
+prompt's last characters). Generation is greedy.
 """
 from __future__ import annotations
 

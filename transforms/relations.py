@@ -156,4 +156,5 @@ def apply_relation_filter(pair: dict, kept_relations: frozenset[str],
                                                             ensure_ascii=False)))
     if not kept:
         return None, dropped
-    return with_dropped_mentions({**pair, "triples": kept, "num_triples": len(kept)}, [t for t, _, _ in dropped]), dropped
+    kept_pair = {**pair, "triples": kept, "num_triples": len(kept)}
+    return with_dropped_mentions(kept_pair, [t for t, _, _ in dropped]), dropped
