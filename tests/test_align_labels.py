@@ -158,17 +158,21 @@ def test_the_cases_the_issue_lists_on_the_real_pages(labelled):
 
 def test_a_baike_page_may_be_named_by_its_file_title_or_file_name(shared_data):
     """A set labelled by someone else may name 徐彬's page as its file does,
-    with the disambiguation, or by the file name: the same entry either way."""
+    with the disambiguation, by the file name or by its Baike URL: the same
+    entry either way."""
+    import urllib.parse
+
     rows = [r for r in load_labels(LABELS) if r["source"] == "baike2019" and r["page"] == "徐彬"]
     assert rows
     stem = next(f.name.split("_百度百科")[0] for f in (shared_data / "baike-baidu-2019" / "pages").glob("徐彬*"))
     assert stem != "徐彬"  # the file carries the disambiguation
     scores = []
-    for page in ("徐彬", stem, stem + "_百度百科.html"):
+    url = "https://baike.baidu.com/item/" + urllib.parse.quote("徐彬") + "/12345"
+    for page in ("徐彬", stem, stem + "_百度百科.html", url):
         named = [{**r, "page": page} for r in rows]
         score = score_alignment(named, labelled_entries(shared_data, named), CleaningConfig())
         scores.append((score["kept"], score["stated"], score["recall"], score["false_keeps"]))
-    assert scores[0] == scores[1] == scores[2] and scores[0][1] == sum(r["stated"] for r in rows)
+    assert scores[0] == scores[1] == scores[2] == scores[3] and scores[0][1] == sum(r["stated"] for r in rows)
     with pytest.raises(ValueError, match="not found"):
         labelled_entries(shared_data, [{**rows[0], "page": "徐彬（另一个人）"}])
 

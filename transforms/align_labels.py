@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import urllib.parse
 from collections import defaultdict
 from pathlib import Path
 
@@ -72,6 +73,16 @@ def load_labels(path: str | Path) -> list[dict]:
     return [row for _, row in iter_jsonl(str(path))]
 
 
+_BAIKE_ITEM_URL = re.compile(r"^https?://baike\.baidu\.com/item/([^/?#]+)")
+
+
+def _baike_page_name(page: str) -> str:
+    """A Baike page named by its URL (`https://baike.baidu.com/item/%E5%BE%90%E5%BD%AC/123`)
+    is named by its title; any other name is kept as it is."""
+    m = _BAIKE_ITEM_URL.match(page.strip())
+    return urllib.parse.unquote(m.group(1)) if m else page
+
+
 def labelled_entries(shared_data: Path, labels: list[dict],
                      raw_entries: list[dict] | tuple = ()) -> dict[tuple[str, str], dict]:
     """(source, page) -> validated raw entry, for every page the labels name.
@@ -102,12 +113,13 @@ def labelled_entries(shared_data: Path, labels: list[dict],
             for name in dict.fromkeys((page_title(f.name), f.name.split("_百度百科")[0], f.name)):
                 files[name].append(f)
         for source, page in sorted(wanted):
-            if source != "baike2019" or page not in files:
+            name = _baike_page_name(page)
+            if source != "baike2019" or name not in files:
                 continue
-            if len(files[page]) > 1:
-                raise ValueError(f"labelled page {page!r} names {len(files[page])} files: {files[page]}")
-            entry = parse_entry(files[page][0].read_bytes(),
-                                f"http://baike.baidu.com/item/{page_title(files[page][0].name)}")
+            if len(files[name]) > 1:
+                raise ValueError(f"labelled page {page!r} names {len(files[name])} files: {files[name]}")
+            entry = parse_entry(files[name][0].read_bytes(),
+                                f"http://baike.baidu.com/item/{page_title(files[name][0].name)}")
             out[(source, page)] = entry
     from transforms import corpora
 
