@@ -21,8 +21,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any, Iterable
 
+from schemas.items import TASKS as ITEM_TASKS
+
 # The tasks a results table holds: the item tasks and the judged open-ended QA.
-TASKS = ("qa", "kgc", "t2t", "t2kg", "qa_open")
+TASKS = (*ITEM_TASKS, "qa_open")
 
 MISSING = None
 # "chance" as a baseline: the expected score of a uniform guess among the ten
