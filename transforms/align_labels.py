@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import urllib.parse
 from collections import defaultdict
 from pathlib import Path
 
@@ -73,14 +72,17 @@ def load_labels(path: str | Path) -> list[dict]:
     return [row for _, row in iter_jsonl(str(path))]
 
 
-_BAIKE_ITEM_URL = re.compile(r"^https?://baike\.baidu\.com/item/([^/?#]+)")
+_BAIKE_ITEM_URL = re.compile(r"^https?://baike\.baidu\.com/item/")
 
 
 def _baike_page_name(page: str) -> str:
     """A Baike page named by its URL (`https://baike.baidu.com/item/%E5%BE%90%E5%BD%AC/123`)
-    is named by its title; any other name is kept as it is."""
-    m = _BAIKE_ITEM_URL.match(page.strip())
-    return urllib.parse.unquote(m.group(1)) if m else page
+    is named by its title, read as a seed URL is (UTF-8 or GB18030 escapes);
+    any other name is kept as it is."""
+    from crawlers.seed_lines import Seed, seed_from_url
+
+    seed = seed_from_url(page) if _BAIKE_ITEM_URL.match(page.strip()) else None
+    return seed.title if isinstance(seed, Seed) else page
 
 
 def labelled_entries(shared_data: Path, labels: list[dict],
