@@ -60,6 +60,9 @@ def read_seeds(path: str | Path) -> list[Seed]:
         if line.startswith(("http://", "https://")):  # a Baike /item/ URL names its title
             seed = Seed(parsed.title, parsed.subtitle)
         else:
+            # The checked line is crawled as written: parse_list_line's seed is
+            # NFKC-folded (`（` to `(`, `Ｃ` to `C`), and the title goes into the
+            # request path and every entry's `seed` field as the list gives it.
             title, _, subtitle = line.partition("\t")
             seed = Seed(title.strip(), subtitle.strip() or None)
         if seed not in seen:
