@@ -181,3 +181,38 @@ def test_a_credit_is_asked_among_its_role_and_a_rare_one_among_its_field(tmp_pat
     (lyricist,) = group_items("晴天", song, {}, scorer, cfg, lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
     assert set(LYRICISTS) <= set(lyricist["options"])  # the 作词 pool serves 填词
     assert len(set(lyricist["options"]) & set(SINGERS)) == 6 and counts["widened|credit_among_its_field"] == 1
+
+
+PROVINCES = ["河北", "山西", "辽宁", "吉林", "江苏", "浙江", "安徽", "福建", "江西", "山东", "河南", "湖北", "湖南",
+             "广东", "四川", "贵州"]
+
+
+def test_one_eval_query_gives_at_most_eval_per_query_items_and_train_all(tmp_path):
+    """蜡梅 grows in six provinces: six questions of one text, each with
+    another gold. The eval split asks two of them (seeded: the same two on a
+    rerun), the rest are counted; train asks all six, and so does eval with
+    the cap off."""
+    pools = {("rel", "地理分布", freq_bin(1)): [(p, "place") for p in PROVINCES]}
+    path = embed_all(sorted({"蜡梅", *PROVINCES}), "use-m3", str(tmp_path / "cache"), str(tmp_path / "vectors.arrow"))
+    index, matrix = read_vectors(path)
+    scorer = _Scorer(index, matrix, pools, 0.0)
+    grows = ["河南", "湖北", "湖南", "四川", "贵州", "浙江"]
+
+    def ask(split: str, **cfg) -> tuple[list[str], dict[str, int]]:
+        records = [("out", _edge("p_lm", "蜡梅", None, "地理分布", p, "place", "species")[:8] + (split, True))
+                   for p in grows]
+        counts: dict[str, int] = {}
+        items = group_items("蜡梅", records, {}, scorer, ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",), **cfg),
+                            lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
+        assert {i["question"] for i in items} == {"下列哪一项是蜡梅的地理分布？"}
+        return sorted(i["tail"] for i in items), counts
+
+    asked, counts = ask("eval")
+    assert len(asked) == 2 and set(asked) <= set(grows) and counts["skipped|query_capped"] == 4
+    assert ask("eval")[0] == asked
+    assert len({tuple(ask("eval", seed=s)[0]) for s in range(6)}) > 1  # seeded, not the first two by name
+    train, counts = ask("train")
+    assert train == sorted(grows) and "skipped|query_capped" not in counts
+    assert ask("eval", eval_per_query=0)[0] == sorted(grows)
+    with pytest.raises(ValueError, match="eval_per_query"):
+        ItemsConfig(eval_per_query=-1)

@@ -24,6 +24,13 @@ class ItemsConfig:
     neighbour_limit: 1-hop names a name passes on to its neighbours (2-hop).
     max_per_origin: the most distractors one origin may give an item, so an
         item mixes origins and no single generator's style is a tell.
+    eval_per_query: the most QA/KGC items one query (an entity's relation
+        with several values) gives the eval split; 0 = all. One question with
+        another gold each time weighs one relation of one entity many times in
+        the scores: a plant's 地理分布 gave 15 eval questions of one text, the
+        demo's 深圳 下辖地区 8 of its 14. Which values are asked is seeded;
+        train keeps them all, each a fact to learn. (A head question's query
+        has one answer by rule: templates.head_askable.)
     ontology_min_count / ontology_max_relations: which kept relations enter a
         domain's T2KG ontology (the most frequent ones, like Text2KGBench's
         hand-picked relation lists).
@@ -39,6 +46,7 @@ class ItemsConfig:
     pool_per_bin: int = 48
     neighbour_limit: int = 24
     max_per_origin: int = 4
+    eval_per_query: int = 2
     ontology_min_count: int = 2
     ontology_max_relations: int = 60
     num_shards: int = 0  # 0 = as the other outputs
@@ -51,5 +59,7 @@ class ItemsConfig:
             raise ValueError(f"unknown task(s) {bad}; known: qa, kgc, t2t, t2kg")
         if self.pool_per_bin < 1 or self.max_per_origin < 1:
             raise ValueError("pool_per_bin and max_per_origin must be >= 1")
+        if self.eval_per_query < 0:
+            raise ValueError("eval_per_query must be >= 0 (0 = every item)")
         if self.num_shards < 0:  # -2 once became one shard, silently
             raise ValueError("num_shards must be >= 0 (0 = as the other outputs)")

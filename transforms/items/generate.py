@@ -26,6 +26,7 @@ from transforms.items.graph import freq_bin
 from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
 from transforms.role_cues import CREDIT_RELATIONS, CREDIT_ROLE, KIN_RELATIONS
+from transforms.split import EVAL, stable_hash
 from transforms.text import normalise
 
 POOL_BINS = range(0, 6)
@@ -228,14 +229,24 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
                       cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases)
         return draft, sims, typed
 
-    for e in outs:
+    asked_per_query: Counter = Counter()
+
+    # One query (a sense's relation) with several values asks the eval split
+    # `eval_per_query` of them, in a seeded order, counting only those asked.
+    for e in sorted(outs, key=lambda e: (e[0] or "", e[4], _rank(cfg.seed, e))):
         why = templates.skip_tail_reason(e[1], e[4], e[5])
         if why:
             count(f"skipped|{why}", len(tasks))
             continue
+        query = (e[0], e[4])
+        if cfg.eval_per_query and e[8] == EVAL and asked_per_query[query] >= cfg.eval_per_query:
+            count("skipped|query_capped", len(tasks))
+            continue
+        before = len(items)
         emit(tail_draft, e, "tail", templates.shown_head(e[1], e[2], polysemous))
+        asked_per_query[query] += len(items) > before
 
-    for e in ins:
+    for e in ins:  # a head question's query has one answer (templates.head_askable): never capped
         why = templates.head_askable(e[4], e[6], len({normalise(h) for h in heads_by_rel[e[4]]}))
         if why is None and (templates.malformed_name(e[1]) or templates.malformed_name(e[5])):
             why = "malformed_name"
@@ -246,3 +257,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         emit(head_draft, e, "head", e[1])
 
     return items
+
+
+def _rank(seed: int, edge: tuple) -> tuple[int, str, str]:
+    """A seeded place of an edge among the edges of its query (ties: the names)."""
+    return stable_hash(seed, "query", f"{edge[0]}\x1f{edge[4]}\x1f{edge[5]}"), edge[1], edge[5]
