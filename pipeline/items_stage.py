@@ -6,8 +6,9 @@ One composite PTransform per step, all under ``BuildItems``:
   EmbedStrings      distinct strings -> one vector file (each string embedded once; items_embed.py)
   Neighbourhood     edges grouped by normalised name -> a summary per name sent to its
                     neighbours, and the candidate pools (Top per (relation|type, bin))
-  AskQuestions      edges + neighbour summaries grouped by name -> QA/KGC items with nine
-                    distractors (faiss per pool for the band search); invariants checked here
+  AskQuestions      edges + neighbour summaries + the name's page texts grouped by name ->
+                    QA/KGC items with nine distractors (faiss per pool for the band search;
+                    none its page states in the asked role, items/stated.py); invariants checked here
   TextItems         pairs -> T2T items
   DomainOntologies  (domain, relation) type counts (combiner) -> one ontology per domain,
                     written as Text2KGBench JSON to OUT/ontologies/
@@ -33,6 +34,7 @@ from transforms.items.config import ItemsConfig
 from transforms.items.generate import group_items
 from transforms.items.graph import edges_of, keyed_edges, name_summary, pool_entries, strings_of
 from transforms.items.leakage import fact_key, item_facts, leaks
+from transforms.items.stated import TEXT_RECORD, StatedInText, page_text_record
 from transforms.items.t2kg import build_ontology, ontology_id, relation_types, t2kg_cases, t2t_item
 
 STAGE = "items"
@@ -186,15 +188,17 @@ class _AskQuestions(_Counting):
             self._loaded = (vectors_path, _Scorer(index, matrix, pools, self.cfg.band_low))
         scorer = self._loaded[1]
         key, records = kv
-        edges, hops = [], {}
+        edges, hops, texts = [], {}, {}
         for r in records:
             if r[0] == "hop":
                 hops[r[1]] = r[2]
+            elif r[0] == TEXT_RECORD:
+                texts[r[1]] = StatedInText(*r[2])
             else:
                 edges.append(r)
-        if not any(side == "out" for side, _ in edges) and not any(side == "in" for side, _ in edges):
+        if not edges:
             return
-        for item in group_items(key, edges, hops, scorer, self.cfg, self.count):
+        for item in group_items(key, edges, hops, scorer, self.cfg, self.count, texts):
             self.count(f"written|{item['task']}|{item['split']}")
             yield item
 
@@ -402,7 +406,9 @@ class BuildItems(beam.PTransform):
                 cfg, self.cache_dir, FileSystems.join(self.spill_dir, VECTORS_FILE))
             keyed = edges | "KeyByName" >> beam.FlatMap(keyed_edges)
             hood = keyed | "Neighbourhood" >> Neighbourhood(cfg)
-            grouped = (keyed, hood["hops"]) | "WithHops" >> beam.Flatten()
+            texts = pairs | "PageTexts" >> beam.FlatMap(lambda el: [r for p in items_of(el)
+                                                                    for r in page_text_record(p)])
+            grouped = (keyed, hood["hops"], texts) | "WithHopsAndTexts" >> beam.Flatten()
             parts.append(grouped | "AskQuestions" >> AskQuestions(cfg, vectors, hood["pools"]))
         if "t2t" in cfg.tasks:
             parts.append(pairs | "TextItems" >> TextItems())

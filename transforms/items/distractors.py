@@ -24,7 +24,7 @@ import random
 import re
 import zlib
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
 from transforms.items.exclusion import exclusion_reason, pieces
@@ -60,6 +60,9 @@ class Draft:
     # Normalised names of the entity the question names (the head when the
     # tail is asked): offering it would be absurd, and the prompt gives it away.
     pivot: frozenset[str] = frozenset()
+    # Whether the asked entity's text states a candidate in the asked role
+    # (items/stated.py): a true answer the graph lacks. None: no text to ask.
+    stated: Callable[[str], bool] | None = None
 
 
 def script(text: str) -> str:
@@ -134,6 +137,8 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             why = "names_an_option_again"
         else:
             why = exclusion_reason(text, draft.gold, draft.relation, draft.known, draft.aliases)
+            if why is None and draft.stated is not None and draft.stated(text):
+                why = "stated_in_text"
         if why is not None:
             rejected[why] = rejected.get(why, 0) + 1
             return None

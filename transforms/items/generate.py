@@ -25,6 +25,7 @@ from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
+from transforms.items.stated import StatedInText
 from transforms.role_cues import CREDIT_RELATIONS, CREDIT_ROLE, KIN_RELATIONS
 from transforms.split import EVAL, stable_hash
 from transforms.text import normalise
@@ -115,8 +116,11 @@ def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Ca
 
 
 def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict], scorer: Scorer, cfg,
-                count: Callable[[str, int], None]) -> list[dict[str, Any]]:
-    """Every QA/KGC item asked from this group, with options; `count(name, n)` feeds stats.json."""
+                count: Callable[[str, int], None], texts: dict[str, StatedInText] | None = None
+                ) -> list[dict[str, Any]]:
+    """Every QA/KGC item asked from this group, with options; `count(name, n)`
+    feeds stats.json. `texts` (pair id -> its page, items/stated.py) turns away
+    a tail question's candidate that the page states in the asked role."""
     outs = sorted((e for side, e in records if side == "out"), key=lambda e: (e[0] or "", e[4], e[5]))
     ins = sorted((e for side, e in records if side == "in"), key=lambda e: (e[0] or "", e[4], e[1]))
     senses = {e[0] for e in outs}
@@ -208,7 +212,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         typed = [(c[0], c[1]) for c in cands] + [(t, e[6]) for t in below + above]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, gold_type, e[4],
                       known_set(values_by_role[role], e[4]), g_summary["aliases"] if g_summary else frozenset(),
-                      cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases)
+                      cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases,
+                      _stated_as(texts.get(e[0]), e[4]) if texts else None)
         return draft, sims, typed
 
     def head_draft(e: tuple, max_tier: int, wide: bool = False):
@@ -257,6 +262,10 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         emit(head_draft, e, "head", e[1])
 
     return items
+
+
+def _stated_as(page: StatedInText | None, relation: str) -> Callable[[str], bool] | None:
+    return None if page is None else (lambda candidate: page(candidate, relation))
 
 
 def _rank(seed: int, edge: tuple) -> tuple[int, str, str]:
