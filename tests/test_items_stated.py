@@ -15,14 +15,14 @@ from transforms.items.stated import TEXT_RECORD, StatedInText, page_text_record
 from transforms.text import normalise
 
 LEO = "莱昂纳多·迪卡普里奥"
-LEO_TEXT = f"{LEO}，1974年11月11日出生于美国加利福尼亚州洛杉矶，美国影视演员、制作人。1997年主演《泰坦尼克号》。"
+LEO_TEXT = f"{LEO}1974年生于美国加利福尼亚州的洛杉矶。他做演员，同时兼任制作人，曾主演《泰坦尼克号》。"
 LEO_TRIPLES = (("职业", "演员"), ("出生地", "洛杉矶"), ("国籍", "美国"), ("代表作品", "泰坦尼克号"))
-SONG_TEXT = "《想自由》是林宥嘉演唱的一首歌曲，由姚若龙填词，郑楠谱曲，收录于专辑《大小说家》。"
+SONG_TEXT = "《想自由》收进林宥嘉的专辑《大小说家》，林宥嘉演唱，姚若龙作词，郑楠作曲。"
 
 
 def test_a_name_the_text_states_in_the_asked_role_is_stated():
     leo = StatedInText(LEO, None, LEO_TEXT, LEO_TRIPLES)
-    assert leo("制作人", "职业")  # `演员、制作人`: his occupation, missing from the infobox
+    assert leo("制作人", "职业")  # `兼任制作人`: his occupation, missing from the infobox
     assert leo("加利福尼亚州", "出生地")  # where Los Angeles is: a second right answer
     assert not leo("导演", "职业")  # not in the text: the graph's word stands
     assert not leo("泰坦尼克号", "职业")  # named, as a film he starred in
@@ -32,7 +32,7 @@ def test_a_name_the_text_gives_another_role_stays_a_distractor():
     song = StatedInText("想自由", None, SONG_TEXT, (("歌手", "林宥嘉"), ("填词", "姚若龙"), ("谱曲", "郑楠")))
     assert song("姚若龙", "填词")
     assert not song("林宥嘉", "填词")  # `林宥嘉演唱`: the singer, a hard wrong answer
-    assert not song("郑楠", "填词")  # `郑楠谱曲`
+    assert not song("郑楠", "填词")  # `郑楠作曲`
     assert not song("《大小说家》", "填词")
 
 

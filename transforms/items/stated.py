@@ -1,16 +1,16 @@
 """A distractor the asked entity's own text states in the asked role is no distractor.
 
 The graph is a page's infobox, and an infobox leaves out what its text says:
-莱昂纳多·迪卡普里奥's 职业 is 演员 and 制片人, his text calls him `美国影视演员、
-制作人`, and 制作人 was offered as a wrong answer; 马蔺 grows in `中国黑龙江、吉林…`
-while its 地理分布 cell lists other places, and 中国 was offered. Such an option is
+莱昂纳多·迪卡普里奥's 职业 is 演员 and 制片人, his text also calls him a 制作人,
+and 制作人 was offered as a wrong answer; 马蔺's text has it grow in China's
+north-east while its 地理分布 cell lists other places, and 中国 was offered. Such an option is
 a second right answer, true as the exclusion rules (exclusion.py) find it absent
 from the graph.
 
 The judge is the aligner (transforms/align.py), with its default levels and
 the page's own triples for its cues: a candidate the text names is a true
 answer when the aligner would keep it as the asked relation's value. A mention
-in another role stays a good, hard distractor (`由林宥嘉演唱` for the 填词 of the
+in another role stays a good, hard distractor (`林宥嘉演唱` for the 填词 of the
 song). Only names found in the text as written are judged: cheap, and the
 aligner is asked only when the text names the candidate.
 """
