@@ -60,9 +60,10 @@ class Draft:
     # Normalised names of the entity the question names (the head when the
     # tail is asked): offering it would be absurd, and the prompt gives it away.
     pivot: frozenset[str] = frozenset()
-    # Whether the asked entity's text states a candidate in the asked role
-    # (items/stated.py): a true answer the graph lacks. None: no text to ask.
-    stated: Callable[[str], bool] | None = None
+    # Whether the asked entity's text states a candidate as a relation's value
+    # (items/stated.py, called with the draft's relation): a true answer the
+    # graph lacks. None: no text to ask.
+    stated: Callable[[str, str], bool] | None = None
 
 
 def script(text: str) -> str:
@@ -137,7 +138,7 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             why = "names_an_option_again"
         else:
             why = exclusion_reason(text, draft.gold, draft.relation, draft.known, draft.aliases)
-            if why is None and draft.stated is not None and draft.stated(text):
+            if why is None and draft.stated is not None and draft.stated(text, draft.relation):
                 why = "stated_in_text"
         if why is not None:
             rejected[why] = rejected.get(why, 0) + 1

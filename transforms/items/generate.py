@@ -213,7 +213,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, gold_type, e[4],
                       known_set(values_by_role[role], e[4]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases,
-                      _stated_as(texts.get(e[0]), e[4]) if texts else None)
+                      texts.get(e[0]) if texts else None)
         return draft, sims, typed
 
     def head_draft(e: tuple, max_tier: int, wide: bool = False):
@@ -262,10 +262,6 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         emit(head_draft, e, "head", e[1])
 
     return items
-
-
-def _stated_as(page: StatedInText | None, relation: str) -> Callable[[str], bool] | None:
-    return None if page is None else (lambda candidate: page(candidate, relation))
 
 
 def _rank(seed: int, edge: tuple) -> tuple[int, str, str]:
