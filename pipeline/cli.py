@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "pipeline.export_commands",  # export (benchmark items as JSON Lines)
     "pipeline.types_commands",  # types eval
     "pipeline.align_commands",  # align eval
+    "pipeline.items_commands",  # items distractors
     "pipeline.demo",  # demo
     "pipeline.release_commands",  # release, release verify
     "pipeline.config_commands",  # config show

@@ -6,6 +6,8 @@ One composite PTransform per step, all under ``BuildItems``:
   EmbedStrings      distinct strings -> one vector file (each string embedded once; items_embed.py)
   Neighbourhood     edges grouped by normalised name -> a summary per name sent to its
                     neighbours, and the candidate pools (Top per (relation|type, bin))
+  OpenRelations     pairs -> the relations whose wrong answers the graph cannot vouch for
+                    (counted per relation and value, then per relation; items/open_relations.py)
   AskQuestions      edges + neighbour summaries + the name's page texts grouped by name ->
                     QA/KGC items with nine distractors (faiss per pool for the band search;
                     none its page states in the asked role, items/stated.py); invariants checked here
@@ -34,6 +36,7 @@ from transforms.items.config import ItemsConfig
 from transforms.items.generate import group_items
 from transforms.items.graph import edges_of, keyed_edges, name_summary, pool_entries, strings_of
 from transforms.items.leakage import fact_key, item_facts, leaks
+from transforms.items.open_relations import add, open_relation_set, query_counts, relation_row
 from transforms.items.stated import TEXT_RECORD, StatedInText, page_text_record
 from transforms.items.t2kg import build_ontology, ontology_id, relation_types, t2kg_cases, t2t_item
 
@@ -120,6 +123,26 @@ class Neighbourhood(beam.PTransform):
         return {"hops": out.hops, "pools": pools}
 
 
+class OpenRelations(beam.PTransform):
+    """pairs -> a singleton frozenset of the open relations (items/open_relations.py)."""
+
+    def __init__(self, cfg: ItemsConfig):
+        super().__init__()
+        self.cfg = cfg
+
+    def expand(self, pairs):
+        cfg = self.cfg
+        return (pairs
+                | "QueryCounts" >> beam.FlatMap(lambda el: [kv for p in items_of(el) for kv in query_counts(p)])
+                | "PerValue" >> beam.CombinePerKey(add)
+                | "RelationRows" >> beam.MapTuple(relation_row)
+                | "PerRelation" >> beam.CombinePerKey(add)
+                | "AllRelations" >> beam.combiners.ToList()
+                | "Open" >> beam.Map(lambda rows: open_relation_set(rows, cfg.open_min_several, cfg.open_min_shared,
+                                                                 cfg.open_min_heads) if cfg.skip_open_relations
+                                     else frozenset()))
+
+
 # ------------------------------------------------------------------ questions
 
 class _Scorer:
@@ -180,7 +203,7 @@ class _AskQuestions(_Counting):
         faiss.omp_set_num_threads(1)
         self._loaded = None
 
-    def process(self, kv, vectors_path, pools):
+    def process(self, kv, vectors_path, pools, open_relations):
         from pipeline.items_embed import read_vectors
 
         if self._loaded is None or self._loaded[0] != vectors_path:
@@ -198,21 +221,21 @@ class _AskQuestions(_Counting):
                 edges.append(r)
         if not edges:
             return
-        for item in group_items(key, edges, hops, scorer, self.cfg, self.count, texts):
+        for item in group_items(key, edges, hops, scorer, self.cfg, self.count, texts, open_relations):
             self.count(f"written|{item['task']}|{item['split']}")
             yield item
 
 
 class AskQuestions(beam.PTransform):
-    def __init__(self, cfg: ItemsConfig, vectors, pools):
+    def __init__(self, cfg: ItemsConfig, vectors, pools, open_relations):
         super().__init__()
-        self.cfg, self.vectors, self.pools = cfg, vectors, pools
+        self.cfg, self.vectors, self.pools, self.open_relations = cfg, vectors, pools, open_relations
 
     def expand(self, grouped_input):
         return (grouped_input
                 | "ByName" >> beam.GroupByKey()
                 | "Ask" >> beam.ParDo(_AskQuestions(self.cfg), beam.pvalue.AsSingleton(self.vectors),
-                                      beam.pvalue.AsDict(self.pools)))
+                                      beam.pvalue.AsDict(self.pools), beam.pvalue.AsSingleton(self.open_relations)))
 
 
 # ------------------------------------------------------------------ T2T, ontologies, T2KG
@@ -409,7 +432,8 @@ class BuildItems(beam.PTransform):
             texts = pairs | "PageTexts" >> beam.FlatMap(lambda el: [r for p in items_of(el)
                                                                     for r in page_text_record(p)])
             grouped = (keyed, hood["hops"], texts) | "WithHopsAndTexts" >> beam.Flatten()
-            parts.append(grouped | "AskQuestions" >> AskQuestions(cfg, vectors, hood["pools"]))
+            open_rel = pairs | "OpenRelations" >> OpenRelations(cfg)
+            parts.append(grouped | "AskQuestions" >> AskQuestions(cfg, vectors, hood["pools"], open_rel))
         if "t2t" in cfg.tasks:
             parts.append(pairs | "TextItems" >> TextItems())
         if "t2kg" in cfg.tasks:
@@ -450,6 +474,7 @@ def items_stats(counters: dict[str, int]) -> dict[str, Any] | None:
     return {
         "written": written,
         "skipped": _bucket(c, "skipped|"),
+        "open_relations": _bucket(c, "open_relation|"),  # their tails not asked, by relation
         "triples_left_out": _bucket(c, "left_out|"),
         "widened": _bucket(c, "widened|"),
         "candidates_rejected": _bucket(c, "rejected|"),

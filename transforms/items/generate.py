@@ -116,11 +116,13 @@ def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Ca
 
 
 def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict], scorer: Scorer, cfg,
-                count: Callable[[str, int], None], texts: dict[str, StatedInText] | None = None
-                ) -> list[dict[str, Any]]:
+                count: Callable[[str, int], None], texts: dict[str, StatedInText] | None = None,
+                open_relations: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """Every QA/KGC item asked from this group, with options; `count(name, n)`
     feeds stats.json. `texts` (pair id -> its page, items/stated.py) turns away
-    a tail question's candidate that the page states in the asked role."""
+    a tail question's candidate that the page states in the asked role. The
+    tail of an open relation (items/open_relations.py) is not asked: its wrong
+    answers are often right."""
     outs = sorted((e for side, e in records if side == "out"), key=lambda e: (e[0] or "", e[4], e[5]))
     ins = sorted((e for side, e in records if side == "in"), key=lambda e: (e[0] or "", e[4], e[1]))
     senses = {e[0] for e in outs}
@@ -240,6 +242,9 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     # `eval_per_query` of them, in a seeded order, counting only those asked.
     for e in sorted(outs, key=lambda e: (e[0] or "", e[4], _rank(cfg.seed, e))):
         why = templates.skip_tail_reason(e[1], e[4], e[5])
+        if why is None and CREDIT_ROLE.get(e[4], e[4]) in open_relations:
+            why = "open_relation"
+            count(f"open_relation|{CREDIT_ROLE.get(e[4], e[4])}", len(tasks))  # which ones, in stats.json
         if why:
             count(f"skipped|{why}", len(tasks))
             continue
