@@ -65,7 +65,7 @@ def register(subparsers) -> None:
 
 
 def rebuild_and_score(labels_path: str, data: Path, work: Path, builds: list[str] | None = None,
-                      sets: list[str] = (), by: tuple[str, ...] = ("part", "build")) -> dict[str, dict[str, Any]]:
+                      sets: list[str] = (), by: tuple[str, ...] = ("part", "round", "build")) -> dict[str, dict[str, Any]]:
     """Build each labelled build into `work`/<build> and score its QA items
     (distractor_labels.score), grouped by each of `by` in turn."""
     from pipeline.cli import main
@@ -102,7 +102,7 @@ def rebuild_and_score(labels_path: str, data: Path, work: Path, builds: list[str
 
 
 def _distractors(args) -> int:
-    by = ("part", "build", "relation") if args.by_relation else ("part", "build")
+    by = ("part", "round", "build") + (("relation",) if args.by_relation else ())
     report = rebuild_and_score(args.labels, Path(args.data), Path(args.work), args.build, args.set, by)
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

@@ -36,12 +36,12 @@ def _write(tmp_path, rows) -> Path:
 
 def test_the_bundled_set_follows_its_rules():
     rows = load_labels(LABELS)
-    assert len(rows) == 1080 and {r["build"] for r in rows} == {"kdconv", "duie", "plants"}
+    assert len(rows) == 2160 and {r["build"] for r in rows} == {"kdconv", "duie", "plants"}
     per_item: dict[str, int] = {}
     for r in rows:
         per_item[r["item_id"]] = per_item.get(r["item_id"], 0) + 1
-    assert set(per_item.values()) == {9} and len(per_item) == 120  # nine distractors an item
-    assert {r["part"] for r in rows} == {"tune", "heldout"}
+    assert set(per_item.values()) == {9} and len(per_item) == 240  # nine distractors an item
+    assert {(r["round"], r["part"]) for r in rows} == {(1, "tune"), (1, "heldout"), (2, "heldout")}
     # long options are stored by hash only: no page text in the project
     assert all(len(normalise(r["option"])) <= MAX_STORED_TAIL for r in rows if "option" in r)
 
@@ -73,6 +73,7 @@ def test_score_counts_right_wrong_answers_per_item_and_what_is_not_labelled_or_n
              {"item_id": "i1", "task": "kgc", "options": ["行道树", "蜜源"], "answer_index": 0},  # KGC: not labelled
              {"item_id": "i2", "task": "qa", "options": ["灌木", "乔木"], "answer_index": 0}]
     r = score(labels, items)
+    assert set(score(labels, items, "round")) == {"heldout/round 1", "tune/round 1"}
     assert r["heldout"] == {"items": 2, "not_asked": 0, "distractors_labelled": 4, "unlabelled": 1, "true": 1,
                             "unsure": 1, "false_distractor_rate": 0.25, "ambiguous_items": 0.5}
     assert r["tune"]["not_asked"] == 1 and r["tune"]["items"] == 0
@@ -83,13 +84,18 @@ def test_no_held_out_plant_item_has_a_right_answer_among_its_wrong_ones(shared_d
     """The measurement (docs/distractor_labels.md) on a fresh plant build,
     with open relations asked and as built."""
     asked = rebuild_and_score(str(LABELS), shared_data, tmp_path / "a", ["plants"],
-                              ["items.skip_open_relations=false"], ("part",))
-    built = rebuild_and_score(str(LABELS), shared_data, tmp_path / "b", ["plants"], [], ("part",))
+                              ["items.skip_open_relations=false"], ("round",))
+    built = rebuild_and_score(str(LABELS), shared_data, tmp_path / "b", ["plants"], [], ("round",))
     # Every labelled item is found when open relations are asked: the set still names this build's items.
-    assert asked["heldout"]["items"] == 29 and asked["heldout"]["not_asked"] == 0
-    assert asked["heldout"]["ambiguous_items"] > 0.5  # 72% of the items had a right answer among the wrong
-    assert built["heldout"]["items"] == 4 and built["heldout"]["ambiguous_items"] == 0.0
-    assert built["heldout"]["not_asked"] == 25  # the tails of open relations: 地理分布, 功用价值, 颜色…
+    first = asked["heldout/round 1"]
+    assert first["items"] == 29 and first["not_asked"] == 0
+    assert first["ambiguous_items"] > 0.5  # 72% of the items had a right answer among the wrong
+    assert built["heldout/round 1"]["items"] == 4 and built["heldout/round 1"]["ambiguous_items"] == 0.0
+    assert built["heldout/round 1"]["not_asked"] == 25  # the tails of open relations: 地理分布, 功用价值, 颜色…
+    # Round 2 was drawn from the items as built: all asked, none with a right answer among the wrong
+    # (its two either-or items, 落叶灌木或小乔木 for a 落叶小乔木, now take other options).
+    assert built["heldout/round 2"]["items"] == 40 and built["heldout/round 2"]["not_asked"] == 0
+    assert built["heldout/round 2"]["ambiguous_items"] == 0.0
     stats = {run: json.loads((tmp_path / run / "plants" / "out" / "stats.json").read_text(encoding="utf-8"))["items"]
              for run in ("a", "b")}
     assert set(stats["b"]["open_relations"]) == {"功用价值", "地理分布", "形状", "生长习性", "颜色", "物候期", "病虫害", "属于"}

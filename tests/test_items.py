@@ -124,6 +124,20 @@ def test_aliases_and_containing_strings_of_the_gold_are_excluded():
     assert exclusion_reason(" 、", "彷徨", "代表作品", frozenset(), frozenset()) == "empty"
 
 
+def test_an_either_or_option_right_in_part_is_excluded():
+    """竹叶椒 is a 落叶小乔木: `落叶灌木或小乔木` offers it; 碧桃 is a 小乔木, and
+    `落叶乔木或灌木` offers a tree (head-final: 小乔木 is a kind of 乔木). A
+    shrub-or-small-tree for a herb offers neither (docs/distractor_labels.md, round 2)."""
+    assert exclusion_reason("落叶灌木或小乔木", "落叶小乔木", "植物分类", known_set(["落叶小乔木"]),
+                            frozenset()) == "either_or_holds_true"
+    assert exclusion_reason("落叶乔木或灌木", "小乔木", "植物分类", known_set(["小乔木"]),
+                            frozenset()) == "either_or_holds_true"
+    # one of the entity's other true values, not the gold, is enough: 黑褐色 is a 褐色 as 深褐色 is
+    assert exclusion_reason("灰色或黑褐色", "白色", "颜色", known_set(["白色", "深褐色"]),
+                            frozenset()) == "either_or_holds_true"
+    assert exclusion_reason("常绿灌木或小乔木", "草本", "植物分类", known_set(["草本"]), frozenset()) is None
+
+
 def _draft(candidates, gold="北京", relation="首都", gold_type="place", known=None, aliases=frozenset(),
            below=(), above=(), item="i1"):
     return Draft(item, gold, gold_type, relation, known if known is not None else known_set([gold]), aliases,

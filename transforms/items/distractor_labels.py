@@ -60,7 +60,7 @@ def load_labels(path: str | Path) -> list[dict[str, Any]]:
 
 def score(labels: Iterable[dict[str, Any]], items: Iterable[dict[str, Any]],
           group: str = "part") -> dict[str, dict[str, Any]]:
-    """Per group of the labels (`part`, or `part/build`, `part/relation`):
+    """Per group of the labels (`part`, or `part/build`, `part/relation`, `part/round N`):
     the figures above, over the QA items of a build that the labels name."""
     labels = list(labels)
     by_key = {(r["item_id"], option_key(r)): r for r in labels}
@@ -68,6 +68,8 @@ def score(labels: Iterable[dict[str, Any]], items: Iterable[dict[str, Any]],
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
 
     def name(row: dict[str, Any]) -> str:
+        if group == "round":
+            return f"{row['part']}/round {row.get('round', 1)}"
         return row["part"] if group == "part" else f"{row['part']}/{row[group]}"
 
     asked = set()

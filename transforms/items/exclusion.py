@@ -11,11 +11,17 @@ For an item asking (h, r, ?) with gold g, a candidate x is excluded when
     values, value-link titles) — offering 石头记 beside 红楼梦 offers the gold twice;
   - `contains_gold`: x contains the gold or is contained in it (`浙江绍兴` vs `绍兴`);
   - `contains_true_answer`: the same against any other true value of (h, r);
+  - `either_or_holds_true`: x offers alternatives (`落叶灌木或小乔木`, `白色或粉红色`)
+    and one of them is the gold or a true value, contains it or is contained
+    in it, or ends in the gold's head noun (its last two characters: Chinese
+    compounds are head-final, so `落叶乔木或灌木` offers a tree for the gold
+    `小乔木`): an option right in part is a second answer;
   - `empty`: nothing left after normalisation.
 The same rules, mirrored, hold for an item asking (?, r, t).
 """
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from transforms.cells import PairConfig, split_values
@@ -31,6 +37,13 @@ ALIAS_RELATIONS = frozenset({
     "中文名", "中文名称", "外文名", "外文名称", "英文名", "英文名称", "别名", "别称", "简称", "全称", "本名", "原名",
     "又名", "又称", "昵称", "俗名", "学名", "拉丁学名", "中文学名", "其他名称", "英文简称", "外号", "字", "号",
 })
+
+
+_EITHER_OR = re.compile("或者|或")
+
+
+def _holds(part: str, values) -> bool:
+    return any(len(v) >= 2 and (v in part or part in v or (len(part) >= 2 and part[-2:] == v[-2:])) for v in values)
 
 
 @lru_cache(maxsize=65536)
@@ -69,4 +82,6 @@ def exclusion_reason(candidate: str, gold: str, relation: str, known: frozenset[
     for k in known:
         if len(k) >= 2 and (k in nc or (len(nc) >= 2 and nc in k)):
             return "contains_true_answer"
+    if "或" in nc and any(_holds(part, (ng, *known)) for part in _EITHER_OR.split(nc) if part):
+        return "either_or_holds_true"
     return None
