@@ -33,6 +33,7 @@ import argparse
 import glob
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -216,12 +217,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workdir", default=None)
     ap.add_argument("--json", help="also write the figures to this file")
     args = ap.parse_args(argv)
-    from benchmarks.raw_corpus import generate, write_jsonl
-    from benchmarks.results import emit, figure, skip
+    from benchmarks.results import skip
 
     if not SHARED.is_dir():
         return skip("build", f"no shared data at {SHARED}")
     work = Path(args.workdir or tempfile.mkdtemp(prefix="bench_build_"))
+    try:
+        return _measure(args, work)
+    finally:  # a temp work dir holds 170 MB of inputs and outputs: each run left one behind
+        if not args.workdir:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _measure(args, work: Path) -> int:
+    from benchmarks.raw_corpus import generate, write_jsonl
+    from benchmarks.results import emit, figure
+
     os.environ.setdefault("TMPDIR", str(work))
     data = {}
     for n in sorted({args.small, args.n}):

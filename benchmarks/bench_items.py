@@ -29,6 +29,7 @@ import argparse
 import json
 import math
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -160,6 +161,7 @@ def items_speed(build: Path, workers: int) -> tuple[float, int]:
     import pyarrow.parquet as pq
 
     n = sum(pq.read_metadata(f).num_rows for f in (out / "items").rglob("*.parquet"))
+    shutil.rmtree(out, ignore_errors=True)  # one copy of the items a run: counted, not kept
     return elapsed, n
 
 
@@ -171,9 +173,17 @@ def main(argv=None) -> int:
                     help="DirectRunner workers for the items/s runs (2 = multi_processing on 2 processes)")
     ap.add_argument("--out", default=None, help="keep the build here (default: a temp dir)")
     args = ap.parse_args(argv)
+    base = Path(args.out or tempfile.mkdtemp(prefix="bench_items_build_"))
+    try:
+        return _measure(args, base)
+    finally:  # a temp build of 20k entries: each run left one behind
+        if not args.out:
+            shutil.rmtree(base, ignore_errors=True)
+
+
+def _measure(args, base: Path) -> int:
     from pipeline.cli import main as cdtp
 
-    base = Path(args.out or tempfile.mkdtemp(prefix="bench_items_build_"))
     write_jsonl(generate(SHARED, args.n), base / "raw", shards=4)
     start = time.perf_counter()
     rc = cdtp(["build", "--input", str(base / "raw" / "raw-*.jsonl"), "--out", str(base / "build"), "--overwrite",
