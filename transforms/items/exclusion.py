@@ -43,7 +43,9 @@ _EITHER_OR = re.compile("或者|或")
 
 
 def _holds(part: str, values) -> bool:
-    return any(len(v) >= 2 and (v in part or part in v or (len(part) >= 2 and part[-2:] == v[-2:])) for v in values)
+    """One alternative of an either-or option is, holds, is held by or shares
+    the head noun of one of `values` (a part of one character, `或许`'s 许, is no alternative)."""
+    return len(part) >= 2 and any(len(v) >= 2 and (v in part or part in v or part[-2:] == v[-2:]) for v in values)
 
 
 @lru_cache(maxsize=65536)
