@@ -275,6 +275,12 @@ def render_card(f: ReleaseFacts) -> str:
           "encyclopedia pages whose own terms apply; check them before you redistribute.",
           "", "## Known limitations", ""]
     L += [f"- {item}" for item in LIMITATIONS]
+    open_relations = (stats.get("items") or {}).get("open_relations") or {}
+    if open_relations:
+        L.append("- QA and KGC items do not ask the tail of an open relation, whose cells list some of an "
+                 "entity's values and whose values other entities share, so a wrong option is often right too "
+                 "(items not asked, both tasks): " + _md_escape(", ".join(f"{r} {n:,}" for r, n in open_relations.items()))
+                 + ". Their triples are in the pairs, T2T and T2KG.")
     return "\n".join(L) + "\n"
 
 

@@ -298,3 +298,15 @@ def test_a_stats_file_without_a_config_is_refused_not_shown_as_the_defaults(buil
     assert "records no build configuration" in capsys.readouterr().err
     assert main(["release", "--shards", str(copy), "--out", str(tmp_path / "R")]) == 2
     assert "is not a complete cdtp stats file" in capsys.readouterr().err
+
+
+def test_the_card_names_the_open_relations_whose_tails_are_not_asked():
+    """A release user must see which relations the QA and KGC items leave out
+    (items.skip_open_relations, docs/distractor_labels.md), and that their
+    triples are still in the pairs."""
+    from pipeline.release_card import ReleaseFacts, render_card
+
+    facts = ReleaseFacts("plants", {"items": {"open_relations": {"功用价值": 610, "地理分布": 1174}}}, {}, {}, {})
+    card = render_card(facts)
+    assert "open relation" in card and "功用价值 610, 地理分布 1,174" in card
+    assert "open relation" not in render_card(ReleaseFacts("plants", {"items": {"open_relations": {}}}, {}, {}, {}))
