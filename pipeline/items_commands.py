@@ -12,37 +12,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pipeline.errors import CdtpError
-from transforms.corpora import DEFAULT_DATA_DIR
+from transforms.corpora import DEFAULT_DATA_DIR, data_folder_entries
 
 
-def _kdconv(data: Path) -> list[dict]:
-    from transforms import corpora
-
-    return corpora.kdconv_to_raw_entries(data / "kdconv" / "entities_film_music_from_dev_test.jsonl")
-
-
-def _duie(data: Path) -> list[dict]:
-    from transforms import corpora
-
-    path = data / "duie" / "train.jsonl"
-    return corpora.duie_pages_to_raw_entries(path) + corpora.duie_line_pages_to_raw_entries(path)
-
-
-def _plants(data: Path) -> list[dict]:
-    from transforms import corpora
-
-    return (corpora.landscape_to_raw_entries(data / "landscape-plant" / "dev.jsonl")
-            + corpora.kdconv_travel_to_raw_entries(data / "kdconv" / "travel" / "kb_travel.json"))
-
-
-# The builds a label row may name: their entries (from the data folder) and their build options.
-BUILDS: dict[str, tuple[Callable[[Path], list[dict]], tuple[str, ...]]] = {
-    "kdconv": (_kdconv, ("--position-index", "0")),
-    "duie": (_duie, ("--min-relation-count", "2", "--position-index", "0")),
-    "plants": (_plants, ()),
+# The builds a label row may name: the data folder's corpora they are made of
+# (transforms.corpora.DATA_FOLDER_CORPORA, in this order) and their build options.
+BUILDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "kdconv": (("kdconv",), ("--position-index", "0")),
+    "duie": (("duie", "duie-line"), ("--min-relation-count", "2", "--position-index", "0")),
+    "plants": (("plant", "kdconv-travel"), ()),
 }
 
 
@@ -86,11 +67,11 @@ def rebuild_and_score(labels_path: str, data: Path, work: Path, builds: list[str
         raise CdtpError(f"data folder {data} does not exist (the labelled builds are made from it)")
     items: list[dict] = []
     for name in wanted:
-        entries, options = BUILDS[name]
+        corpora, options = BUILDS[name]
         raw, out = work / name / "raw-00000.jsonl", work / name / "out"
         raw.parent.mkdir(parents=True, exist_ok=True)
         with raw.open("w", encoding="utf-8") as fh:  # the entries in their order: the labelled item ids follow
-            fh.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in entries(data))
+            fh.writelines(json.dumps(e, ensure_ascii=False) + "\n" for e in data_folder_entries(data, *corpora))
         set_args = [a for s in sets for a in ("--set", s)]
         if main(["build", "--input", str(raw), "--out", str(out), "--overwrite", *options, *set_args]) != 0:
             raise CdtpError(f"the {name} build failed")

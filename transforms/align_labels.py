@@ -32,17 +32,10 @@ from transforms.text import normalise
 
 # Values longer than this (normalised) are labelled by hash only: they are page text, not names.
 MAX_STORED_TAIL = 12
-# The corpus sources of ../shared/data: source -> its pages, built by
-# `transforms.corpora` (passed in, imported only when a label names a corpus)
-# from the data folder.
-_CORPUS_PAGES = {
-    "kdconv": lambda corpora, data: (
-        corpora.kdconv_to_raw_entries(data / "kdconv" / "entities_film_music_from_dev_test.jsonl")
-        + corpora.kdconv_travel_to_raw_entries(data / "kdconv" / "travel" / "kb_travel.json")),
-    "plant": lambda corpora, data: corpora.landscape_to_raw_entries(data / "landscape-plant" / "dev.jsonl"),
-    "duie": lambda corpora, data: corpora.duie_pages_to_raw_entries(data / "duie" / "train.jsonl"),
-    "duie-line": lambda corpora, data: corpora.duie_line_pages_to_raw_entries(data / "duie" / "train.jsonl"),
-}
+# The corpus sources of ../shared/data: source -> the corpora its pages come from
+# (transforms.corpora.DATA_FOLDER_CORPORA, read only when a label names the source).
+_CORPUS_PAGES = {"kdconv": ("kdconv", "kdconv-travel"), "plant": ("plant",), "duie": ("duie",),
+                 "duie-line": ("duie-line",)}
 # The sources a row may name (docs/alignment.md): Baike pages are parsed from
 # their HTML, the corpora rebuilt as above, `raw` pages come with the labels
 # (`--entries`).
@@ -125,9 +118,9 @@ def labelled_entries(shared_data: Path, labels: list[dict],
             out[(source, page)] = entry
     from transforms import corpora
 
-    for source, pages in _CORPUS_PAGES.items():
+    for source, names in _CORPUS_PAGES.items():
         if any(s == source for s, _ in wanted):
-            for e in pages(corpora, shared_data):
+            for e in corpora.data_folder_entries(shared_data, *names):
                 if (source, e["url"]) in wanted:
                     out[(source, e["url"])] = e
     missing = wanted - set(out)

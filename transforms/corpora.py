@@ -233,6 +233,26 @@ def _duie_object(obj) -> str | None:
     return obj.get("@value") if isinstance(obj, dict) else None
 
 
+# The corpora of the data folder as pages (raw entries): name -> (reader, its file under the folder).
+# The labelled sets name their pages by these (transforms/align_labels.py, `cdtp items distractors`).
+DATA_FOLDER_CORPORA = {
+    "kdconv": (kdconv_to_raw_entries, "kdconv/entities_film_music_from_dev_test.jsonl"),
+    "kdconv-travel": (kdconv_travel_to_raw_entries, "kdconv/travel/kb_travel.json"),
+    "plant": (landscape_to_raw_entries, "landscape-plant/dev.jsonl"),
+    "duie": (duie_pages_to_raw_entries, "duie/train.jsonl"),
+    "duie-line": (duie_line_pages_to_raw_entries, "duie/train.jsonl"),
+}
+
+
+def data_folder_entries(data: Path, *names: str) -> list[dict]:
+    """The pages of the named corpora of the data folder, corpus after corpus, each in its file's order."""
+    out: list[dict] = []
+    for name in names:
+        reader, file = DATA_FOLDER_CORPORA[name]
+        out += reader(Path(data) / file)
+    return out
+
+
 def evaluate_redundant_triple(data: LabelledEntries, cfg=None) -> dict:
     """Run clean_entry over labelled entries; precision of the kept triples
     and recall of the true triples, with per-level counts.
