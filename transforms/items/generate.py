@@ -242,9 +242,10 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     # `eval_per_query` of them, in a seeded order, counting only those asked.
     for e in sorted(outs, key=lambda e: (e[0] or "", e[4], _rank(cfg.seed, e))):
         why = templates.skip_tail_reason(e[1], e[4], e[5])
-        if why is None and CREDIT_ROLE.get(e[4], e[4]) in open_relations:
+        role = CREDIT_ROLE.get(e[4], e[4])
+        if why is None and role in open_relations:
             why = "open_relation"
-            count(f"open_relation|{CREDIT_ROLE.get(e[4], e[4])}", len(tasks))  # which ones, in stats.json
+            count(f"open_relation|{role}", len(tasks))  # which ones, in stats.json
         if why:
             count(f"skipped|{why}", len(tasks))
             continue

@@ -39,7 +39,7 @@ class StatedInText:
 
     def __init__(self, entity: str, subtitle: str | None, text: str, triples: tuple[tuple[str, str], ...]):
         self.entity, self.subtitle, self.text, self.triples = entity, subtitle, text, triples
-        self._ctx = None
+        self._cfg = self._ctx = None  # built on the first candidate the text names
         self._seen: dict[tuple[str, str], bool] = {}
 
     def __call__(self, candidate: str, relation: str) -> bool:
