@@ -35,14 +35,15 @@ def register(subparsers) -> None:
     parser.set_defaults(handler=lambda args: (parser.print_help(), 2)[1])
 
 
-def _read(path: Path) -> list[dict]:
-    """The label rows of `path`, each checked; a bad file is a clear error naming its line."""
+def _read(path: Path) -> tuple[list[dict], list[int]]:
+    """The label rows of `path`, each checked, and the line of each; a bad
+    file is a clear error naming its line."""
     from transforms.align_labels import LABEL_SOURCES, label_key
     from transforms.safejson import iter_jsonl
 
     if not path.is_file():
         raise CdtpError(f"labels file {path} does not exist")
-    rows = []
+    rows, lines = [], []
     verdicts: dict[tuple, tuple[int, bool]] = {}
     try:
         for n, r in iter_jsonl(str(path)):
@@ -72,13 +73,14 @@ def _read(path: Path) -> list[dict]:
                 raise CdtpError(f"{path}, line {n}: this triple is labelled {r['stated']} here and "
                                 f"{first[1]} on line {first[0]}")
             rows.append(r)
+            lines.append(n)
     except ValueError as exc:  # not JSON, not UTF-8, or nested too deeply
         raise CdtpError(f"labels file {path} is not JSON Lines: {exc}") from None
     except OSError as exc:
         raise CdtpError(f"cannot read the labels file {path}: {exc}") from None
     if not rows:
         raise CdtpError(f"labels file {path} holds no label row: there is nothing to score")
-    return rows
+    return rows, lines
 
 
 def _spans_ok(spans) -> bool:
@@ -115,9 +117,9 @@ def _read_entries(pattern: str) -> list[dict]:
 def _eval(args) -> int:
     from pipeline.config import load_config
     from pipeline.domain_commands import print_json_report
-    from transforms.align_labels import format_line, labelled_entries, score_report
+    from transforms.align_labels import format_line, labelled_entries, score_report, span_problems
 
-    labels = _read(Path(args.labels))
+    labels, lines = _read(Path(args.labels))
     cfg = load_config(args.config, None, args.set)
     data = Path(args.data)
     if not data.is_dir() and any(r["source"] != "raw" for r in labels):
@@ -129,6 +131,12 @@ def _eval(args) -> int:
         entries = labelled_entries(data, labels, raw_entries)
     except (ValueError, OSError) as exc:
         raise CdtpError(f"cannot rebuild the labelled pages: {exc}") from None
+    problems = span_problems(labels, entries)
+    if problems:
+        # scored anyway, the figures would count right keeps as false ones
+        shown = "; ".join(f"line {lines[i]}: {why}" for i, why in problems[:3])
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        raise CdtpError(f"{args.labels}: spans that are no offsets into the pages' texts as rebuilt: {shown}{more}")
     report = score_report(labels, entries, cfg.cleaning, by_group=args.by_group)
     if args.json:
         return print_json_report(report, args.errors)

@@ -278,6 +278,48 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
     assert "line 2: not a RawEntry" in capsys.readouterr().err
 
 
+def test_cdtp_align_eval_refuses_spans_that_are_no_offsets_into_the_page_s_text(tmp_path, capsys):
+    """Spans made on another text of the page (another parse, a newer
+    revision) would be scored as wrong spans and false keeps: a span past the
+    text's end, or a page none of whose stated values its spans name, is a
+    clear error naming the line, not a figure."""
+    from pipeline.cli import main
+
+    text = "明湖书院位于湖州市，始建于1736年，首任山长为沈括之。书院藏书三万卷。"
+    entry = {"title": "明湖书院", "url": "https://baike.baidu.com/item/明湖书院/3", "summary": text,
+             "infobox": [{"name": "所在地", "value": "湖州市"}, {"name": "始建时间", "value": "1736年"},
+                         {"name": "首任山长", "value": "沈括之"}, {"name": "藏书", "value": "三万卷"}]}
+    (tmp_path / "raw-00000.jsonl").write_text(json.dumps(entry, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def run(rows):
+        labels = tmp_path / "labels.jsonl"
+        labels.write_text("".join(json.dumps({"source": "raw", "page": entry["url"], "relation": rel, "tail": tail,
+                                              "stated": bool(spans), "spans": spans}, ensure_ascii=False) + "\n"
+                                  for rel, tail, spans in rows), encoding="utf-8")
+        rc = main(["align", "eval", "--labels", str(labels), "--entries", str(tmp_path / "raw-*.jsonl"),
+                   "--data", str(tmp_path / "absent")])
+        return rc, capsys.readouterr()
+
+    def at(value, shift=0):
+        i = text.index(value) + shift
+        return [[i, i + len(value)]]
+
+    rows = [("所在地", "湖州市", at("湖州市")), ("始建时间", "1736年", at("1736年")),
+            ("首任山长", "沈括之", at("沈括之")), ("藏书", "三万卷", at("三万卷"))]
+    rc, out = run(rows)
+    assert rc == 0 and "span precision 1.000" in out.out
+    # one span past the end of the 36-character text
+    rc, out = run(rows[:3] + [("藏书", "三万卷", [[30, 60]])])
+    assert rc == 2 and "line 4: span [30, 60] runs past the end of the page's text (36 characters)" in out.err
+    # every span moved by six characters, as on a text with a longer first clause: no value is named
+    rc, out = run([(rel, tail, at(tail, shift=6)) for rel, tail, _ in rows[:3]])
+    assert rc == 2 and "line 1: none of the 3 stated values of page" in out.err
+    assert "Traceback" not in out.err
+    # two rows are too few to tell a shifted page from two paraphrases
+    rc, _ = run([(rel, tail, at(tail, shift=6)) for rel, tail, _ in rows[:2]])
+    assert rc == 0
+
+
 def test_t2kg_gold_is_scored_against_the_labels():
     """A T2KG case's gold (the kept triples supported inside one sentence) is
     right where the labels find the triple stated in that sentence; a triple

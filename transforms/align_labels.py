@@ -136,6 +136,40 @@ def labelled_entries(shared_data: Path, labels: list[dict],
     return validated
 
 
+# A page is read as labelled on another text when this many of its stated
+# values or more are labelled, and none of their spans shares a character
+# with its value (on our set no page has even three such rows with none).
+SHIFTED_PAGE_MIN_ROWS = 3
+
+
+def span_problems(labels: list[dict], entries: dict[tuple[str, str], dict]) -> list[tuple[int, str]]:
+    """(row index, why) for each row whose spans cannot be offsets into its
+    page's text as rebuilt here (`summary`): a span past the text's end, or
+    a page whose stated values' spans name none of them (every span of
+    SHIFTED_PAGE_MIN_ROWS stated rows or more shares no character with its
+    value): offsets taken in another version of the text, or another parse.
+    Scored anyway, such a set would count right keeps as false ones."""
+    problems: list[tuple[int, str]] = []
+    named: dict[tuple[str, str], list[int]] = defaultdict(list)
+    unnamed: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for i, r in enumerate(labels):
+        key = (r["source"], r["page"])
+        text = entries[key].get("summary") or ""
+        past = [sp for sp in r.get("spans") or () if sp[1] > len(text)]
+        if past:
+            problems.append((i, f"span {past[0]} runs past the end of the page's text ({len(text)} characters)"))
+            continue
+        if r["stated"] and "tail" in r:
+            value = set(normalise(r["tail"]))
+            shares = any(value & set(normalise(text[a:b])) for a, b in r["spans"])
+            (named if shares else unnamed)[key].append(i)
+    for key, rows in unnamed.items():
+        if len(rows) >= SHIFTED_PAGE_MIN_ROWS and not named.get(key):
+            problems.append((rows[0], f"none of the {len(rows)} stated values of page {key[1]!r} shares a "
+                                      "character with its spans: are they offsets into the text as parsed here?"))
+    return problems
+
+
 def _overlaps(s: int, e: int, spans) -> bool:
     return any(a < e and s < b for a, b in spans)
 
