@@ -205,6 +205,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     (of one `part`, or all), with the errors listed for reading. `cleaned`
     (page -> clean_entry result, filled here) lets several slices of one set
     clean each page once."""
+    from transforms.cells import clean_relation_name
     from transforms.items.t2kg import uncued_person_role
     from transforms.redundancy import CleaningConfig, clean_entry
 
@@ -212,7 +213,8 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     by_page: dict[tuple[str, str], dict[tuple[str, str], dict]] = defaultdict(dict)
     for r in labels:
         if part is None or r["part"] == part:
-            by_page[(r["source"], r["page"])][(r["relation"], label_key(r))] = r
+            # a relation as the page writes it (`中\xa0\xa0文\xa0\xa0名`) is the triple's
+            by_page[(r["source"], r["page"])][(clean_relation_name(r["relation"]), label_key(r))] = r
     kept = right_span = false_keep = unlabelled = stated = stated_kept = 0
     errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
