@@ -11,6 +11,7 @@ docs/alignment.md for the rounds.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -175,6 +176,34 @@ def test_a_baike_page_may_be_named_by_its_file_title_or_file_name(shared_data):
     assert scores[0] == scores[1] == scores[2] == scores[3] and scores[0][1] == sum(r["stated"] for r in rows)
     with pytest.raises(ValueError, match="not found"):
         labelled_entries(shared_data, [{**rows[0], "page": "徐彬（另一个人）"}])
+
+
+def test_a_corpus_page_may_be_named_by_its_title_when_no_other_page_has_it(shared_data):
+    """A set labelled by someone else may name a KdConv entity or a plant by
+    its title rather than its url: the same entry either way; a title that
+    names several pages of the source is an error listing their urls."""
+    from collections import Counter
+
+    from transforms import corpora
+
+    for source in ("kdconv", "plant"):
+        labelled_urls = Counter(r["page"] for r in load_labels(LABELS) if r["source"] == source)
+        entries = {e["url"]: e for e in corpora.data_folder_entries(shared_data, *(
+            ("kdconv", "kdconv-travel") if source == "kdconv" else ("plant",)))}
+        titles = Counter(e["title"] for e in entries.values())
+        url = next(u for u, _ in labelled_urls.most_common() if titles[entries[u]["title"]] == 1)
+        rows = [r for r in load_labels(LABELS) if r["page"] == url]
+        by_title = [{**r, "page": entries[url]["title"]} for r in rows]
+        a = score_alignment(rows, labelled_entries(shared_data, rows), CleaningConfig())
+        b = score_alignment(by_title, labelled_entries(shared_data, by_title), CleaningConfig())
+        assert (a["kept"], a["stated"], a["recall"], a["false_keeps"]) == (b["kept"], b["stated"], b["recall"],
+                                                                           b["false_keeps"])
+    kdconv = list(corpora.data_folder_entries(shared_data, "kdconv", "kdconv-travel"))
+    twice = next(t for t, n in Counter(e["title"] for e in kdconv).items() if n > 1)
+    row = {"source": "kdconv", "page": twice, "relation": "导演", "tail": "某人", "stated": False, "spans": [],
+           "part": "heldout"}
+    with pytest.raises(ValueError, match=re.escape(twice) + r".*is the title of 2 pages: name one by its url \(kdconv://"):
+        labelled_entries(shared_data, [row])
 
 
 def test_cdtp_align_eval_reports_each_part_and_group(shared_data, tmp_path, capsys):

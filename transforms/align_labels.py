@@ -8,7 +8,9 @@ disambiguation) parsed by the crawler's own parser, KdConv entities by
 `transforms.corpora.kdconv_to_raw_entries` (film and music) and
 `kdconv_travel_to_raw_entries` (sights), plants by
 `landscape_to_raw_entries`, DuIE subjects by `duie_pages_to_raw_entries`
-(and those of one line, source `duie-line`, by `duie_line_pages_to_raw_entries`).
+(and those of one line, source `duie-line`, by `duie_line_pages_to_raw_entries`);
+a corpus page is named by its url, or by its title when no other page of
+its source has it.
 A short value is stored as `tail`; a longer one (a cell of the page, not a name) only as `tail_key`, a
 hash of its normalised form, so no page text is copied into the project. The
 scorer runs the redundant-triple stage (`clean_entry`) on each entry and
@@ -120,9 +122,20 @@ def labelled_entries(shared_data: Path, labels: list[dict],
 
     for source, names in _CORPUS_PAGES.items():
         if any(s == source for s, _ in wanted):
+            # a page is named by its url (`kdconv://film/12`) or, when no
+            # other page of the source has it, by its title (`阿甘正传`)
+            by_title: dict[str, list[dict]] = defaultdict(list)
             for e in corpora.data_folder_entries(shared_data, *names):
                 if (source, e["url"]) in wanted:
                     out[(source, e["url"])] = e
+                by_title[e.get("title") or ""].append(e)
+            for s, page in sorted(wanted):
+                if s == source and (s, page) not in out and page in by_title:
+                    pages = by_title[page]
+                    if len(pages) > 1:
+                        raise ValueError(f"labelled page {page!r} ({source}) is the title of {len(pages)} pages: "
+                                         f"name one by its url ({', '.join(e['url'] for e in pages[:5])})")
+                    out[(s, page)] = pages[0]
     missing = wanted - set(out)
     if missing:
         raise ValueError(f"labelled pages not found in the shared data (source `raw`: in the given entries): "
