@@ -68,6 +68,38 @@ def test_a_value_is_counted_once_per_entity_and_a_credit_under_one_name():
     assert ("heads", "填词") not in counts and counts[("heads", "作曲")] == (1, 0)
 
 
+# A plant's family and genus (real classifications), both given as 属于, as
+# the plant pages do; 梧桐 once more with the family an older system gives it.
+TAXA = {"银杏": ["银杏科", "银杏属"], "侧柏": ["柏科", "侧柏属"], "柏木": ["柏科", "柏木属"],
+        "毛白杨": ["杨柳科", "杨属"], "旱柳": ["杨柳科", "柳属"], "垂柳": ["杨柳科", "柳属"],
+        "紫薇": ["千屈菜科", "紫薇属"], "梧桐": ["锦葵科", "梧桐科", "梧桐属"]}
+
+
+def test_a_family_and_a_genus_are_not_several_values():
+    """属于 names a plant's family and its genus, one of each: no wrong
+    answer of a family question is right, so it is no open relation; two
+    families of one plant (one system and another) are several."""
+    pairs = [{"entity": e, "triples": [{"relation": "属于", "tail": t, "tail_type": "species"} for t in taxa]}
+             for e, taxa in TAXA.items()]
+    rows = dict(_rows(pairs))
+    assert rows["属于"] == (8, 1, 17, 7)  # 柏科 ×2, 杨柳科 ×3, 柳属 ×2 shared; 梧桐 alone holds several of one kind
+    assert open_relation_set(rows.items(), 0.2, 0.3, 5) == frozenset()
+    # before ranks were told apart, every plant held "several values"
+    untyped = [{**p, "triples": [{**t, "tail_type": "other"} for t in p["triples"]]} for p in pairs]
+    assert dict(_rows(untyped))["属于"] == (8, 8, 17, 7)
+    assert open_relation_set(_rows(untyped), 0.2, 0.3, 5) == {"属于"}
+
+
+def test_a_taxon_is_offered_among_taxa_of_its_rank():
+    from transforms.items.kinds import compatible, option_kind, option_type
+
+    def kind(name):
+        return option_kind(option_type(name, "species"), "属于", "species", None, name)
+
+    assert (kind("柏科"), kind("侧柏属"), kind("侧柏")) == ("taxon:family", "taxon:genus", "species")
+    assert compatible(kind("杨柳科"), kind("柏科")) and not compatible(kind("柳属"), kind("柏科"))
+
+
 def test_an_open_relation_is_not_asked_and_the_skip_is_counted(tmp_path):
     """银杏's uses are not asked (another plant's 蜜源 may be one of them); its
     kind, one per plant, is."""

@@ -47,6 +47,17 @@ from transforms.other_roles import NEARBY_RELATIONS
 
 # The ranks a taxon's name ends with (胡颓子科, 溲疏属).
 _TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
+# A taxon's kind is its rank: a plant has one family and one genus, so a
+# family is asked among families (`碧桃属于下列哪一项？` with the gold 蔷薇科
+# offers no genus).
+_RANKS = {"科": "family", "属": "genus", "目": "order", "纲": "class", "门": "phylum", "界": "kingdom"}
+
+
+def taxon_rank(name: str) -> str | None:
+    """`胡颓子科` -> family, `溲疏属` -> genus; None for any other name."""
+    return _RANKS.get(name.strip()[-1:]) if len(name.strip()) >= 2 else None
+
+
 # How a school's name ends (四川省委党校, 北京电影学院).
 _SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
 
@@ -222,9 +233,10 @@ def countries() -> frozenset[str]:
 def option_kind(typed: str, relation: str | None = None, head_type: str | None = None,
                 head_kind: str | None = None, name: str = "") -> str:
     """`work:<kind>` for a work whose kind is known, `person:<field>` for a
-    person whose field is, `place:country`, `place:site` or `place:local`
-    for a place (a birthplace among countries, `伦敦` beside 韩国 and 德国,
-    was the one town), `<type>:alias` for the value of an alias relation;
+    person whose field is, `taxon:<rank>` for a family or a genus,
+    `place:country`, `place:site` or `place:local` for a place (a
+    birthplace among countries, `伦敦` beside 韩国 and 德国, was the one
+    town), `<type>:alias` for the value of an alias relation;
     the type unchanged otherwise. A head's kind is its page's (`head_kind`:
     a work's kind, a person's field, a place's); a tail's is its relation's
     (所属专辑 is a record, 作曲 a musician) or, for 代表作品, the head
@@ -242,6 +254,8 @@ def option_kind(typed: str, relation: str | None = None, head_type: str | None =
                                             else None)
     elif typed == "person":
         kind = _PERSON_TAIL_FIELD.get(relation)
+    elif typed == "taxon":
+        kind = taxon_rank(name)
     else:
         kind = None
     return f"{typed}:{kind}" if kind else typed

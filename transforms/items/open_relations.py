@@ -9,9 +9,11 @@ distractors (docs/distractor_labels.md) 72% of the plant build's held-out
 items had one, and no rule on the options told the right ones apart. A
 relation is open when its entities often hold several values at once AND
 its values are shared between entities: values that are attributes, not
-names. A film's 主演 holds several values, each an actor of few films: a
-cast is incomplete too, but another film's actor is rarely in it. A
-person's 国籍 is shared by many, one per person: the cells close it.
+names. Values of different kinds are not several: a plant's family and
+its genus are one of each (items/kinds.py: a taxon's rank). A film's 主演
+holds several values, each an actor of few films: a cast is incomplete
+too, but another film's actor is rarely in it. A person's 国籍 is shared
+by many, one per person: the cells close it.
 
 Tail questions of an open relation are not asked as QA or KGC
 (`open_relation`); its triples still make T2T and T2KG items, whose gold is
@@ -22,8 +24,10 @@ per relation, `open_relation_set` on the result.
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Iterable
 
+from transforms.items.kinds import option_type, taxon_rank
 from transforms.role_cues import CREDIT_ROLE
 from transforms.text import normalise
 
@@ -35,16 +39,25 @@ def role_of(relation: str) -> str:
     return CREDIT_ROLE.get(relation, relation)
 
 
+def _kind(tail: str, tail_type: str | None) -> str | None:
+    """What one value is among its relation's: a taxon's rank (a plant's
+    属于 names its family and its genus, one of each: no several values of
+    one kind), nothing for any other value."""
+    return taxon_rank(tail) if option_type(tail, tail_type or "other") == "taxon" else None
+
+
 def query_counts(pair: dict[str, Any]) -> Iterable[tuple[tuple, tuple[int, int]]]:
-    """Per relation of one pair: ((HEADS, relation), (1, holds several values?))
-    and, per distinct value, ((VALUE, relation, value), (1, 0))."""
-    values: dict[str, set[str]] = {}
+    """Per relation of one pair: ((HEADS, relation), (1, holds several values
+    of one kind?)) and, per distinct value, ((VALUE, relation, value), (1, 0))."""
+    values: dict[str, dict[str, str | None]] = {}
     for t in pair.get("triples") or []:
         tail = normalise(t.get("tail") or "")
         if tail:
-            values.setdefault(role_of(t.get("relation") or ""), set()).add(tail)
+            kind = _kind(t.get("tail") or "", t.get("tail_type"))
+            values.setdefault(role_of(t.get("relation") or ""), {})[tail] = kind
     for relation, vs in sorted(values.items()):
-        yield (HEADS, relation), (1, int(len(vs) > 1))
+        several = max(Counter(vs.values()).values()) > 1
+        yield (HEADS, relation), (1, int(several))
         for v in sorted(vs):
             yield (VALUE, relation, v), (1, 0)
 
