@@ -163,7 +163,7 @@ def span_problems(labels: list[dict], entries: dict[tuple[str, str], dict]) -> l
     value): offsets taken in another version of the text, or another parse.
     Scored anyway, such a set would count right keeps as false ones."""
     problems: list[tuple[int, str]] = []
-    named: dict[tuple[str, str], list[int]] = defaultdict(list)
+    named: set[tuple[str, str]] = set()  # pages with a stated value its spans name
     unnamed: dict[tuple[str, str], list[int]] = defaultdict(list)
     for i, r in enumerate(labels):
         key = (r["source"], r["page"])
@@ -175,9 +175,12 @@ def span_problems(labels: list[dict], entries: dict[tuple[str, str], dict]) -> l
         if r["stated"] and "tail" in r:
             value = set(normalise(r["tail"]))
             shares = any(value & set(normalise(text[a:b])) for a, b in r["spans"])
-            (named if shares else unnamed)[key].append(i)
+            if shares:
+                named.add(key)
+            else:
+                unnamed[key].append(i)
     for key, rows in unnamed.items():
-        if len(rows) >= SHIFTED_PAGE_MIN_ROWS and not named.get(key):
+        if len(rows) >= SHIFTED_PAGE_MIN_ROWS and key not in named:
             problems.append((rows[0], f"none of the {len(rows)} stated values of page {key[1]!r} shares a "
                                       "character with its spans: are they offsets into the text as parsed here?"))
     return problems

@@ -25,6 +25,7 @@ from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
+from transforms.items.open_relations import role_of
 from transforms.items.stated import StatedInText
 from transforms.role_cues import CREDIT_RELATIONS, CREDIT_ROLE, KIN_RELATIONS
 from transforms.split import EVAL, stable_hash
@@ -242,7 +243,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     # `eval_per_query` of them, in a seeded order, counting only those asked.
     for e in sorted(outs, key=lambda e: (e[0] or "", e[4], _rank(cfg.seed, e))):
         why = templates.skip_tail_reason(e[1], e[4], e[5])
-        role = CREDIT_ROLE.get(e[4], e[4])
+        role = role_of(e[4])  # as the open relations were counted
         if why is None and role in open_relations:
             why = "open_relation"
             count(f"open_relation|{role}", len(tasks))  # which ones, in stats.json
