@@ -272,6 +272,21 @@ def test_a_value_heading_or_ending_a_common_compound_is_a_word():
     assert _dropped(raw, cfg)[("类型", "动画")].startswith("only inside longer names")
 
 
+def test_a_mention_heading_another_value_yields_to_the_whole_word():
+    # 灵香草 and 配音演员 are values of the entry: the 香草 and 演员 they end
+    # are their mentions first, so the later whole words carry the span.
+    text = "薰衣草又叫灵香草、香草，是唇形科的小灌木。"
+    t = _kept(_entry("薰衣草", text, [("别称", "灵香草"), ("别称", "香草")]))[("别称", "香草")]
+    assert t["start"] == text.find("、香草") + 1
+    text = "林小海是一名配音演员、演员和歌手。"
+    t = _kept(_entry("林小海", text, [("职业", "配音演员"), ("职业", "演员")]))[("职业", "演员")]
+    assert t["start"] == text.find("、演员") + 1
+    # alone, the head of the longer value is still its mention (`美国演员` is an 演员)
+    text = "林小海是一名配音演员。"
+    t = _kept(_entry("林小海", text, [("职业", "配音演员"), ("职业", "演员")]))[("职业", "演员")]
+    assert text[t["start"]:t["end"]] == "演员"
+
+
 def test_a_value_inside_a_title_or_an_edition_numbered_award_is_not_stated():
     raw = _entry("河畔", "《河畔》是一部电影，2012年获第30届德国电影奖最佳摄影。其续集《巴黎河畔》于2015年上映。",
                  [("制片地区", "德国"), ("拍摄地点", "巴黎"), ("主要奖项", "德国电影奖最佳摄影")])

@@ -58,7 +58,7 @@ from transforms.align_kinds import (
 from transforms.longer_names import inside_longer_name
 from transforms.modifiers import modified_mention
 from transforms.sight_names import names_the_entity, sight_spans
-from transforms.mentions import at_word_boundaries, entry_lexicon
+from transforms.mentions import entry_lexicon, word_fit
 from transforms.other_roles import NEARBY_RELATIONS, address_of_another, is_award_relation, nominated
 from transforms.text import boundary_ok, normalise
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
@@ -306,11 +306,11 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
     for level, spans, name_like in _levels(value, text, aliases, cfg, relation, ctx):
         if not spans:
             continue
-        best = None
+        best = compound = None  # the best word, the best head of another of the entry's names
         for s, e in spans:
-            if (cfg.word_boundaries and name_like
-                    and not at_word_boundaries(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset(),
-                                               cfg.compounds)):
+            fit = word_fit(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset(),
+                           cfg.compounds) if cfg.word_boundaries and name_like else "word"
+            if fit is None:
                 cut.append(text[s:e])
                 continue
             longer = inside_longer_name(text, s, e, relation) if cfg.longer_names and name_like else None
@@ -344,8 +344,11 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 other_role.append(f"{text[s:e]}@{s} (《》)")
                 continue
             if not cfg.roles or ctx is None or ctx.cues is None or not relation:
-                best = Alignment(s, e, level)
-                break
+                if fit != "in_name":
+                    best = Alignment(s, e, level)
+                    break
+                compound = compound or Alignment(s, e, level)
+                continue
             if level == "lifespan":
                 ev = _LIFESPAN_EVIDENCE
             elif level in ("date", "number") or (dated and level != "award"):
@@ -359,10 +362,15 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if ev.verdict in ("other", "uncued"):
                 (other_role if ev.verdict == "other" else uncued).append(f"{text[s:e]}@{s} ({ev.cue})")
                 continue
-            if best is None or ev.score > (best.support_score or 0):
+            if fit == "in_name":
+                if compound is None or ev.score > (compound.support_score or 0):
+                    compound = Alignment(s, e, level, ev.cue, ev.score)
+            elif best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)
                 if ev.score >= 1.0:
                     break  # bound by its own cue: no later mention can do better
+        if compound is not None and (best is None or (compound.support_score or 0) > (best.support_score or 0)):
+            best = compound  # on equal evidence, a word wins over the head of another value
         if best is not None:
             if (best.support_score is not None and best.support_score < 1.0
                     and shared_value(value, relation, ctx, titled(text, best.start, best.end))):

@@ -221,8 +221,19 @@ def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset(), com
     edges are cut points of the segmentation of the CJK run around it, or
     (with `compounds`) it heads or ends a common-noun compound of it.
     `lexicon` may be a callable that builds the entry's names on first need."""
+    return word_fit(text, start, end, lexicon, compounds) is not None
+
+
+def word_fit(text: str, start: int, end: int, lexicon=frozenset(), compounds: bool = True) -> str | None:
+    """How text[start:end] fits the words of the text: "word" when both edges
+    are cut points of its segmentation, "compound" when (with `compounds`) it
+    only heads or ends a common-noun compound (`国语` in `国语专辑`), "in_name"
+    when it is the head of another name of the entry (`演员` in the value
+    `配音演员`, `香草` in the value `灵香草`), None when a longer word or name
+    cuts it. A mention inside another of the entry's values is that value's
+    first: of two mentions with the same evidence, the whole word states it."""
     if not needs_segmentation(text, start, end):
-        return True
+        return "word"
     # The run: up to WINDOW CJK characters on each side of the mention.
     m = _CJK_RUN_TO_END.search(text, max(0, start - WINDOW), start)
     lo = m.start() if m else start
@@ -231,26 +242,28 @@ def at_word_boundaries(text: str, start: int, end: int, lexicon=frozenset(), com
     if callable(lexicon):
         lexicon = lexicon()
     if not _crossing_word(text, lo, hi, start, end, lexicon):
-        return True  # no word at all crosses an edge: nothing could cut the mention
+        return "word"  # no word at all crosses an edge: nothing could cut the mention
     run = text[lo:hi]
     words = frozenset(w for w in lexicon if w in run) | {text[start:end]}
     max_len = max(len(w) for w in words)
     cuts = _cuts_cached(run, words, max_len)
     a, b = start - lo, end - lo
     if a in cuts and b in cuts:
-        return True
-    return compounds and _in_compound(run, cuts, a, b, words)
+        return "word"
+    return _in_compound(run, cuts, a, b, words) if compounds else None
 
 
-def _in_compound(run: str, cuts: frozenset[int], a: int, b: int, names: frozenset[str]) -> bool:
-    """run[a:b] starts or ends the one word of the segmentation that holds it,
-    and that word is a common compound of jieba's dictionary, not a name."""
+def _in_compound(run: str, cuts: frozenset[int], a: int, b: int, names: frozenset[str]) -> str | None:
+    """"compound" when run[a:b] starts or ends the one word of the
+    segmentation that holds it, and that word is a common compound of
+    jieba's dictionary, not a name; "in_name" when that word is a name of the
+    entry the mention heads; else None."""
     left = max(c for c in cuts if c <= a)
     right = min(c for c in cuts if c >= b)
     if left != a and right != b:
-        return False
+        return None
     if any(left < c < right for c in cuts):
-        return False  # the mention spans more than one word
+        return None  # the mention spans more than one word
     word = run[left:right]
     freq, _ = jieba_dictionary()
     if word in names:
@@ -260,9 +273,9 @@ def _in_compound(run: str, cuts: frozenset[int], a: int, b: int, names: frozense
         # and 性 make the adjective that opens it (`综合性大学` is a kind of 大学).
         mention = run[a:b]
         if left == a and run.startswith("性", b) and freq.get(mention + "性"):
-            return True
-        return right == b and bool(freq.get(mention)) and mention not in jieba_names()
-    return bool(freq.get(word)) and word not in jieba_names()
+            return "compound"
+        return "in_name" if right == b and freq.get(mention) and mention not in jieba_names() else None
+    return "compound" if freq.get(word) and word not in jieba_names() else None
 
 
 def entry_lexicon(raw: dict, values: list[str] | tuple[str, ...] = ()) -> frozenset[str]:
