@@ -307,6 +307,33 @@ def test_cdtp_align_eval_scores_labels_on_pages_of_one_s_own_crawl(tmp_path, cap
     assert "line 2: not a RawEntry" in capsys.readouterr().err
 
 
+def test_a_page_of_one_s_own_crawl_is_named_by_its_title_only_when_no_other_page_has_it(tmp_path, capsys):
+    """`raw` pages are found as corpus pages are: by url, or by a title no
+    other page shares (one url crawled twice is still one page)."""
+    from pipeline.cli import main
+
+    text = "清风大学位于杭州市，创建于1921年。"
+    entry = {"title": "清风大学", "url": "https://baike.baidu.com/item/清风大学/1", "summary": text,
+             "infobox": [{"name": "所在地", "value": "杭州市"}]}
+    j = text.index("杭州市")
+    labels = tmp_path / "labels.jsonl"
+    labels.write_text(json.dumps({"source": "raw", "page": "清风大学", "relation": "所在地", "tail": "杭州市",
+                                  "stated": True, "spans": [[j, j + 3]]}, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def run(*entries):
+        (tmp_path / "raw-00000.jsonl").write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in entries),
+                                                  encoding="utf-8")
+        rc = main(["align", "eval", "--labels", str(labels), "--entries", str(tmp_path / "raw-*.jsonl"),
+                   "--data", str(tmp_path / "absent"), "--json"])
+        return rc, capsys.readouterr()
+
+    rc, out = run(entry, entry)
+    assert rc == 0 and json.loads(out.out)["heldout"]["recall"] == 1.0
+    rc, out = run(entry, {**entry, "url": "https://baike.baidu.com/item/清风大学/2"})
+    assert rc == 2
+    assert "is the title of 2 pages: name one by its url (https://baike.baidu.com/item/清风大学/1, " in out.err
+
+
 def test_cdtp_align_eval_refuses_spans_that_are_no_offsets_into_the_page_s_text(tmp_path, capsys):
     """Spans made on another text of the page (another parse, a newer
     revision) would be scored as wrong spans and false keeps: a span past the

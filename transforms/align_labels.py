@@ -84,21 +84,14 @@ def labelled_entries(shared_data: Path, labels: list[dict],
                      raw_entries: list[dict] | tuple = ()) -> dict[tuple[str, str], dict]:
     """(source, page) -> validated raw entry, for every page the labels name.
     Rows of source `raw` name a page of `raw_entries` (RawEntry dicts, as a
-    crawl writes them) by its url or, failing that, its title: a set
-    labelled on pages of one's own crawl."""
+    crawl writes them), as a corpus page is named: by its url or its
+    unshared title (a set labelled on pages of one's own crawl)."""
     from transforms.pairs import validate_raw_entry
 
     wanted = {(r["source"], r["page"]) for r in labels}
     out: dict[tuple[str, str], dict] = {}
     if any(s == "raw" for s, _ in wanted):
-        by_page: dict[str, dict] = {}
-        for e in raw_entries:
-            for key in (e.get("title"), e.get("url")):  # the url wins over a title
-                if isinstance(key, str) and key:
-                    by_page[key] = e
-        for source, page in wanted:
-            if source == "raw" and page in by_page:
-                out[(source, page)] = by_page[page]
+        _name_pages("raw", raw_entries, wanted, out)
     if any(s == "baike2019" for s, _ in wanted):
         from crawlers.parsers import parse_entry
 
@@ -122,20 +115,7 @@ def labelled_entries(shared_data: Path, labels: list[dict],
 
     for source, names in _CORPUS_PAGES.items():
         if any(s == source for s, _ in wanted):
-            # a page is named by its url (`kdconv://film/12`) or, when no
-            # other page of the source has it, by its title (`阿甘正传`)
-            by_title: dict[str, list[dict]] = defaultdict(list)
-            for e in corpora.data_folder_entries(shared_data, *names):
-                if (source, e["url"]) in wanted:
-                    out[(source, e["url"])] = e
-                by_title[e.get("title") or ""].append(e)
-            for s, page in sorted(wanted):
-                if s == source and (s, page) not in out and page in by_title:
-                    pages = by_title[page]
-                    if len(pages) > 1:
-                        raise ValueError(f"labelled page {page!r} ({source}) is the title of {len(pages)} pages: "
-                                         f"name one by its url ({', '.join(e['url'] for e in pages[:5])})")
-                    out[(s, page)] = pages[0]
+            _name_pages(source, corpora.data_folder_entries(shared_data, *names), wanted, out)
     missing = wanted - set(out)
     if missing:
         raise ValueError(f"labelled pages not found in the shared data (source `raw`: in the given entries): "
@@ -147,6 +127,25 @@ def labelled_entries(shared_data: Path, labels: list[dict],
             raise ValueError(f"{key}: {err}")
         validated[key] = raw
     return validated
+
+
+def _name_pages(source: str, entries, wanted: set, out: dict) -> None:
+    """Finds each wanted page of `source` among `entries` by its url
+    (`kdconv://film/12`) or, when no other page has it, by its title
+    (`阿甘正传`): a title of two pages is refused, with their urls."""
+    by_title: dict[str, dict[str, dict]] = defaultdict(dict)  # title -> url -> entry
+    for e in entries:
+        url = e.get("url")
+        if (source, url) in wanted:
+            out[(source, url)] = e
+        by_title[e.get("title") or ""][url] = e
+    for s, page in sorted(wanted):
+        if s == source and (s, page) not in out and page in by_title:
+            pages = by_title[page]
+            if len(pages) > 1:
+                raise ValueError(f"labelled page {page!r} ({source}) is the title of {len(pages)} pages: "
+                                 f"name one by its url ({', '.join(map(str, list(pages)[:5]))})")
+            out[(s, page)] = next(iter(pages.values()))
 
 
 # A page is read as labelled on another text when this many of its stated

@@ -111,6 +111,13 @@ CREDIT_RELATIONS = frozenset({"导演", "编剧", "主演", "作词", "填词", 
 # A credit written two ways is one role (填词 for 作词, 演唱者 for 歌手): the items
 # stage asks it among the values of either (transforms/items/graph.py).
 CREDIT_ROLE = {"填词": "作词", "谱曲": "作曲", "演唱者": "歌手", "歌曲原唱": "歌手", "原唱": "歌手", "演唱歌手": "歌手"}
+
+
+def role_of(relation: str) -> str:
+    """The role a relation names: a credit written two ways is one (CREDIT_ROLE)."""
+    return CREDIT_ROLE.get(relation, relation)
+
+
 # Relations whose values are people. A person never fills a date's or an
 # album's role, nor they a person's (align_kinds); and the noun a nationality
 # qualifies (`日本女演员`) says nothing of a name listed before it

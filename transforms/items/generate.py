@@ -25,9 +25,8 @@ from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
-from transforms.items.open_relations import role_of
 from transforms.items.stated import StatedInText
-from transforms.role_cues import CREDIT_RELATIONS, CREDIT_ROLE, KIN_RELATIONS
+from transforms.role_cues import CREDIT_RELATIONS, KIN_RELATIONS, role_of
 from transforms.split import EVAL, stable_hash
 from transforms.text import normalise
 
@@ -135,7 +134,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     band = (cfg.band_low, cfg.band_high)
     values_by_role: dict[str, list[str]] = {}  # a relation's values; a credit's under either of its names
     for e in outs:
-        values_by_role.setdefault(CREDIT_ROLE.get(e[4], e[4]), []).append(e[5])
+        values_by_role.setdefault(role_of(e[4]), []).append(e[5])
     # how many values each sense gives each relation: several are asked as "one of"
     values_per_sense = Counter((e[0], e[4]) for e in outs)
     # The group's own other names (its 中文名/别名/简称 values), never an option of its questions.
@@ -203,7 +202,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         gold_bin = freq_bin(g_summary["count"]) if g_summary else 1
         gold_type = _kind_known(e[6], g_summary)
         sims: dict[str, float] = {}
-        role = CREDIT_ROLE.get(e[4], e[4])
+        role = role_of(e[4])
         cands = _pool_candidates(scorer, ("rel", role), gold, gold_bin, "same_relation", sims, max_tier)
         if e[6] not in UNTYPED and (e[4] not in RELATION_POOL_ONLY or wide):
             cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)

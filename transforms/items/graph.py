@@ -20,7 +20,7 @@ from typing import Any, Iterable
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
 from transforms.items.kinds import coarse, is_alias, option_kind, option_type, pair_kind
 from transforms.items.numeric import variants
-from transforms.role_cues import CREDIT_ROLE
+from transforms.role_cues import role_of
 from transforms.split import stable_hash
 from transforms.text import normalise
 
@@ -129,7 +129,7 @@ def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, 
     head_rels: dict[str, Counter] = {}
     for side, e in records:
         if side == "in":
-            rel_types.setdefault(CREDIT_ROLE.get(e[4], e[4]), Counter())[e[6]] += 1
+            rel_types.setdefault(role_of(e[4]), Counter())[e[6]] += 1
         else:
             head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]

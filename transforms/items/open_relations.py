@@ -28,15 +28,10 @@ from collections import Counter
 from typing import Any, Iterable
 
 from transforms.items.kinds import option_type, taxon_rank
-from transforms.role_cues import CREDIT_ROLE
+from transforms.role_cues import role_of
 from transforms.text import normalise
 
 HEADS, VALUE = "heads", "value"
-
-
-def role_of(relation: str) -> str:
-    """A credit written two ways (填词, 作词) is one relation, as in the pools."""
-    return CREDIT_ROLE.get(relation, relation)
 
 
 def _kind(tail: str, tail_type: str | None) -> str | None:
