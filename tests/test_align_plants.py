@@ -52,6 +52,8 @@ def test_a_word_ending_in_deng_is_no_list_end():
     ("生长习性", "耐阴", "红松幼苗耐阴，成树喜光。", "幼苗耐阴"),      # of the young plant only
     ("形状", "球形", "葡萄的浆果椭球形。", "椭球形"),                # an ellipsoid is no sphere
     ("植物分类", "乔木", "蒲葵高大，乔木状。", "乔木状"),              # shaped like a tree
+    ("植物分类", "灌木", "野蔷薇常生于山坡的灌木丛中。", "灌木丛"),    # where it grows, not what it is
+    ("植物分类", "乔木", "细辛多长在阴湿的乔木林下。", "乔木林"),
     ("生长习性", "耐旱", "紫穗槐有一定的耐旱性。", "一定的耐旱"),      # a hedge: some drought tolerance
     ("生长习性", "耐盐碱", "柽柳具有一定的耐寒性、耐旱性和耐盐碱性。",  # the hedge holds for every item
      "一定的耐寒性、耐旱性和耐盐碱"),

@@ -31,7 +31,8 @@ _SHADE_BEFORE = re.compile(r"[深浅淡暗亮鲜嫩粉桔橘橙紫黄绿蓝青�
 _SHAPE = re.compile(r"^[\u4e00-\u9fff]{1,6}[形状]$")
 _OUTLINE_BEFORE = re.compile(r"(?:近|宽|阔|狭|长|短|倒|半|扁|卵|椭圆|椭|圆|披针|心|肾|线|三角|状)$")
 # A sub-kind before a kind of plant (`亚灌木`, `半灌木`: neither is a shrub),
-# and 状 after it (`乔木状`: shaped like a tree, which a palm is not).
+# and 状 after it (`乔木状`: shaped like a tree, which a palm is not); a
+# thicket or a wood after it is where the plant grows (`生于灌木丛中`, `乔木林下`).
 _PLANT_KIND = re.compile(r"^(?:乔木|灌木|草本|藤本)")
 _SUB_KIND_BEFORE = re.compile(r"[亚半]$")
 # (kind of value, what before its mention makes it another value)
@@ -61,7 +62,7 @@ def modified_mention(value: str, text: str, s: int, e: int, relation: str | None
             m = _HEDGED_HABIT_LIST.search(text, max(0, s - 30), s)
             if m:
                 return m.group() + text[s:e]
-        if modifier is _SUB_KIND_BEFORE and text.startswith("状", e):
+        if modifier is _SUB_KIND_BEFORE and text[e:e + 1] in ("状", "丛", "林"):
             return text[s:e + 1]
     if text.startswith("以", e) and relation not in _BY_A_PLACE:
         after = _BEYOND_AFTER.match(text, e)
