@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from transforms.align import AlignConfig, align_context, align_triple, kind_mismatch
+from transforms.align_kinds import inside_own_name
 from transforms.coverage import clause_spans, coverage, coverage_bin
 from transforms.mentions import at_word_boundaries
 from transforms.cells import PairConfig, split_values
@@ -586,6 +587,14 @@ def test_names_made_of_the_entity_s_own_name():
     assert "the entity itself" in _dropped(raw)[("作词", "拉维尼")]
     raw = _entry("蔡依林", "蔡依林是台湾流行女歌手。", [("经纪公司", "蔡依林工作室")])
     assert ("经纪公司", "蔡依林工作室") in _dropped(raw)
+    # A mention across the edge of the entity's name is cut out of a longer one
+    # (the museum's fuller name); the sight is named where the text places it.
+    assert inside_own_name("垂榆属榆科榆属", 1, 3, "垂榆") and not inside_own_name("垂榆属榆科榆属", 5, 7, "垂榆")
+    text = "京西古道博物馆位于京西古道景区内。"
+    t = _kept(_entry("古道博物馆", text, [("周边景点", "京西古道")]))[("周边景点", "京西古道")]
+    assert t["start"] == text.rindex("京西古道")
+    raw = _entry("古道博物馆", "京西古道博物馆在门头沟区。", [("周边景点", "京西古道")])
+    assert "the entity itself" in _dropped(raw)[("周边景点", "京西古道")]
     # A person after the whole name is listed with the entity.
     raw = _entry("汪峰", "2016年汪峰章子怡一家出游。", [("妻子", "章子怡")])
     assert ("妻子", "章子怡") in _kept(raw)

@@ -113,13 +113,19 @@ def subject_name(value: str, relation: str | None, text: str, entity: str, s: in
 
 
 def inside_own_name(text: str, s: int, e: int, entity: str) -> bool:
-    """The mention text[s:e] is a piece of the entity's own name as the text
-    gives it (`拉维尼` in `艾薇儿·拉维尼`): it names the entity, nothing else."""
+    """The mention text[s:e] shares characters with the entity's own name as
+    the text gives it: a piece of it (`拉维尼` in `艾薇儿·拉维尼`) names the
+    entity, nothing else; one across its edge (`榆属` in `垂榆属榆科`, the name
+    垂榆 and the verb 属) is cut out of it."""
     n = len(entity)
-    if n <= e - s or text[s:e] not in entity:
+    if not n:
         return False
-    j = text.find(entity, max(0, e - n))
-    return j != -1 and j <= s
+    j = text.find(entity, max(0, s - n + 1))
+    while j != -1 and j < e:
+        if (j <= s and e <= j + n and e - s < n) or j < s < j + n < e or s < j < e < j + n:
+            return True
+        j = text.find(entity, j + 1)
+    return False
 
 
 def after_own_name(text: str, s: int, entity: str, relation: str) -> str | None:
