@@ -240,6 +240,37 @@ def test_the_checker_catches_broken_items():
     assert "origins_missing" in violations({**good, "distractor_origins": ["guess"] * 9})
 
 
+def test_a_family_under_another_name_or_system_is_no_distractor():
+    """A maple is in 槭树科 under the older floras and in 无患子科 under APG;
+    木犀科 and 木樨科 are one family written two ways: offered beside the
+    gold, either is a second right answer. Pairs do not chain: 七叶树科 is
+    still a wrong answer for a maple, and a family of no pair is offered."""
+    maple = known_set(["槭树科", "槭属"])
+    assert exclusion_reason("无患子科", "槭树科", "属于", maple, frozenset()) == "same_taxon"
+    assert exclusion_reason("木樨科", "木犀科", "属于", known_set(["木犀科"]), frozenset()) == "same_taxon"
+    # another true value of the plant is enough: its genus under the other flora
+    assert exclusion_reason("刺柏属", "柏科", "属于", known_set(["柏科", "圆柏属"]), frozenset()) == "same_taxon"
+    assert exclusion_reason("七叶树科", "槭树科", "属于", maple, frozenset()) is None
+    assert exclusion_reason("蔷薇科", "槭树科", "属于", maple, frozenset()) is None
+    families = ["槭树科", "蔷薇科", "豆科", "松科", "柏科", "木兰科", "禾本科", "菊科", "榆科", "杨柳科"]
+    item = {"options": families, "answer": "槭树科", "answer_index": 0, "relation": "属于",
+            "distractor_origins": ["type"] * 9, "distractor_similarity": [0.5] * 9}
+    assert violations(item, maple) == []
+    assert violations({**item, "options": ["槭树科", "无患子科", *families[2:]]}, maple) == ["same_taxon_offered"]
+
+
+def test_the_taxon_table_pairs_two_names_of_one_rank():
+    from importlib import resources
+
+    from transforms.items.kinds import taxon_rank
+
+    table = json.loads(resources.files("transforms").joinpath("resources/taxon_synonyms.json").read_text("utf-8"))
+    pairs = [tuple(p) for kind in ("names", "merged", "split") for p in table[kind]]
+    assert len(pairs) == len({frozenset(p) for p in pairs}), "a pair twice"
+    for a, b in pairs:
+        assert a != b and taxon_rank(a) == taxon_rank(b) and taxon_rank(a) in ("family", "genus"), (a, b)
+
+
 # ------------------------------------------------------------------ questions, T2KG, leakage
 
 def test_questions_and_the_head_asking_rule():

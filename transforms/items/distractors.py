@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
-from transforms.items.exclusion import exclusion_reason, pieces
+from transforms.items.exclusion import exclusion_reason, pieces, same_taxon
 from transforms.items.kinds import coarse, compatible
 from transforms.places import place_parts, place_stem
 from transforms.split import stable_hash
@@ -271,5 +271,8 @@ def violations(item: dict, known: frozenset[str] = frozenset(), relation: str | 
             break
         if ng and (no in ng or ng in no):
             out.append("distractor_contains_gold")
+            break
+        if same_taxon(no, {ng, *known}):
+            out.append("same_taxon_offered")
             break
     return out

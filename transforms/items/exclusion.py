@@ -16,13 +16,18 @@ For an item asking (h, r, ?) with gold g, a candidate x is excluded when
     in it, or ends in the gold's head noun (its last two characters: Chinese
     compounds are head-final, so `落叶乔木或灌木` offers a tree for the gold
     `小乔木`): an option right in part is a second answer;
+  - `same_taxon`: x and the gold (or a true value) name one plant taxon
+    under two names, or a family one classification sinks into the other
+    (`槭树科` / `无患子科`, `木犀科` / `木樨科`: resources/taxon_synonyms.json);
   - `empty`: nothing left after normalisation.
 The same rules, mirrored, hold for an item asking (?, r, t).
 """
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
+from importlib import resources
 
 from transforms.cells import PairConfig, split_values
 from transforms.text import normalise
@@ -58,6 +63,23 @@ def pieces(value: str, relation: str = "") -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=1)
+def _taxon_pairs() -> dict[str, frozenset[str]]:
+    """name -> the names resources/taxon_synonyms.json pairs it with (both ways)."""
+    table = json.loads(resources.files("transforms").joinpath("resources/taxon_synonyms.json").read_text("utf-8"))
+    out: dict[str, set[str]] = {}
+    for kind in ("names", "merged", "split"):
+        for a, b in table[kind]:
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def same_taxon(name: str, others) -> bool:
+    """`name` and one of `others` (normalised) may name one plant taxon."""
+    return not _taxon_pairs().get(normalise(name), frozenset()).isdisjoint(others)
+
+
 def known_set(values, relation: str = "") -> frozenset[str]:
     """Normalised pieces of every true value of one (h, r) (or (r, t)) in the graph."""
     out: set[str] = set()
@@ -80,6 +102,8 @@ def exclusion_reason(candidate: str, gold: str, relation: str, known: frozenset[
         return "contains_gold"
     if not cand_pieces.isdisjoint(aliases):
         return "gold_alias"
+    if same_taxon(nc, {ng, *known}):
+        return "same_taxon"
     # A longer string around another true value (`呐喊（小说集）`) is that value too.
     for k in known:
         if len(k) >= 2 and (k in nc or (len(nc) >= 2 and nc in k)):
