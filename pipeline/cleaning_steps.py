@@ -20,7 +20,7 @@ from pipeline import audit
 from pipeline.batch import items_of
 from transforms import safejson
 from transforms.coverage import coverage
-from transforms.dedup import copies, fetched_seconds, hash64
+from transforms.dedup import content_hash, copies, fetched_seconds, hash64
 from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
 from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
 from transforms.relations import apply_relation_filter, normalise_relation
@@ -161,7 +161,8 @@ def scan_batch(records, buckets: int = KEY_BUCKETS) -> InputScan:
         raw, _ = validate_raw_entry(obj, vouched)
         if raw is not None:
             kh = hash64(entry_key(raw))
-            rows.setdefault(kh % buckets, []).append((kh, fetched_seconds(raw["fetched_at"]), hash64(location)))
+            rows.setdefault(kh % buckets, []).append(
+                (kh, fetched_seconds(raw["fetched_at"]), content_hash(payload), hash64(location)))
     out.copies = {bucket: copies(group) for bucket, group in rows.items()}
     return out
 
@@ -182,8 +183,8 @@ def deduplicate_batch(raws, keep: dict[int, int], cfg: CleaningConfig) -> StepRe
         pair = {**entry_to_pair(raw, cfg.pair), "_entry_key": key, "_source": location}
         out.audit.extend(audit.dropped_pair(
             pair, STAGE_READ, DUPLICATE_ENTRY,
-            "another copy of this entry is kept (newer fetched_at, or as new and first in location-hash "
-            "order): the audit rows of this entry_key with another source"))
+            "another copy of this entry is kept (newer fetched_at, or as new and first in content-hash, "
+            "then location-hash order): the audit rows of this entry_key with another source"))
     return out
 
 

@@ -12,7 +12,7 @@ import numpy as np
 from pipeline.cleaning_steps import DUPLICATE_ENTRY, deduplicate_batch, scan_batch
 from pipeline.cli import main
 from tests.build_fixtures import ENTRIES, _e, write_fixture
-from transforms.dedup import UNKNOWN_TIME, fetched_seconds, hash64, winners
+from transforms.dedup import UNKNOWN_TIME, content_hash, fetched_seconds, hash64, winners
 from transforms.redundancy import CleaningConfig
 
 
@@ -38,7 +38,7 @@ def test_scan_finds_vocabulary_names_from_every_record_with_a_title():
     assert scan_batch(records).names == ["出生地", "职业", "出生地"]
 
 
-def test_the_newest_copy_wins_then_the_smallest_location_hash():
+def test_the_newest_copy_wins_then_the_smallest_content_then_location_hash():
     old = _e("201", "苏轼", "苏轼是北宋文学家。", [("朝代", "北宋")], fetched_at="2026-01-01T00:00:00Z")
     new = dict(old, summary="苏轼，北宋文学家、书法家。", fetched_at="2026-06-01T08:00:00+08:00")
     undated = dict(old, fetched_at=None)
@@ -47,10 +47,17 @@ def test_the_newest_copy_wins_then_the_smallest_location_hash():
     key = hash64("baidu:lemma:201")
     assert _winners([("b.jsonl@0", _line(old)), ("a.jsonl@7", _line(new)), ("c.jsonl@0", _line(other)),
                      ("d.jsonl@0", _line(undated)), ("z.jsonl@0", _line(bad_key))]) == {key: hash64("a.jsonl@7")}
-    # As new as each other: the smaller location hash, whatever the order of the records.
-    same = [("b.jsonl@0", _line(old)), ("a.jsonl@9", _line(dict(old, summary="又一份。")))]
-    expected = {key: min(hash64("b.jsonl@0"), hash64("a.jsonl@9"))}
-    assert _winners(same) == _winners(same[::-1]) == expected
+    # As new as each other: the smaller content hash, whatever the order of the
+    # records and wherever they lie (the same files under another folder keep
+    # the same copy); copies of one content, the smaller location hash.
+    other_text = dict(old, summary="又一份。")
+    first = min((old, other_text), key=lambda e: content_hash(_line(e)))
+    for b, a in (("b.jsonl@0", "a.jsonl@9"), ("/x/b.jsonl@0", "/y/a.jsonl@9"), ("a.jsonl@9", "b.jsonl@0")):
+        same = [(b, _line(old)), (a, _line(other_text))]
+        expected = {key: hash64(b if first is old else a)}
+        assert _winners(same) == _winners(same[::-1]) == expected
+    twins = [("b.jsonl@0", _line(old)), ("a.jsonl@9", _line(old))]
+    assert _winners(twins) == _winners(twins[::-1]) == {key: min(hash64("b.jsonl@0"), hash64("a.jsonl@9"))}
     assert fetched_seconds("2026-01-01T00:00:00Z") > fetched_seconds("2025-12-31T23:59:59Z") > UNKNOWN_TIME
     assert fetched_seconds("not a date") == fetched_seconds(None) == UNKNOWN_TIME
 
@@ -111,6 +118,38 @@ def test_a_build_over_two_crawls_keeps_one_pair_per_entry(tmp_path):
     read = next(s for s in stats["funnel"] if s["stage"] == "read")
     assert read["in"]["entries"] == 2 * len(ENTRIES) and read["out"]["entries"] == len(ENTRIES)
     assert read["dropped"]["entry"] == {DUPLICATE_ENTRY: len(ENTRIES)}
+
+
+def test_the_copy_kept_does_not_depend_on_where_the_input_lies(tmp_path):
+    """Two copies as new as each other with other texts: the same files under
+    another folder keep the same one (by content hash), so the pairs are the
+    same to the byte; only the audit's sources name the new place. The folder is chosen so
+    that the order of the two locations' hashes flips."""
+    other = dict(ENTRIES[1][0], summary=ENTRIES[1][0]["summary"] + "（又一版本）")
+
+    def build(folder: str) -> tuple[list, list]:
+        inp = tmp_path / folder
+        inp.mkdir()
+        write_fixture(inp / "one.jsonl", bad=False)
+        (inp / "two.jsonl").write_text(json.dumps(other, ensure_ascii=False) + "\n", encoding="utf-8")
+        out = tmp_path / f"out-{folder}"
+        assert main(["build", "--input", str(inp / "*.jsonl"), "--out", str(out), "--min-relation-count", "1",
+                     "--no-domain", "--no-split"]) == 0
+        pairs = [r for f in sorted((out / "pairs").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+        audit = [r for f in sorted((out / "audit").rglob("*.parquet")) for r in pq.read_table(f).to_pylist()]
+        key = next(r["entry_key"] for r in audit if r["reason"] == DUPLICATE_ENTRY)
+        sources = sorted(r["source"] for r in audit if r["entry_key"] == key and r["kind"] == "entry")
+        return sorted(json.dumps(p, ensure_ascii=False, sort_keys=True, default=str) for p in pairs), sources
+
+    first, sources = build("a")
+    assert len(sources) == 2
+
+    def order(folder: str) -> bool:
+        moved = [src.replace(str(tmp_path / "a"), str(tmp_path / folder), 1) for src in sources]
+        return hash64(moved[0]) < hash64(moved[1])
+
+    elsewhere = next(f"b{i}" for i in range(64) if order(f"b{i}") != order("a"))
+    assert build(elsewhere)[0] == first
 
 
 def test_a_file_matched_by_two_patterns_is_read_once(tmp_path):
