@@ -306,7 +306,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
     for level, spans, name_like in _levels(value, text, aliases, cfg, relation, ctx):
         if not spans:
             continue
-        best = compound = None  # the best word, the best head of another of the entry's names
+        best = inner = None  # the best word; the best head of another name of the entry
         for s, e in spans:
             fit = word_fit(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset(),
                            cfg.compounds) if cfg.word_boundaries and name_like else "word"
@@ -347,7 +347,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 if fit != "in_name":
                     best = Alignment(s, e, level)
                     break
-                compound = compound or Alignment(s, e, level)
+                inner = inner or Alignment(s, e, level)
                 continue
             if level == "lifespan":
                 ev = _LIFESPAN_EVIDENCE
@@ -363,14 +363,14 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 (other_role if ev.verdict == "other" else uncued).append(f"{text[s:e]}@{s} ({ev.cue})")
                 continue
             if fit == "in_name":
-                if compound is None or ev.score > (compound.support_score or 0):
-                    compound = Alignment(s, e, level, ev.cue, ev.score)
+                if inner is None or ev.score > (inner.support_score or 0):
+                    inner = Alignment(s, e, level, ev.cue, ev.score)
             elif best is None or ev.score > (best.support_score or 0):
                 best = Alignment(s, e, level, ev.cue, ev.score)
                 if ev.score >= 1.0:
                     break  # bound by its own cue: no later mention can do better
-        if compound is not None and (best is None or (compound.support_score or 0) > (best.support_score or 0)):
-            best = compound  # on equal evidence, a word wins over the head of another value
+        if inner is not None and (best is None or (inner.support_score or 0) > (best.support_score or 0)):
+            best = inner  # on equal evidence, a word wins over the head of another name
         if best is not None:
             if (best.support_score is not None and best.support_score < 1.0
                     and shared_value(value, relation, ctx, titled(text, best.start, best.end))):

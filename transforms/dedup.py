@@ -11,8 +11,8 @@ folder give the same pairs (a location ranks only copies of one content).
 Every input record is a *copy* here: four 64-bit integers (entry key hash,
 fetched_at in seconds, content hash, location hash) in a numpy record, 32
 bytes, so the table of all copies stays small even where a runner holds it
-in memory (100k entries: 3.2 MB). Only the keys given more than once come out, as
-{key hash: location hash of the copy to keep}. Two different keys share a
+in memory (100k entries: 3.2 MB). Only the keys given more than once come
+out, as {key hash: location hash of the copy to keep}. Two different keys share a
 64-bit hash with probability about n²/2⁶⁵ (2·10⁻⁵ for 27M entries); such a
 pair would be treated as one entry given twice.
 """
@@ -63,7 +63,7 @@ def fetched_seconds(value: object) -> int:
     return UNKNOWN_TIME if seconds is None else seconds
 
 
-def copies(rows: list[tuple[int, int, int]]) -> np.ndarray:
+def copies(rows: list[tuple[int, int, int, int]]) -> np.ndarray:
     """(key hash, fetched seconds, content hash, location hash) rows as a COPY array."""
     return np.array(rows, dtype=COPY)
 
