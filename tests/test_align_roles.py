@@ -279,12 +279,12 @@ def test_a_mention_heading_another_value_yields_to_the_whole_word():
     text = "薰衣草又叫灵香草、香草，是唇形科的小灌木。"
     t = _kept(_entry("薰衣草", text, [("别称", "灵香草"), ("别称", "香草")]))[("别称", "香草")]
     assert t["start"] == text.find("、香草") + 1
-    text = "林小海是一名配音演员、演员和歌手。"
-    t = _kept(_entry("林小海", text, [("职业", "配音演员"), ("职业", "演员")]))[("职业", "演员")]
+    text = "宫野真守是日本的配音演员、演员和歌手。"
+    t = _kept(_entry("宫野真守", text, [("职业", "配音演员"), ("职业", "演员")]))[("职业", "演员")]
     assert t["start"] == text.find("、演员") + 1
     # alone, the head of the longer value is still its mention (`美国演员` is an 演员)
-    text = "林小海是一名配音演员。"
-    t = _kept(_entry("林小海", text, [("职业", "配音演员"), ("职业", "演员")]))[("职业", "演员")]
+    text = "宫野真守是日本的配音演员。"
+    t = _kept(_entry("宫野真守", text, [("职业", "配音演员"), ("职业", "演员")]))[("职业", "演员")]
     assert text[t["start"]:t["end"]] == "演员"
 
 
