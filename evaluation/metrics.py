@@ -95,10 +95,6 @@ def f1_char(prediction: str, gold: str) -> float:
     return 2 * precision * recall / (precision + recall)
 
 
-def exact_match(prediction: str, gold: str) -> float:
-    return 1.0 if _answer_chars(prediction) == _answer_chars(gold) else 0.0
-
-
 def aggregate_choice(per_item: Sequence[dict[str, float]]) -> dict[str, float]:
     """Means of the per-item scores, plus `f1_cdtp` from the accuracy.
 

@@ -107,11 +107,6 @@ class NearDuplicateConfig:
         return self.num_perm // self.bands
 
 
-def candidate_probability(similarity: float, bands: int, rows: int) -> float:
-    """P(two texts of this Jaccard share at least one band): the LSH S-curve."""
-    return 1.0 - (1.0 - similarity ** rows) ** bands
-
-
 # ---------------------------------------------------------------- shingles
 
 def normalise_text(text: str) -> str:

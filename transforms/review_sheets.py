@@ -222,14 +222,6 @@ class SheetSampler:
         }
 
 
-def sample_sheets(pairs: Iterable[Mapping[str, Any]], per_relation: int, seed: int) -> dict[str, list[dict[str, str]]]:
-    """All sheets of an in-memory list of pairs (see SheetSampler)."""
-    sampler = SheetSampler(per_relation, seed)
-    for pair in pairs:
-        sampler.add_pair(pair)
-    return sampler.sheets()
-
-
 # Cells shown to annotators that come from crawled text. A spreadsheet program
 # runs a cell starting with one of these as a formula, so such cells get a
 # leading apostrophe (shown as text, never run). Import reads none of them.

@@ -50,7 +50,3 @@ def trivial_reason(head: str, relation: str, tail: str) -> str | None:
     if relation in NAME_RELATIONS and len(h) >= 2 and h in t:
         return "full_name"
     return None
-
-
-def is_trivial(head: str, relation: str, tail: str) -> bool:
-    return trivial_reason(head, relation, tail) is not None

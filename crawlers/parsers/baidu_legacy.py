@@ -107,11 +107,6 @@ class _Parts:
         return parts
 
 
-def is_legacy(tree: etree._Element) -> bool:
-    parts = _Parts.collect(tree)
-    return bool(parts.title_dd is not None or parts.summaries or parts.blocks)
-
-
 def _title_and_subtitle(parts: _Parts) -> tuple[str | None, str | None]:
     dd = parts.title_dd
     if dd is not None:

@@ -57,10 +57,6 @@ def edges_of(pair: dict[str, Any]) -> list[tuple]:
     return out
 
 
-def edge_dict(edge: tuple) -> dict[str, Any]:
-    return dict(zip(EDGE_FIELDS, edge))
-
-
 def keyed_edges(edge: tuple) -> list[tuple[str, tuple]]:
     """The edge under its head's name ("out") and its tail's name ("in")."""
     head, tail = normalise(edge[1]), normalise(edge[5])
