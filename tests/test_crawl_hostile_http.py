@@ -11,12 +11,11 @@ import gzip
 import json
 import re
 import time
-from urllib.parse import quote
 
 import pytest
 
 from tests.crawl_support import RecordingServer, read_entries, read_stats, run_crawl
-from tests.test_crawl_bad_input import HTML, item, legacy_page, location
+from tests.test_crawl_bad_input import HTML, item, legacy_page
 
 pytestmark = pytest.mark.slow
 

@@ -8,15 +8,12 @@ independently of the generator, and check the leakage report and reruns.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
-from schemas.items import DISTRACTOR_ORIGINS, ITEM_SCHEMA
+from schemas.items import DISTRACTOR_ORIGINS
 from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import exclusion_reason, known_set, pieces

@@ -1,7 +1,7 @@
 """Typed configuration of the items stage (BuildConfig.items)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 
 @dataclass
