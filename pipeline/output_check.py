@@ -27,7 +27,6 @@ LOCAL_RUNNERS = ("DirectRunner", "SwitchingDirectRunner", "FnApiRunner", "Bundle
                  "InteractiveRunner")
 # Portable runners: workers share the disk only in LOOPBACK mode (in this process).
 PORTABLE_RUNNERS = ("PortableRunner", "FlinkRunner", "SparkRunner", "PrismRunner", "SamzaRunner")
-REMOTE_ENVIRONMENTS = ("EXTERNAL", "DOCKER", "PROCESS")
 
 
 def is_local_path(path: str) -> bool:

@@ -30,7 +30,6 @@ from transforms.role_cues import CREDIT_RELATIONS, KIN_RELATIONS, role_of
 from transforms.split import EVAL, stable_hash
 from transforms.text import normalise
 
-POOL_BINS = range(0, 6)
 # A gold typed `other` has no type to share: "same type" would be any junk name
 # (字 畹华 beside 京沪高速铁路), so such golds draw only on their relation's own
 # values, which are of one kind by construction.
