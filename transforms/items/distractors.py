@@ -272,7 +272,7 @@ def violations(item: dict, known: frozenset[str] = frozenset(), relation: str | 
         if ng and (no in ng or ng in no):
             out.append("distractor_contains_gold")
             break
-        if same_taxon(no, {ng, *known}):
+        if same_taxon(no, ng, known):
             out.append("same_taxon_offered")
             break
     return out

@@ -75,9 +75,11 @@ def _taxon_pairs() -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
-def same_taxon(name: str, others) -> bool:
-    """`name` and one of `others` (normalised) may name one plant taxon."""
-    return not _taxon_pairs().get(normalise(name), frozenset()).isdisjoint(others)
+def same_taxon(name: str, gold: str, known: frozenset[str]) -> bool:
+    """`name` may name the taxon of the gold or of a known true value (all
+    normalised). Most names pair with none: no set is built for them."""
+    partners = _taxon_pairs().get(name)
+    return partners is not None and (gold in partners or not partners.isdisjoint(known))
 
 
 def known_set(values, relation: str = "") -> frozenset[str]:
@@ -102,7 +104,7 @@ def exclusion_reason(candidate: str, gold: str, relation: str, known: frozenset[
         return "contains_gold"
     if not cand_pieces.isdisjoint(aliases):
         return "gold_alias"
-    if same_taxon(nc, {ng, *known}):
+    if same_taxon(nc, ng, known):
         return "same_taxon"
     # A longer string around another true value (`呐喊（小说集）`) is that value too.
     for k in known:
