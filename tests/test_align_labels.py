@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from transforms.align_kinds import inside_own_name
 from transforms.align_labels import MAX_STORED_TAIL, labelled_entries, load_labels, score_alignment
 from transforms.redundancy import CleaningConfig
 
@@ -40,10 +41,14 @@ def test_the_labels_are_locators_into_the_parsed_texts(labelled):
     parts = Counter((r["part"], r["stated"]) for r in labels)
     assert parts[("heldout", True)] >= 40 and parts[("tune", True)] >= 150
     for r in labels:
-        text = entries[(r["source"], r["page"])]["summary"]
+        raw = entries[(r["source"], r["page"])]
+        text = raw["summary"]
         assert r["stated"] == bool(r["spans"]), r
         for s, e in r["spans"]:
             assert 0 <= s < e <= len(text), r
+            # a span is a word of the text: never the end of the entity's
+            # name and the word after it (`垂榆属榆科榆属`: 榆属 is the last two)
+            assert text[s:e] in raw["title"] or not inside_own_name(text, s, e, raw["title"]), (r, text[s:e])
     # no text is stored, only offsets; a long value only as its hash
     base = {"source", "page", "entity", "relation", "stated", "spans", "part"}
     assert all(set(r) in (base | {"tail"}, base | {"tail_key"}) for r in labels)
