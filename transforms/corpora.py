@@ -85,6 +85,20 @@ def reword_value(value: str) -> str:
     return value
 
 
+def _duie_rows(path: str | Path, limit: int | None) -> list[dict]:
+    """The first `limit` (or all) records of a DuIE JSON Lines file."""
+    rows = list(_read_jsonl(Path(path)))
+    return rows if limit is None else rows[:limit]
+
+
+def _spo_by_subject(row: dict) -> dict[str, list[tuple[str, str]]]:
+    """{subject: [(predicate, object), ...]} of one DuIE record, in its order."""
+    groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for spo in row.get("spo_list") or []:
+        groups[spo["subject"]].append((spo["predicate"], spo["object"]["@value"]))
+    return groups
+
+
 def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: int = 0,
                         limit: int | None = None, reword: bool = False) -> LabelledEntries:
     """Raw entries built from DuIE sentences, with gold labels.
@@ -99,9 +113,7 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
     With `reword`, the true values are written in another surface form
     (`reword_value`) so the date and width levels are exercised.
     """
-    rows = list(_read_jsonl(Path(path)))
-    if limit is not None:
-        rows = rows[:limit]
+    rows = _duie_rows(path, limit)
     by_rel: dict[str, list[tuple[str, int]]] = defaultdict(list)
     for i, r in enumerate(rows):
         for spo in r.get("spo_list") or []:
@@ -113,13 +125,11 @@ def duie_to_raw_entries(path: str | Path, negatives_per_triple: int = 1, seed: i
     pos_out: list[set] = []
     neg_out: list[set] = []
     for i, r in enumerate(rows):
-        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for spo in r.get("spo_list") or []:
-            groups[spo["subject"]].append((spo["predicate"], spo["object"]["@value"]))
+        groups = _spo_by_subject(r)
+        # Annotated facts of this sentence, whatever the subject: a negative
+        # never repeats one of them.
+        own = {(p, o) for ss in groups.values() for p, o in ss}
         for subject, spos in sorted(groups.items()):
-            # Annotated facts of this sentence, whatever the subject: a negative
-            # never repeats one of them.
-            own = {(p, o) for ss in groups.values() for p, o in ss}
             positives = {(p, reword_value(o)) for p, o in spos} if reword else set(spos)
             negatives: set[tuple[str, str]] = set()
             for p, _ in spos:
@@ -304,16 +314,11 @@ def duie_swapped_entries(path: str | Path, limit: int | None = None) -> Labelled
     the text names every negative's tail, so string matching alone keeps all
     of them. The entry's infobox holds the true triples and the swapped ones.
     """
-    rows = list(_read_jsonl(Path(path)))
-    if limit is not None:
-        rows = rows[:limit]
     entries: list[dict] = []
     pos_out: list[set] = []
     neg_out: list[set] = []
-    for i, r in enumerate(rows):
-        groups: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for spo in r.get("spo_list") or []:
-            groups[spo["subject"]].append((spo["predicate"], spo["object"]["@value"]))
+    for i, r in enumerate(_duie_rows(path, limit)):
+        groups = _spo_by_subject(r)
         own = {(p, o) for ss in groups.values() for p, o in ss}
         for subject, spos in sorted(groups.items()):
             positives = set(spos)
