@@ -116,6 +116,33 @@ def test_value_kinds():
     assert kind_mismatch("张三", "导演") is None and kind_mismatch("2001年", "上映时间") is None
 
 
+def test_values_plainly_of_another_kind_are_in_another_role():
+    """DuIE's tails swapped between relations (the swap test): a school or
+    an award is no one's nationality, a year no capital, a country no
+    school, a university no award, a dynasty no style name, a sum no date."""
+    assert kind_mismatch("中央戏剧学院", "国籍") == "a school or an award, not a place"
+    assert kind_mismatch("香港电影金像奖终身成就奖", "国籍") == "a school or an award, not a place"
+    assert kind_mismatch("2009年", "总部地点") == "a date or an amount, not a place"
+    assert kind_mismatch("1亿元", "总部地点") == "a date or an amount, not a place"
+    assert kind_mismatch("2014年3月6日", "注册资本") == "no amount"
+    assert kind_mismatch("广东省深圳市", "注册资本") == "no amount"
+    assert kind_mismatch("中国", "毕业院校") == "a country, an award or a date, not a school"
+    assert kind_mismatch("北京大学", "获奖") == "a school or a country, not an award"
+    assert kind_mismatch("北宋", "号") == "a dynasty or a date, not a name"
+    assert kind_mismatch("1.08亿元", "成立日期") == "an amount, not a date"
+    assert kind_mismatch("2003年6月9日", "简称") == "a date, not a name"
+    assert kind_mismatch("2016年", "出品公司") == "a date, not a name"
+    assert kind_mismatch("东坡居士", "朝代") == "a style name or a date, not a dynasty"
+    # what such relations do take, and the forms DuIE gives them
+    assert kind_mismatch("清朝", "国籍") is None  # a historical person's 国籍 in DuIE
+    assert kind_mismatch("清华大学", "所在地") is None  # a lab is at a university
+    assert kind_mismatch("宋", "简称") is None and kind_mismatch("东坡居士", "号") is None
+    assert kind_mismatch("2046", "中文名") is None and kind_mismatch("北宋", "朝代") is None
+    assert kind_mismatch("1992", "成立日期") is None and kind_mismatch("五千万元", "注册资本") is None
+    assert kind_mismatch("过亿", "票房") is None and kind_mismatch("北京电影学院", "毕业院校") is None
+    assert kind_mismatch("金鸡奖", "获奖") is None and kind_mismatch("北京市朝阳区建国路88号", "地址") is None
+
+
 # ----------------------------------------------------------------- other forms
 
 def test_demonym_place_list_item_paraphrase_and_lifespan_levels():

@@ -169,7 +169,8 @@ def test_duie_swapped_tails_are_rejected(shared_data):
     for x in r["false_positives"][:10]:
         print("  swap kept:", x[:3])
     assert rejected_off < 0.05
-    assert rejected >= 0.8
+    assert rejected >= 0.8  # the goal
+    assert rejected >= 0.86  # reached (0.8630 in session 31: tails plainly of another kind)
     # The true triples of the same entries mostly stay; an entry that gives one
     # person as both father and mother needs a cue to keep either.
     assert r["recall"] >= 0.8

@@ -2,7 +2,8 @@
 several relations (split out of transforms/align.py; issue 10 §2).
 
 A date never fills a person's role, a person never a date's; a title in 《》
-names a work. When the entry itself gives one value for two relations that
+names a work; a school is no one's nationality, a year no company's seat
+nor its capital, a country no school (_not_of_kind). When the entry itself gives one value for two relations that
 exclude each other (父亲 and 母亲, 歌手 and 所属专辑), only a cue binding the
 mention tells which one the text states.
 """
@@ -11,9 +12,11 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from transforms.align_forms import DEMONYM_RELATIONS, DYNASTY_RELATIONS, NATIONALITY_RELATIONS, PLACE_RELATIONS
 from transforms.other_roles import NEARBY_RELATIONS
+from transforms.places import COUNTRIES
 from transforms.quantities import parse_date, parse_quantity
-from transforms.role_cues import KIN_RELATIONS, PERSON_RELATIONS
+from transforms.role_cues import ALMA_MATER, KIN_RELATIONS, PERSON_RELATIONS
 from transforms.text import normalise
 
 _MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")
@@ -154,32 +157,110 @@ def before_own_name(text: str, e: int, names: tuple[str, ...], relation: str) ->
     return next((n for n in names if len(n) >= 2 and text.startswith(n, e)), None)
 
 
+# The kinds a relation's value may have beside a date and a person, by the
+# relation's name: a person's place (国籍, 出生地, 祖籍), any other place
+# (总部地点, 所在城市), an amount, a school, an award, a person's style name,
+# a company, a dynasty, a name of the entity itself.
+_PERSON_PLACES = DEMONYM_RELATIONS | NATIONALITY_RELATIONS
+_AMOUNT_RELATIONS = frozenset({"注册资本", "注册资金", "票房", "总票房", "占地面积", "面积", "人口数量", "海拔"})
+_STYLE_NAMES = frozenset({"号", "字", "笔名", "艺名"})
+_COMPANY_RELATIONS = frozenset({"出品公司", "发行公司", "制作公司", "经纪公司", "唱片公司", "出版社", "出版公司"})
+# A person's style name (`东坡居士`, `铁冠道人`) is no dynasty.
+_STYLE_END = re.compile(r"(?:居士|道人|山人|先生)$")
+_DATE_UNIT = re.compile(r"[年月日]")
+_SCHOOL = re.compile(r"(?:大学|学院|学校|中学|小学|学堂)$")
+_AWARD = re.compile(r"奖项?$")
+_NUMBER = re.compile(r"[0-9０-９〇一二三四五六七八九十两百千万亿]")
+
+
+def _date_form(v: str) -> bool:
+    """A date written with digits (`2009年`, `2014年3月6日`, `2月19日`)."""
+    return _ASCII_DIGIT.search(v) is not None and (parse_date(v) is not None or _MONTH_DAY.match(v) is not None)
+
+
+def _amount_form(v: str) -> bool:
+    """A sum of money or a count (`1亿元`, `500万`), not a date or a duration."""
+    q = parse_quantity(v)
+    return (q is not None and q[1] != "time" and parse_date(v) is None
+            and (q[1] in ("cny", "usd") or "万" in v or "亿" in v))
+
+
 @lru_cache(maxsize=4096)
-def _relation_kind(relation: str) -> tuple[bool, bool]:
-    return bool(_DATE_RELATION.search(relation)), relation in PERSON_RELATIONS
+def _relation_kind(relation: str) -> str | None:
+    if _DATE_RELATION.search(relation):
+        return "date"
+    if relation in PERSON_RELATIONS:
+        return "person"
+    if relation in _PERSON_PLACES:
+        return "person_place"
+    if relation in PLACE_RELATIONS:
+        return "place"
+    if relation in _AMOUNT_RELATIONS:
+        return "amount"
+    if relation in ALMA_MATER:
+        return "school"
+    if "奖" in relation:
+        return "award"
+    if relation in _STYLE_NAMES:
+        return "style_name"
+    if relation in _COMPANY_RELATIONS:
+        return "company"
+    if relation in DYNASTY_RELATIONS:
+        return "dynasty"
+    if is_name_relation(relation):
+        return "name"
+    return None
+
+
+def _not_of_kind(v: str, kind: str) -> str | None:
+    """Why `v` is plainly not a value of `kind` (_relation_kind), or None. `国籍 中央戏剧学院`, `注册资本
+    2009年`, `毕业院校 中国`, `获奖 北京大学`, `号 北宋`: DuIE's tails swapped
+    between relations are of these; a Baike cell of them is a wrong cell."""
+    if kind in ("person_place", "place") and (_date_form(v) or _amount_form(v)):
+        return "a date or an amount, not a place"
+    # (a dynasty is a historical person's 国籍 in DuIE: `多尔衮 国籍 清朝`)
+    if kind == "person_place" and (_SCHOOL.search(v) or _AWARD.search(v)):
+        return "a school or an award, not a place"
+    if kind == "amount" and (_date_form(v) or not _NUMBER.search(v)):
+        return "no amount"
+    if kind == "school" and (v in COUNTRIES or _AWARD.search(v) or _date_form(v)):
+        return "a country, an award or a date, not a school"
+    if kind == "award" and (_SCHOOL.search(v) or v in COUNTRIES):
+        return "a school or a country, not an award"
+    if kind == "style_name" and (_DYNASTY.match(v) or _date_form(v)):
+        return "a dynasty or a date, not a name"
+    if kind in ("name", "company") and _date_form(v) and _DATE_UNIT.search(v):
+        return "a date, not a name"
+    if kind == "dynasty" and (_STYLE_END.search(v) or _date_form(v)):
+        return "a style name or a date, not a dynasty"
+    return None
 
 
 def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | None:
     """Why the value cannot be the relation's, from its form alone, or None.
 
     The kind a relation wants is read from its name; only clear cases count:
-    a date relation without a digit, a person relation given a date, a
-    number, a title, a dynasty, or a title of the other sex."""
+    a date relation without a digit or given an amount, a person relation
+    given a date, a number, a title, a dynasty, or a title of the other sex,
+    and the plain cases of _not_of_kind."""
     if not relation:
         return None
-    date_rel, person_rel = _relation_kind(relation)
-    if not (date_rel or person_rel):
+    kind = _relation_kind(relation)
+    if kind is None:
         return None
     v = value.strip()
-    if date_rel and not _HAS_DIGIT.search(v):
-        return "not a date"
-    if person_rel:
-        if parse_date(v) is not None or (parse_quantity(v) is not None and _ASCII_DIGIT.search(v)) or "《" in v:
-            return "not a person"
-        if _DYNASTY.match(v):
-            return "a dynasty, not a person"
-        if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
-            return "a woman's title"
-        if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
-            return "a man's title"
+    if kind == "date":
+        if not _HAS_DIGIT.search(v):
+            return "not a date"
+        return "an amount, not a date" if _amount_form(v) else None
+    if kind != "person":
+        return _not_of_kind(v, kind)
+    if parse_date(v) is not None or (parse_quantity(v) is not None and _ASCII_DIGIT.search(v)) or "《" in v:
+        return "not a person"
+    if _DYNASTY.match(v):
+        return "a dynasty, not a person"
+    if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
+        return "a woman's title"
+    if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
+        return "a man's title"
     return None
