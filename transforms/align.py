@@ -206,7 +206,9 @@ class AlignContext:
             dated = {}
             for t in self._triples:
                 kind = dated_kind(t["tail"])
-                if kind is not None:
+                # a date given as a person's role (`主演 2012年8月25日`) is
+                # of another kind: it makes no dated relation of 主演
+                if kind is not None and not kind_mismatch(t["tail"], t["relation"]):
                     dated[t["relation"]] = kind
             self._cues = CueIndex.build(self._text, relations, dated, self._mined)
         return self._cues

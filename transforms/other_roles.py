@@ -149,6 +149,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     words around it; None when they say nothing against it."""
     if relation in AGENCY_RELATIONS and _FOUNDED_BEFORE.search(text, max(0, s - 3), s):
         return "a company it founded"
+    if album_singer(text, s, e, relation):
+        return "the singer whose album holds it"
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
     if relation in PRODUCTION_REGION and (market := _MARKET_AFTER.match(text, e)):
@@ -203,6 +205,20 @@ def album_owner(text: str, s: int, e: int, relation: str) -> bool:
     (`收录进张震岳那年推出的专辑`): it names the song's singer."""
     return (relation in SINGER_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
             and bool(_ALBUM_AFTER.match(text[e:e + 24])))
+
+
+# Relations whose value is the album a song is on.
+ALBUM_RELATIONS = frozenset({"所属专辑"})
+# `收录在郑嘉颖1994年发行的音乐专辑《梦想国》中`: whose album it is, told with
+# 的 (`梦想国专辑` without it names the album itself).
+_OWNED_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,14}?的[^，。；;《》的]{0,4}专辑")
+
+
+def album_singer(text: str, s: int, e: int, relation: str) -> bool:
+    """The name at text[s:e] is the singer whose album holds the song, not
+    the album: `收录于张惠妹1997年发行的个人专辑《Bad Boy》`."""
+    return (relation in ALBUM_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
+            and bool(_OWNED_ALBUM_AFTER.match(text[e:e + 24])))
 
 
 def album_date(text: str, sentence_start: int, s: int, e: int) -> bool:
