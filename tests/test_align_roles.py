@@ -133,6 +133,8 @@ def test_values_plainly_of_another_kind_are_in_another_role():
     assert kind_mismatch("2003年6月9日", "简称") == "a date, not a name"
     assert kind_mismatch("2016年", "出品公司") == "a date, not a name"
     assert kind_mismatch("东坡居士", "朝代") == "a style name or a date, not a dynasty"
+    assert kind_mismatch("山西电影制片厂", "导演") == "an organisation, not a person"
+    assert kind_mismatch("吉卜力工作室", "制片人") is None and kind_mismatch("上海电影制片厂", "制片人") is None
     # what such relations do take, and the forms DuIE gives them
     assert kind_mismatch("清朝", "国籍") is None  # a historical person's 国籍 in DuIE
     assert kind_mismatch("清华大学", "所在地") is None  # a lab is at a university

@@ -68,6 +68,10 @@ _DYNASTY = re.compile(rf"^(?:[东西南北][{_D1}]|[{_D1}](?:朝|末|初)|[{_D1}
 # Titles that give a person's sex: a 父亲 is never a 皇后, a 母亲 never an emperor.
 _FEMALE_TITLE = re.compile(r"(?:皇后|太后|妃|夫人|公主|娘娘|女士)$")
 _MALE_TITLE = re.compile(r"(?:皇帝|[帝宗祖]|国王|先生)$")
+# An organisation is no one's director, actor or parent; a producer, an
+# author or a founder may be a company or a body (`制片人 吉卜力工作室`).
+_BODY = re.compile(r"(?:公司|集团|制片厂|电影厂|电视台|影业|传媒|影视|出版社|委员会|协会|学会|大学|学院)$")
+_MAY_BE_A_BODY = frozenset({"制片人", "作者", "创始人", "出品人"})
 _MALE_ROLES = frozenset({"父亲", "丈夫", "儿子"})
 _FEMALE_ROLES = frozenset({"母亲", "妻子", "女儿"})
 _ASCII_DIGIT = re.compile(r"[0-9]")
@@ -259,6 +263,8 @@ def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | Non
         return "not a person"
     if _DYNASTY.match(v):
         return "a dynasty, not a person"
+    if relation not in _MAY_BE_A_BODY and _BODY.search(v):
+        return "an organisation, not a person"
     if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
         return "a woman's title"
     if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
