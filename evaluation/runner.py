@@ -309,6 +309,14 @@ def finalize(out_dir: str, loaded: LoadedItems, records: dict[str, dict], ontolo
         json.dump(doc, fh, ensure_ascii=False, indent=1)
     with open(os.path.join(out_dir, "results.md"), "w", encoding="utf-8") as fh:
         fh.write(markdown_table(metrics, counts, model=model_spec, fingerprint=loaded.fingerprint))
+    if doc["counts"]["errors"]:
+        # A failed call is no answer: scored as wrong, it would rank the model
+        # by its server's outages (an unreachable URL gives accuracy 0). The
+        # run's files stay, to read and to resume with --retry-errors; the
+        # results table, which the leaderboard reads, gets the run once whole.
+        doc["results_table"] = None
+        doc["first_error"] = next(r["error"] for r in rows if r.get("error"))
+        return doc
     table_rows = result_rows(metrics, counts, run_id=run_id, model=model_spec, split=cfg.split,
                              fingerprint=loaded.fingerprint, created_at=created)
     doc["results_table"] = append_results(table_rows, results_dir, run_id)

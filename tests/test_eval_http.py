@@ -168,3 +168,26 @@ def test_kill_9_then_resume_asks_no_recorded_item_twice(tmp_path):
     assert len(twice) <= 2  # at most the requests in flight at the kill (concurrency 2)
     assert not set(twice) & set(before.values())
     assert json.loads((out / "results.json").read_text())["counts"]["asked"] == total
+
+
+def test_a_run_with_failed_calls_adds_nothing_to_the_results_table(tmp_path, capsys, monkeypatch):
+    """Failed calls (here a missing API key: 401) would score every item
+    wrong: the run is kept (predictions, results.json) but the results table,
+    which the leaderboard reads, gets it only once --retry-errors has asked
+    the failed calls again."""
+    from pipeline.cli import main
+
+    build = write_items(tmp_path / "b")
+    results = tmp_path / "results"
+    monkeypatch.delenv("CDTP_TEST_KEY", raising=False)
+    with running_server(api_key="sk-local-test-1") as srv:
+        args = ["eval", "--items", str(build), "--tasks", "t2t", "--out", str(tmp_path / "run"),
+                "--results", str(results), "--model", f"openai-chat:m@{srv.url}?key_env=CDTP_TEST_KEY&retries=0"]
+        assert main(args) == 2
+        err = capsys.readouterr().err
+        assert "6 of 6 model calls failed (e.g. HTTP 401: invalid api key)" in err and "--retry-errors" in err
+        assert not results.exists() or not list(results.iterdir())
+        assert json.loads((tmp_path / "run" / "results.json").read_text())["counts"]["errors"] == 6
+        monkeypatch.setenv("CDTP_TEST_KEY", "sk-local-test-1")
+        assert main([*args, "--retry-errors"]) == 0
+        assert len(list(results.iterdir())) == 1
