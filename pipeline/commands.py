@@ -288,8 +288,9 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
                                                                        "beam_args": list(beam_args)},
                                                                "code_version": code_version()})
         stats["config"] = cfg.to_dict()  # the real OUT, not the staging directory
-        # What is on storage must match the funnel before anything claims success (issue 12).
-        stats["output_check"] = verify_written(staging_dir, stats, staged, input_bytes=inputs.estimated_bytes)
+        # An output with no row still gets one empty shard, so readers see its
+        # schema; it is written first so that the record below counts it (a
+        # reader compares the shards it finds with that record).
         ensure_nonempty(FileSystems.join(staging_dir, "pairs"), PAIR_SCHEMA, tuple(cfg.output.partition_by))
         ensure_nonempty(FileSystems.join(staging_dir, "audit"), AUDIT_SCHEMA)
         ensure_nonempty(FileSystems.join(staging_dir, "discarded_triples"), DISCARDED_TRIPLE_SCHEMA)
@@ -297,6 +298,8 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
             from schemas.items import ITEM_SCHEMA
 
             ensure_nonempty(FileSystems.join(staging_dir, "items"), ITEM_SCHEMA, ("task", "domain", "split"))
+        # What is on storage must match the funnel before anything claims success (issue 12).
+        stats["output_check"] = verify_written(staging_dir, stats, staged, input_bytes=inputs.estimated_bytes)
         write_stats(stats, staging_dir)
     except BaseException:
         if staging_dir != out:

@@ -131,3 +131,18 @@ def test_local_out_with_remote_workers_is_refused_before_the_job(raw, tmp_path, 
     err = capsys.readouterr().err
     assert "are local paths" in err and "--force-local-paths" in err and "s3://" in err
     assert not out.exists()  # refused before the job: nothing written, nothing started
+
+
+def test_a_build_of_an_empty_input_reads_back(tmp_path, capsys):
+    """An empty input gives empty outputs, each one empty shard so that
+    readers see the schema; the build's own record counts those shards, so
+    `cdtp query` reads them instead of calling them replaced."""
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(tmp_path / "empty.jsonl"), "--out", str(out), "--runner", "DirectRunner"]) == 0
+    record = json.loads((out / "stats.json").read_text(encoding="utf-8"))["output_check"]
+    assert record["pairs"] == {"files": 1, "rows": 0} and record["audit"] == {"files": 1, "rows": 0}
+    capsys.readouterr()
+    for view in ("pairs", "audit", "discarded_triples"):
+        assert main(["query", str(out), f"SELECT count(*) AS n FROM {view}", "--format", "csv"]) == 0
+        assert capsys.readouterr().out.split() == ["n", "0"]
