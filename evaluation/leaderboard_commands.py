@@ -345,7 +345,7 @@ def register_ood(subparsers) -> None:
     p.add_argument("name", choices=OOD_SETS, help="which set")
     p.add_argument("--data", required=True, metavar="DIR", help="the set's folder, e.g. ../shared/data/ood/yago3-10")
     p.add_argument("--out", required=True, metavar="DIR", help="items/task=…/domain=NAME/split=… go here")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N QA/KGC items")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N QA/KGC items per split")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--embedder", default="use-m3", help="embedder spec for the semantic band")
     p.set_defaults(handler=_ood)

@@ -190,7 +190,8 @@ def _read_triples(path: str, stats: Counter) -> list[tuple[str, str, str]]:
 
 def load_yago(folder: str, *, seed: int = 0, limit: int | None = None, subset_share: float = 0.25,
               embedder: str = "use-m3", stats: Counter | None = None, pool: int = 45) -> Iterator[dict[str, Any]]:
-    """KGC items `(h, r, ?)` from YAGO3-10 valid (train split) and test (eval split).
+    """KGC items `(h, r, ?)` from YAGO3-10 valid (train split) and test (eval
+    split), at most `limit` of each split.
 
     The graph is every triple of the files present: a distractor x is never
     such that (h, r, x) is in it. (YAGO3-10's train file is not shipped here,
@@ -220,11 +221,11 @@ def load_yago(folder: str, *, seed: int = 0, limit: int | None = None, subset_sh
         tail_freq[_entity(t)] += 1
     cfg = ItemsConfig(seed=seed)
     sim = _Similarity(embedder)
-    made = 0
     for split, triples in parts.items():
+        made = 0  # the limit is per split: a limited set still has eval items, not train ones only
         for h, r, t in sorted(set(triples)):
             if limit is not None and made >= limit:
-                return
+                break
             key = f"{h}\x1f{r}\x1f{t}"
             iid = item_id("kgc", YAGO, key)
             gold, head = _entity(t), _entity(h)
