@@ -54,10 +54,9 @@ def run(args) -> int:
     cfg = EvalConfig(tasks=args.tasks, domains=args.domains, split=args.split, subset=args.subset,
                      limit=args.limit, shots=args.shots, embedder=args.embedder, circular=args.circular,
                      retry_errors=args.retry_errors)
-    try:
-        doc = run_eval(args.items, args.out, cfg, model_spec=args.model, reuse=args.reuse, results_dir=args.results)
-    except OSError as exc:  # an unwritable --out or results folder, a full disk
-        raise CdtpError(f"{exc.filename or args.out}: {exc.strerror or exc}") from None
+    # an unwritable --out or results folder, a full disk: an OSError, which
+    # the command line names with its path (pipeline/cli.py)
+    doc = run_eval(args.items, args.out, cfg, model_spec=args.model, reuse=args.reuse, results_dir=args.results)
     with open(f"{args.out}/results.md", encoding="utf-8") as fh:
         sys.stdout.write(fh.read())
     c = doc["counts"]

@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+from pathlib import Path
 
 from pipeline.errors import CdtpError
 
@@ -77,12 +78,28 @@ def main(argv: list[str] | None = None) -> int:
         # written (--out DIR), a file where a folder is, no permission. Say
         # which path and why, never a traceback.
         path = exc.filename2 if exc.filename2 is not None else exc.filename  # a rename names its target second
+        culprit = _file_in_a_folder_s_place(path) if isinstance(exc, (FileExistsError, NotADirectoryError)) else None
+        if culprit is not None:  # `File exists: README.md` would not say what is wrong with it
+            print(f"cdtp: error: {culprit} is a file, where a folder is wanted", file=sys.stderr)
+            return 2
         where = f": {path}" if path is not None else ""
         print(f"cdtp: error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except UnicodeDecodeError as exc:
         print(f"cdtp: error: an input file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
         return 2
+
+
+def _file_in_a_folder_s_place(path) -> str | None:
+    """The nearest existing part of `path` when it is a file, or None: `--out
+    README.md` fails as `File exists: README.md`, `README.md/items` as `Not a
+    directory`; both mean a file stands where a folder is to be made."""
+    if path is None:
+        return None
+    for part in (Path(os.fsdecode(path)), *Path(os.fsdecode(path)).parents):
+        if part.exists():
+            return None if part.is_dir() else str(part)
+    return None
 
 
 # Set by a command whose process must not run Python's finalisation (see entry()).

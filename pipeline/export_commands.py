@@ -65,6 +65,8 @@ def cdtp_record(item: dict) -> dict:
 def _items(shards: str, split: str | None, where: str = "") -> list[dict]:
     from pipeline.query import open_views
 
+    if not os.path.isdir(shards):
+        raise CdtpError(f"--shards {shards} is no folder (give a `cdtp build` output folder)")
     if not os.path.isdir(os.path.join(shards, "items")):
         raise CdtpError(f"{shards} has no items/ (build it without --no-items)")
     views = open_views(shards)

@@ -23,11 +23,17 @@ def test_a_folder_given_as_an_output_file_is_named_and_leaves_no_temp_file(tmp_p
 
 
 def test_a_file_given_as_an_output_folder_is_named(tmp_path, capsys):
-    results = tmp_path / "results"
-    results.mkdir()
+    from tests.eval_fixtures import write_items
+
+    build = write_items(tmp_path / "b")
     taken = tmp_path / "board"
     taken.write_text("not a folder\n", encoding="utf-8")
-    assert main(["leaderboard", "--results", str(results), "--out", str(taken)]) == 2
-    err = capsys.readouterr().err
-    assert err.startswith("cdtp: error: ") and "Traceback" not in err
+    for out in (taken, taken / "run"):  # the folder itself, or one to be made inside it
+        assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa", "--out", str(out)]) == 2
+        assert capsys.readouterr().err == f"cdtp: error: {taken} is a file, where a folder is wanted\n"
     assert taken.read_text(encoding="utf-8") == "not a folder\n"
+
+
+def test_export_names_a_shards_folder_that_is_not_there(tmp_path, capsys):
+    assert main(["export", "--shards", str(tmp_path / "nope"), "--format", "cdtp", "--out", str(tmp_path / "x")]) == 2
+    assert "is no folder" in capsys.readouterr().err
