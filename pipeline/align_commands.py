@@ -4,7 +4,7 @@ Reads a labelled JSONL in the format of docs/alignment.md (locator rows: the
 pages are rebuilt from the data folder, or for rows of source `raw` read from
 `--entries`, a crawl's RawEntry JSON Lines; no text is stored), runs the
 redundant-triple stage on every labelled page with the effective build
-configuration (`--config`, `--set cleaning.align.<level>=false`, as for
+configuration (`--config`, `--set cleaning.align.dates=false`, as for
 `cdtp build`) and prints span precision, recall and false keeps for all
 rows and for each part (tune, heldout), optionally per source and KdConv
 domain, with the errors to read. Heavy imports happen inside the handler.
