@@ -13,6 +13,10 @@ boundary and role checks off, and reports:
 * how often the jieba segmentation actually ran (most candidates never need
   it: their edges are not between two CJK characters, or no word crosses them).
 
+The rates and the cost ratio go to benchmarks/run.py through
+benchmarks.results.emit; the level shares and drop reasons go along as its
+details (and are printed as JSON).
+
     python -m benchmarks.bench_align [--n 6000]
 """
 from __future__ import annotations
@@ -60,13 +64,27 @@ def run(raws: list[dict], cfg: CleaningConfig) -> dict:
             "drops": dict(drops.most_common())}
 
 
+def figures(out: dict) -> list[dict]:
+    """Per workload: entries/s/core with and without the checks, and what the checks cost."""
+    from benchmarks.results import figure
+
+    figs = []
+    for name, r in out.items():
+        figs += [figure(f"clean_entry with the boundary and role checks, {name}", r["on"]["entries_per_cpu_s"],
+                        "entries/s/core"),
+                 figure(f"clean_entry without them, {name}", r["checks_off"]["entries_per_cpu_s"], "entries/s/core"),
+                 figure(f"cost of the checks, {name}", r["cost_ratio"], "ratio off/on")]
+    return figs
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=6000, help="entries per workload")
     args = ap.parse_args(argv)
-    if not SHARED.is_dir():
-        print(f"{SHARED} is absent", file=sys.stderr)
-        return 1
+    from benchmarks.results import emit, skip
+
+    if not SHARED.is_dir():  # a clean clone: recorded as skipped, with the reason
+        return skip("align", f"no shared data at {SHARED}")
     duie = duie_to_raw_entries(SHARED / "duie" / "train.jsonl").entries[: args.n]
     kd = kdconv_to_raw_entries(SHARED / "kdconv" / "entities_film_music_from_dev_test.jsonl")
     kd = (kd * (args.n // len(kd) + 1))[: args.n]
@@ -93,6 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         out[name] = {"on": {**on, "segmented_runs": calls["segmented_runs"]}, "checks_off": off,
                      "cost_ratio": round(off["entries_per_cpu_s"] / on["entries_per_cpu_s"], 2)}
     print(json.dumps(out, ensure_ascii=False, indent=2))
+    emit("align", figures(out), out)
     return 0
 
 

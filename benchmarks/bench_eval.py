@@ -12,6 +12,9 @@ timed test).
    evaluation/local_server.py with --latency seconds of think time per reply
    (the rate a real server would allow), and with none (the client's own ceiling).
 
+The rates go to benchmarks/run.py through benchmarks.results.emit; a scorer
+whose data is absent is left out of the figures and named in the details.
+
     python -m benchmarks.bench_eval [--items 2000] [--requests 400] [--latency 0.02] [--repeats 3]
 """
 from __future__ import annotations
@@ -130,24 +133,58 @@ def bench_http(n: int, latency: float, repeats: int) -> dict[int, float]:
     return out
 
 
+def scoring_figures(items: int, repeats: int) -> tuple[list[dict], list[str]]:
+    """Items/s per metric family, printed as measured; a family without its data is named, not guessed."""
+    from benchmarks.results import figure
+
+    figs, skipped = [], []
+    print(f"scoring throughput (median of {repeats}):")
+    choice = bench_choice(items, repeats)
+    print(f"  choice  {choice:>10.0f} items/s")
+    figs.append(figure("scoring, choice (ranking parse, MRR/Hits, char F1)", round(choice), "items/s"))
+    t2t = bench_t2t(items, repeats)
+    print(f"  t2t     {t2t:>10.0f} items/s" if t2t else "  t2t     skipped (no ../shared/data/duie)")
+    if t2t:
+        figs.append(figure("scoring, t2t (BLEU/ROUGE/METEOR on DuIE sentences)", round(t2t), "items/s"))
+    else:
+        skipped.append("t2t: no ../shared/data/duie")
+    t2kg = bench_t2kg(repeats)
+    print(f"  t2kg    {t2kg[0]:>10.0f} items/s ({t2kg[1]} Vicuna-13B responses)" if t2kg
+          else "  t2kg    skipped (no ../shared/data/text2kgbench)")
+    if t2kg:
+        figs.append(figure(f"scoring, t2kg ({t2kg[1]:,} Vicuna-13B responses)", round(t2kg[0]), "items/s"))
+    else:
+        skipped.append("t2kg: no ../shared/data/text2kgbench")
+    return figs, skipped
+
+
+def http_figures(requests: int, latency: float, repeats: int) -> list[dict]:
+    """Requests/s per concurrency, with the given server latency and with none."""
+    from benchmarks.results import figure
+
+    figs = []
+    for lat in (latency, 0.0):
+        rates = bench_http(requests, lat, repeats)
+        print(f"HTTP requests/s, server latency {lat * 1000:.0f} ms: "
+              + ", ".join(f"concurrency {c}: {r:.0f}" for c, r in rates.items()))
+        figs += [figure(f"HTTP backend, server latency {lat * 1000:.0f} ms, concurrency {c}", round(r), "requests/s")
+                 for c, r in rates.items()]
+    return figs
+
+
 def main(argv: list[str] | None = None) -> int:
+    from benchmarks.results import emit
+
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--items", type=int, default=2000)
     ap.add_argument("--requests", type=int, default=400)
     ap.add_argument("--latency", type=float, default=0.02, help="server think time per reply, seconds")
     ap.add_argument("--repeats", type=int, default=3)
     args = ap.parse_args(argv)
-    print(f"scoring throughput (median of {args.repeats}):")
-    print(f"  choice  {bench_choice(args.items, args.repeats):>10.0f} items/s")
-    t2t = bench_t2t(args.items, args.repeats)
-    print(f"  t2t     {t2t:>10.0f} items/s" if t2t else "  t2t     skipped (no ../shared/data/duie)")
-    t2kg = bench_t2kg(args.repeats)
-    print(f"  t2kg    {t2kg[0]:>10.0f} items/s ({t2kg[1]} Vicuna-13B responses)" if t2kg
-          else "  t2kg    skipped (no ../shared/data/text2kgbench)")
-    for latency in (args.latency, 0.0):
-        rates = bench_http(args.requests, latency, args.repeats)
-        print(f"HTTP requests/s, server latency {latency * 1000:.0f} ms: "
-              + ", ".join(f"concurrency {c}: {r:.0f}" for c, r in rates.items()))
+    figs, skipped = scoring_figures(args.items, args.repeats)
+    figs += http_figures(args.requests, args.latency, args.repeats)
+    emit("eval", figs, {"repeats": args.repeats, "items": args.items, "requests": args.requests,
+                        "skipped": skipped})
     return 0
 
 

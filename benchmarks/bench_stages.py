@@ -18,6 +18,9 @@ hours and a cost at the given price per vCPU-hour and GB-hour (defaults: the
 us-central1 batch list prices of n1-standard workers; check yours), plus the
 Beam overhead factor measured by bench_build (build CPU / plain loop CPU).
 
+The per-stage costs, the total and both estimates go to benchmarks/run.py
+through benchmarks.results.emit.
+
     python -m benchmarks.bench_stages [--n 5000] [--scale 27000000]
 """
 from __future__ import annotations
@@ -125,6 +128,19 @@ def estimate(per_entry: float, n: int, beam_factor: float, vcpu_price: float, gb
     }
 
 
+def figures(per_stage: dict[str, float], per_entry: float, scale: int, est: dict, est2: dict) -> list[dict]:
+    """CPU per raw entry, stage by stage and in total, and the two estimates for `scale` entries."""
+    from benchmarks.results import figure
+
+    figs = [figure(f"stage {s}", round(us, 1), "CPU us/raw entry") for s, us in per_stage.items()]
+    figs += [figure("all stages", round(per_entry * 1e6, 1), "CPU us/raw entry"),
+             figure("all stages, without Beam", round(1 / per_entry), "raw entries/s/core"),
+             figure(f"{scale:,} entries from the stages (x Beam overhead)", est["cpu_hours"], "CPU-hours"),
+             figure(f"{scale:,} entries from the whole-build rate + typing + domain", est2["cpu_hours"], "CPU-hours"),
+             figure(f"{scale:,} entries on Dataflow, from the whole-build rate", est2["dataflow_cost_usd"], "USD")]
+    return figs
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, default=5000, help="raw entries to measure on")
@@ -145,9 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=25, help="Dataflow --max_num_workers")
     ap.add_argument("--vcpus-per-worker", type=int, default=4, help="n1-standard-4 = 4")
     args = ap.parse_args(argv)
-    if not SHARED.is_dir():
-        print(f"bench_stages: {SHARED} is absent; it needs the real corpora", file=sys.stderr)
-        return 2
+    from benchmarks.results import emit, skip
+
+    if not SHARED.is_dir():  # a clean clone: recorded as skipped, with the reason
+        return skip("stages", f"no shared data at {SHARED}: it needs the real corpora")
     from benchmarks.raw_corpus import generate, write_jsonl
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -181,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                     args.workers, args.vcpus_per_worker)
     print(f"estimate for {args.scale:,} raw entries from the whole-build rate {args.build_rate:,.0f}/s/core "
           f"+ typing + domain ({conservative * 1e6:.0f} us/entry): " + json.dumps(est2))
+    emit("stages", figures(per_stage, per_entry, args.scale, est, est2),
+         {"entries": entries, "pairs": runs[0]["pairs"], "repeats": len(runs), "embedder_load_s": round(setup, 2),
+          "estimate_from_stages": est, "estimate_from_build_rate": est2})
     return 0
 
 

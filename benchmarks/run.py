@@ -197,13 +197,20 @@ def main(argv: list[str] | None = None) -> int:
     (out_dir / f"{stem}.json").write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (out_dir / f"{stem}.md").write_text(markdown(report), encoding="utf-8")
     print(f"\nresults: {out_dir / (stem + '.json')} and {out_dir / (stem + '.md')}", flush=True)
+    return exit_status(report)
+
+
+def exit_status(report: dict) -> int:
+    """1 when a benchmark failed or handed over no figures: a benchmark that ran but reported nothing
+    breaks the promise of the results file (every figure, with its target) as surely as a crash, and
+    when it only warned, four benchmarks without `emit` went unnoticed."""
     silent = [b["name"] for b in report["benchmarks"] if b["status"] == "no_figures"]
     if silent:
         print(f"no figures from: {', '.join(silent)} (call benchmarks.results.emit)", file=sys.stderr)
     failed = [b["name"] for b in report["benchmarks"] if b["status"] == "failed"]
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
-    return 1 if failed else 0
+    return 1 if failed or silent else 0
 
 
 if __name__ == "__main__":
