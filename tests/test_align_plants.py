@@ -91,3 +91,13 @@ def test_a_bare_number_before_a_range_dash_is_a_bound_in_the_other_units():
     raw = _entry("紫薇", "紫薇花期6～9月，果期9～12月。", [("高度", "6米")])
     assert ("高度", "6米") in _dropped(raw)
     assert ("高度", "6米") in _kept(_entry("紫薇", "紫薇高6米。", [("高度", "6米")]))
+
+
+def test_a_name_of_praise_is_not_what_the_plant_stands_for():
+    """`素有“花中君子”的美誉` names the orchid, `象征高洁` says what it stands
+    for: only the second is a 文化寓意 (docs/alignment.md, "Plants")."""
+    text = "兰花素有“花中君子”的美誉，象征高洁典雅。春兰又被誉为“国香”。"
+    raw = _entry("兰花", text, [("文化寓意", "花中君子"), ("文化寓意", "高洁典雅"), ("文化寓意", "国香")])
+    assert set(_kept(raw)) == {("文化寓意", "高洁典雅")}
+    dropped = _dropped(raw)
+    assert all("a name of praise, not a meaning" in dropped[("文化寓意", v)] for v in ("花中君子", "国香"))

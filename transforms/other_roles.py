@@ -151,6 +151,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "a company it founded"
     if album_singer(text, s, e, relation):
         return "the singer whose album holds it"
+    if relation in MEANING_RELATIONS and nickname_of_praise(text, s, e):
+        return "a name of praise, not a meaning"
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
     if relation in PRODUCTION_REGION and (market := _MARKET_AFTER.match(text, e)):
@@ -212,6 +214,19 @@ ALBUM_RELATIONS = frozenset({"所属专辑"})
 # `收录在郑嘉颖1994年发行的音乐专辑《梦想国》中`: whose album it is, told with
 # 的 (`梦想国专辑` without it names the album itself).
 _OWNED_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,14}?的[^，。；;《》的]{0,4}专辑")
+
+
+# Relations whose value is what a plant or a thing stands for (花语, 象征).
+MEANING_RELATIONS = frozenset({"文化寓意", "花语", "象征意义"})
+# A nickname of praise (`享有“花中之禽”的美誉`, `被誉为“花中皇后”`) is what the
+# plant is called, not what it stands for.
+_PRAISE_BEFORE = re.compile(r"(?:被誉为|誉为|被称为|号称|美称为)[“\"「]?$")
+_PRAISE_AFTER = re.compile(r"[”\"」]?(?:的|之)?(?:美誉|美称|雅称|誉称|称号)")
+
+
+def nickname_of_praise(text: str, s: int, e: int) -> bool:
+    """The mention text[s:e] is a name the text praises the entity with."""
+    return bool(_PRAISE_BEFORE.search(text, max(0, s - 5), s) or _PRAISE_AFTER.match(text, e))
 
 
 def album_singer(text: str, s: int, e: int, relation: str) -> bool:
