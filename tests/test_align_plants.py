@@ -101,3 +101,10 @@ def test_a_name_of_praise_is_not_what_the_plant_stands_for():
     assert set(_kept(raw)) == {("文化寓意", "高洁典雅")}
     dropped = _dropped(raw)
     assert all("a name of praise, not a meaning" in dropped[("文化寓意", v)] for v in ("花中君子", "国香"))
+
+
+def test_where_a_type_specimen_was_collected_is_not_where_the_plant_grows():
+    text = "珙桐的模式标本采自四川宝兴，它分布于湖北、四川、贵州等地的山地林中。"
+    raw = _entry("珙桐", text, [("地理分布", "四川宝兴"), ("地理分布", "湖北"), ("地理分布", "贵州")])
+    assert set(_kept(raw)) == {("地理分布", "湖北"), ("地理分布", "贵州")}
+    assert "where a type specimen was collected" in _dropped(raw)[("地理分布", "四川宝兴")]

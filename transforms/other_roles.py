@@ -153,6 +153,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "the singer whose album holds it"
     if relation in MEANING_RELATIONS and nickname_of_praise(text, s, e):
         return "a name of praise, not a meaning"
+    if relation in DISTRIBUTION_RELATIONS and _SPECIMEN_BEFORE.search(text, max(0, s - 10), s):
+        return "where a type specimen was collected"
     if relation in PRODUCTION_REGION and released_in(text, s, e):
         return "where it was released"
     if relation in PRODUCTION_REGION and (market := _MARKET_AFTER.match(text, e)):
@@ -215,6 +217,11 @@ ALBUM_RELATIONS = frozenset({"所属专辑"})
 # 的 (`梦想国专辑` without it names the album itself).
 _OWNED_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,14}?的[^，。；;《》的]{0,4}专辑")
 
+
+# Relations whose value is where a plant grows.
+DISTRIBUTION_RELATIONS = frozenset({"地理分布", "分布", "分布区域", "产地"})
+# `模式标本采自四川康定`: where a botanist collected the type, not where it grows.
+_SPECIMEN_BEFORE = re.compile(r"标本采?[自于][^，。；;]{0,6}$")
 
 # Relations whose value is what a plant or a thing stands for (花语, 象征).
 MEANING_RELATIONS = frozenset({"文化寓意", "花语", "象征意义"})
