@@ -105,20 +105,20 @@ def test_an_album_singer_who_also_produced_it_keeps_both_roles():
 
 
 def test_a_role_in_brackets_after_a_name_binds_that_name():
-    """`周蓝萍（作曲）、潘英杰（作词）`: each bracket says the role of the
-    name before it; the cue of the name before does not reach past it."""
-    text = "《绿岛小夜曲》写于1954年，由周蓝萍（作曲）、潘英杰（作词）合作完成。"
-    raw = _entry("绿岛小夜曲", text, [("作曲", "周蓝萍"), ("作词", "潘英杰"), ("作曲", "潘英杰"), ("作词", "周蓝萍")])
+    """`汤尼（作曲）、孙仪（作词）`: each bracket says the role of the name
+    before it; the cue of the name before does not reach past it."""
+    text = "《月亮代表我的心》由汤尼（作曲）、孙仪（作词）写成，后经邓丽君演唱而流行。"
+    raw = _entry("月亮代表我的心", text, [("作曲", "汤尼"), ("作词", "孙仪"), ("作曲", "孙仪"), ("作词", "汤尼")])
     kept, dropped = _kept(raw), _dropped(raw)
-    assert set(kept) == {("作曲", "周蓝萍"), ("作词", "潘英杰")}
-    assert kept[("作词", "潘英杰")]["cue"] == "作词"
-    assert "(作词)" in dropped[("作曲", "潘英杰")] and "(作曲)" in dropped[("作词", "周蓝萍")]
+    assert set(kept) == {("作曲", "汤尼"), ("作词", "孙仪")}
+    assert kept[("作词", "孙仪")]["cue"] == "作词"
+    assert "(作词)" in dropped[("作曲", "孙仪")] and "(作曲)" in dropped[("作词", "汤尼")]
 
 
 def test_the_singer_whose_album_holds_the_song_is_not_the_album():
-    """`收录在刘若英2000年发行的专辑《我等你》中`: 刘若英 owns the album, 我等你
+    """`收录于刘若英2000年发行的专辑《我等你》`: 刘若英 owns the album, 我等你
     is it. Without 的 (`收录在我等你专辑中`) the name before 专辑 is the album."""
-    text = "《后来》是刘若英演唱的歌曲，收录在刘若英2000年发行的专辑《我等你》中。"
+    text = "《后来》由刘若英演唱，后收录于刘若英2000年发行的专辑《我等你》。"
     raw = _entry("后来", text, [("歌手", "刘若英"), ("所属专辑", "我等你"), ("所属专辑", "刘若英")])
     assert ("所属专辑", "我等你") in _kept(raw)
     assert "the singer whose album holds it" in _dropped(raw)[("所属专辑", "刘若英")]
@@ -130,10 +130,21 @@ def test_a_date_in_a_person_s_cell_does_not_make_the_role_a_dated_one():
     """A wrong cell (`主演 1993年1月1日`) is of another kind; it must not turn
     主演 into a relation whose cue binds dates, or `张国荣…主演` would stop
     telling the lead from the director."""
-    text = "《霸王别姬》是陈凯歌执导，张国荣、张丰毅、巩俐主演的剧情片，1993年1月1日在香港上映。"
+    text = "《霸王别姬》由陈凯歌执导，张国荣、张丰毅、巩俐主演，1993年1月1日在香港首映。"
     rows = [("导演", "陈凯歌"), ("主演", "张国荣"), ("上映时间", "1993年1月1日")]
     wrong = [("导演", "张国荣"), ("主演", "1993年1月1日")]
     raw = _entry("霸王别姬", text, rows + wrong)
     kept, dropped = _kept(raw), _dropped(raw)
     assert set(kept) == set(rows)
     assert "主演" in dropped[("导演", "张国荣")]
+
+
+def test_names_joined_by_an_ampersand_or_a_slash_share_the_credit_before_them():
+    """`作词：徐世珍&吴辉福 作曲：JerryC`, `导演: A / B`: the list goes on past
+    `&` and `/`, so the credit before the colon binds every name of it."""
+    text = "电影《我的少女时代》主题曲《小幸运》 演唱：田馥甄 作词：徐世珍&吴辉福 作曲：JerryC"
+    rows = [("歌手", "田馥甄"), ("作词", "徐世珍"), ("作词", "吴辉福"), ("作曲", "JerryC")]
+    raw = _entry("小幸运", text, rows + [("作曲", "吴辉福")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == set(rows) and kept[("作词", "吴辉福")]["cue"] == "作词"
+    assert "(作词)" in dropped[("作曲", "吴辉福")]

@@ -81,13 +81,14 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 # a pronoun (`李沧东作家编剧`, `张艺谋他导演的`) and particles (`A等主演`,
 # `A共同执导`, `根据A同名小说改编`).
 _NOTE = r"(?:[（(][^）)，。；;]{0,15}[）)])?"  # `C.Y.Kong（江志仁）编曲`
-_RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及][^，。；;：:、和与及（(]{{1,20}}{_NOTE})*"
+_RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及&＆/／][^，。；;：:、和与及&＆/／（(]{{1,20}}{_NOTE})*"
                         r"(?:先生|女士|老师|作家|本人|他|她)?"
                         r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$"
                         r"|^[（(]$")  # `周蓝萍（作曲）、潘英杰（作词）`: the role in brackets after the name
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
-_LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}(?:[^，。；;：:、和与及]{1,15}[、和与及])*$")
+_LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}"
+                       r"(?:[^，。；;：:、和与及&＆/／]{1,15}[、和与及&＆/／])*$")  # `作词：于光中&毛毛`, `导演: A / B`
 
 
 # Nouns a nationality or an origin qualifies, with up to four characters of
