@@ -148,3 +148,15 @@ def test_names_joined_by_an_ampersand_or_a_slash_share_the_credit_before_them():
     kept, dropped = _kept(raw), _dropped(raw)
     assert set(kept) == set(rows) and kept[("作词", "吴辉福")]["cue"] == "作词"
     assert "(作词)" in dropped[("作曲", "吴辉福")]
+
+
+def test_an_ideographic_space_ends_a_credit():
+    """Scraped credit lines are set apart by ideographic spaces
+    (`作词：贝林(黄嘉谟)　作曲：晏如(刘雪庵)`): a credit on one side says
+    nothing of the names on the other."""
+    text = "《何日君再来》（1937年电影《三星伴月》插曲）　作词：贝林(黄嘉谟)　作曲：晏如(刘雪庵)　演唱：周璇"
+    rows = [("作词", "黄嘉谟"), ("作曲", "刘雪庵"), ("歌手", "周璇")]
+    raw = _entry("何日君再来", text, rows + [("作词", "刘雪庵"), ("作曲", "黄嘉谟")])
+    assert set(_kept(raw)) == set(rows)
+    dropped = _dropped(raw)
+    assert "no cue of 作词" in dropped[("作词", "刘雪庵")] and "no cue of 作曲" in dropped[("作曲", "黄嘉谟")]

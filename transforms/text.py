@@ -215,9 +215,11 @@ SENTENCE_END = frozenset("。！？!?；;\n")
 # Clauses and sentences: what a cue binds within, and where a deed's verb
 # must stand (transforms/roles.py, transforms/align_forms.py).
 # A comma between digits groups thousands (`海拔高度1,545米`): it ends no clause.
+# An ideographic space sets scraped segments apart (`作词：贝林　作曲：晏如`): it
+# ends both.
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，")))) + "]"
-                             r"|,(?!\d{3}(?!\d))|(?<!\d),")
-_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END))) + "]")
+                             r"|,(?!\d{3}(?!\d))|(?<!\d),|\u3000")
+_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END))) + "]|\u3000")
 
 
 @lru_cache(maxsize=256)
@@ -235,10 +237,10 @@ def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
 
 
 def clause_span(text: str, pos: int) -> tuple[int, int]:
-    """The clause (between `，；。` and line breaks) holding text[pos]."""
+    """The clause (between `，；。`, line breaks and ideographic spaces) holding text[pos]."""
     return _span(text, pos, False)
 
 
 def sentence_span(text: str, pos: int) -> tuple[int, int]:
-    """The sentence (between `。；！？` and line breaks) holding text[pos]."""
+    """The sentence (between `。；！？`, line breaks and ideographic spaces) holding text[pos]."""
     return _span(text, pos, True)
