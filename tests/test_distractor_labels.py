@@ -94,7 +94,7 @@ def test_no_held_out_plant_item_has_a_right_answer_among_its_wrong_ones(shared_d
     assert built["heldout/round 1"]["not_asked"] == 25  # the tails of open relations: 地理分布, 功用价值, 颜色…
     # Round 2 was drawn from the items as built: none with a right answer among the wrong
     # (its two either-or items, 落叶灌木或小乔木 for a 落叶小乔木, now take other options). One is no
-    # longer asked: 西番莲's 文化寓意 果汁之王, a name of praise (`有“果汁之王”的美誉`) the text
+    # longer asked: 西番莲's 文化寓意 果汁之王, a name of praise the text
     # gives, not a meaning, so the aligner drops the triple since session 31.
     assert built["heldout/round 2"]["items"] == 39 and built["heldout/round 2"]["not_asked"] == 1
     assert built["heldout/round 2"]["ambiguous_items"] == 0.0

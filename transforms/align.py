@@ -206,7 +206,7 @@ class AlignContext:
             dated = {}
             for t in self._triples:
                 kind = dated_kind(t["tail"])
-                # a date given as a person's role (`主演 2012年8月25日`) is
+                # a date given as a person's role (`主演 1993年1月1日`) is
                 # of another kind: it makes no dated relation of 主演
                 if kind is not None and not kind_mismatch(t["tail"], t["relation"]):
                     dated[t["relation"]] = kind

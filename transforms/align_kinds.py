@@ -3,9 +3,10 @@ several relations (split out of transforms/align.py; issue 10 §2).
 
 A date never fills a person's role, a person never a date's; a title in 《》
 names a work; a school is no one's nationality, a year no company's seat
-nor its capital, a country no school (_not_of_kind). When the entry itself gives one value for two relations that
-exclude each other (父亲 and 母亲, 歌手 and 所属专辑), only a cue binding the
-mention tells which one the text states.
+nor its capital, a country no school (_not_of_kind). When the entry itself
+gives one value for two relations that exclude each other (父亲 and 母亲,
+歌手 and 所属专辑), only a cue binding the mention tells which one the text
+states.
 """
 from __future__ import annotations
 
@@ -217,9 +218,10 @@ def _relation_kind(relation: str) -> str | None:
 
 
 def _not_of_kind(v: str, kind: str) -> str | None:
-    """Why `v` is plainly not a value of `kind` (_relation_kind), or None. `国籍 中央戏剧学院`, `注册资本
-    2009年`, `毕业院校 中国`, `获奖 北京大学`, `号 北宋`: DuIE's tails swapped
-    between relations are of these; a Baike cell of them is a wrong cell."""
+    """Why `v` is plainly not a value of `kind` (_relation_kind), or None.
+    `国籍 中央戏剧学院`, `注册资本 2009年`, `毕业院校 中国`, `获奖 北京大学`,
+    `号 北宋`: DuIE's tails swapped between relations are of these; a Baike
+    cell of them is a wrong cell."""
     if kind in ("person_place", "place") and (_date_form(v) or _amount_form(v)):
         return "a date or an amount, not a place"
     # (a dynasty is a historical person's 国籍 in DuIE: `多尔衮 国籍 清朝`)

@@ -213,19 +213,19 @@ def album_owner(text: str, s: int, e: int, relation: str) -> bool:
 
 # Relations whose value is the album a song is on.
 ALBUM_RELATIONS = frozenset({"所属专辑"})
-# `收录在郑嘉颖1994年发行的音乐专辑《梦想国》中`: whose album it is, told with
-# 的 (`梦想国专辑` without it names the album itself).
+# `收录于刘若英2000年发行的专辑《我等你》`: whose album it is, told with
+# 的 (`我等你专辑` without it names the album itself).
 _OWNED_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,14}?的[^，。；;《》的]{0,4}专辑")
 
 
 # Relations whose value is where a plant grows.
 DISTRIBUTION_RELATIONS = frozenset({"地理分布", "分布", "分布区域", "产地"})
-# `模式标本采自四川康定`: where a botanist collected the type, not where it grows.
+# `模式标本采自四川宝兴`: where a botanist collected the type, not where it grows.
 _SPECIMEN_BEFORE = re.compile(r"标本采?[自于][^，。；;]{0,6}$")
 
 # Relations whose value is what a plant or a thing stands for (花语, 象征).
 MEANING_RELATIONS = frozenset({"文化寓意", "花语", "象征意义"})
-# A nickname of praise (`享有“花中之禽”的美誉`, `被誉为“花中皇后”`) is what the
+# A nickname of praise (`素有“花中君子”的美誉`, `被誉为“国香”`) is what the
 # plant is called, not what it stands for.
 _PRAISE_BEFORE = re.compile(r"(?:被誉为|誉为|被称为|号称|美称为)[“\"「]?$")
 _PRAISE_AFTER = re.compile(r"[”\"」]?(?:的|之)?(?:美誉|美称|雅称|誉称|称号)")
@@ -238,7 +238,7 @@ def nickname_of_praise(text: str, s: int, e: int) -> bool:
 
 def album_singer(text: str, s: int, e: int, relation: str) -> bool:
     """The name at text[s:e] is the singer whose album holds the song, not
-    the album: `收录于张惠妹1997年发行的个人专辑《Bad Boy》`."""
+    the album: `收录于刘若英2000年发行的专辑《我等你》`."""
     return (relation in ALBUM_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
             and bool(_OWNED_ALBUM_AFTER.match(text[e:e + 24])))
 

@@ -84,11 +84,11 @@ _NOTE = r"(?:[（(][^）)，。；;]{0,15}[）)])?"  # `C.Y.Kong（江志仁）�
 _RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及&＆/／][^，。；;：:、和与及&＆/／（(]{{1,20}}{_NOTE})*"
                         r"(?:先生|女士|老师|作家|本人|他|她)?"
                         r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$"
-                        r"|^[（(]$")  # `周蓝萍（作曲）、潘英杰（作词）`: the role in brackets after the name
+                        r"|^[（(]$")  # `汤尼（作曲）、孙仪（作词）`: the role in brackets after the name
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
 _LEFT_GAP = re.compile(r"^(?:[由是为于在有以如：:家人者师]|担任|人是|者是|者为|包括|包含){0,3}"
-                       r"(?:[^，。；;：:、和与及&＆/／]{1,15}[、和与及&＆/／])*$")  # `作词：于光中&毛毛`, `导演: A / B`
+                       r"(?:[^，。；;：:、和与及&＆/／]{1,15}[、和与及&＆/／])*$")  # `作词：徐世珍&吴辉福`, `导演: A / B`
 
 
 # Nouns a nationality or an origin qualifies, with up to four characters of
@@ -172,7 +172,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         right = right[1:]  # `担任影片的导演`: the noun qualifies the next cue, it binds nothing
     # A nationality qualifies the noun after it (`美国的一支乐队`); the noun
     # before it is a subject the place is told of (`该组合在美国成立`).
-    # A cue in brackets after a name (`周蓝萍（作曲）`) is that name's role only.
+    # A cue in brackets after a name (`汤尼（作曲）`) is that name's role only.
     left = [c for c in cues if c[1] <= s and not (relation in BOUND_IN_CLAUSE and c[2] in _NOUN_CUES)
             and not (text[c[0] - 1:c[0]] in ("（", "(") and text[c[1]:c[1] + 1] in ("）", ")"))]
     binding: list[tuple] = []
