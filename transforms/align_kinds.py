@@ -173,7 +173,8 @@ _COMPANY_RELATIONS = frozenset({"出品公司", "发行公司", "制作公司", 
 # A person's style name (`东坡居士`, `铁冠道人`) is no dynasty.
 _STYLE_END = re.compile(r"(?:居士|道人|山人|先生)$")
 _DATE_UNIT = re.compile(r"[年月日]")
-_SCHOOL = re.compile(r"(?:大学|学院|学校|中学|小学|学堂)$")
+# How a school's name ends (四川省委党校, 北京电影学院); the items stage types its options by it too.
+SCHOOL_NAME = re.compile(r"(?:大学|学院|中学|小学|学校|学堂|党校|研究生院|分校|附中|高中|职中|技校)$")
 _AWARD = re.compile(r"奖项?$")
 _NUMBER = re.compile(r"[0-9０-９〇一二三四五六七八九十两百千万亿]")
 
@@ -225,13 +226,13 @@ def _not_of_kind(v: str, kind: str) -> str | None:
     if kind in ("person_place", "place") and (_date_form(v) or _amount_form(v)):
         return "a date or an amount, not a place"
     # (a dynasty is a historical person's 国籍 in DuIE: `多尔衮 国籍 清朝`)
-    if kind == "person_place" and (_SCHOOL.search(v) or _AWARD.search(v)):
+    if kind == "person_place" and (SCHOOL_NAME.search(v) or _AWARD.search(v)):
         return "a school or an award, not a place"
     if kind == "amount" and (_date_form(v) or not _NUMBER.search(v)):
         return "no amount"
     if kind == "school" and (v in COUNTRIES or _AWARD.search(v) or _date_form(v)):
         return "a country, an award or a date, not a school"
-    if kind == "award" and (_SCHOOL.search(v) or v in COUNTRIES):
+    if kind == "award" and (SCHOOL_NAME.search(v) or v in COUNTRIES):
         return "a school or a country, not an award"
     if kind == "style_name" and (_DYNASTY.match(v) or _date_form(v)):
         return "a dynasty or a date, not a name"

@@ -40,6 +40,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from transforms.align_kinds import SCHOOL_NAME
 from transforms.defining_clause import defining_phrases, opening_sentence
 from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS
@@ -58,8 +59,6 @@ def taxon_rank(name: str) -> str | None:
     return _RANKS.get(name.strip()[-1:]) if len(name.strip()) >= 2 else None
 
 
-# How a school's name ends (四川省委党校, 北京电影学院).
-_SCHOOL = re.compile(r"(?:大学|学院|中学|小学|学校|党校|研究生院|分校|附中|高中|职中|技校)$")
 
 
 def option_type(name: str, typed: str) -> str:
@@ -75,7 +74,7 @@ def option_type(name: str, typed: str) -> str:
         return "date"
     if typed == "species" and len(name) >= 2 and _TAXON.search(name):
         return "taxon"
-    if typed == "organisation" and _SCHOOL.search(name):
+    if typed == "organisation" and SCHOOL_NAME.search(name):
         return "school"
     return typed
 
