@@ -204,11 +204,16 @@ def predecessor_date(text: str, s: int) -> bool:
 _IN_ALBUM_BEFORE = re.compile(r"收录(?:于|在|进)$")
 
 
+def _named_before_album(text: str, s: int, e: int, album_after: re.Pattern) -> bool:
+    """The name at text[s:e] stands right after 收录于/在/进, with the album it
+    owns told after it (`album_after`)."""
+    return bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s)) and bool(album_after.match(text[e:e + 24]))
+
+
 def album_owner(text: str, s: int, e: int, relation: str) -> bool:
     """The name at text[s:e] is the singer whose album holds the song
     (`收录进张震岳那年推出的专辑`): it names the song's singer."""
-    return (relation in SINGER_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
-            and bool(_ALBUM_AFTER.match(text[e:e + 24])))
+    return relation in SINGER_RELATIONS and _named_before_album(text, s, e, _ALBUM_AFTER)
 
 
 # Relations whose value is the album a song is on.
@@ -216,6 +221,12 @@ ALBUM_RELATIONS = frozenset({"所属专辑"})
 # `收录于刘若英2000年发行的专辑《我等你》`: whose album it is, told with
 # 的 (`我等你专辑` without it names the album itself).
 _OWNED_ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,14}?的[^，。；;《》的]{0,4}专辑")
+
+
+def album_singer(text: str, s: int, e: int, relation: str) -> bool:
+    """The name at text[s:e] is the singer whose album holds the song, not
+    the album: `收录于刘若英2000年发行的专辑《我等你》`."""
+    return relation in ALBUM_RELATIONS and _named_before_album(text, s, e, _OWNED_ALBUM_AFTER)
 
 
 # Relations whose value is where a plant grows.
@@ -234,13 +245,6 @@ _PRAISE_AFTER = re.compile(r"[”\"」]?(?:的|之)?(?:美誉|美称|雅称|誉�
 def nickname_of_praise(text: str, s: int, e: int) -> bool:
     """The mention text[s:e] is a name the text praises the entity with."""
     return bool(_PRAISE_BEFORE.search(text, max(0, s - 5), s) or _PRAISE_AFTER.match(text, e))
-
-
-def album_singer(text: str, s: int, e: int, relation: str) -> bool:
-    """The name at text[s:e] is the singer whose album holds the song, not
-    the album: `收录于刘若英2000年发行的专辑《我等你》`."""
-    return (relation in ALBUM_RELATIONS and bool(_IN_ALBUM_BEFORE.search(text, max(0, s - 3), s))
-            and bool(_OWNED_ALBUM_AFTER.match(text[e:e + 24])))
 
 
 def album_date(text: str, sentence_start: int, s: int, e: int) -> bool:
