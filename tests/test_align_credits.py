@@ -160,3 +160,56 @@ def test_an_ideographic_space_ends_a_credit():
     assert set(_kept(raw)) == set(rows)
     dropped = _dropped(raw)
     assert "no cue of 作词" in dropped[("作词", "刘雪庵")] and "no cue of 作曲" in dropped[("作曲", "黄嘉谟")]
+
+
+def test_the_one_character_keys_of_a_credit_line_bind_the_name_after_them():
+    """`词：施人诚 曲：玉城千春 唱：刘若英`: a song's credit line keys its names
+    by one character. Each key binds the name after its colon, so a name
+    the entry gives the other credit is in another role; a key glued to the
+    title before it (`后来词：`) is still a key."""
+    text = "《后来》 词：施人诚 曲：玉城千春 唱：刘若英"
+    rows = [("作词", "施人诚"), ("作曲", "玉城千春"), ("歌手", "刘若英")]
+    raw = _entry("后来", text, rows + [("作曲", "施人诚"), ("作词", "刘若英")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == set(rows)
+    assert kept[("作词", "施人诚")]["cue"] == "词" and kept[("歌手", "刘若英")]["cue"] == "唱"
+    assert "(词)" in dropped[("作曲", "施人诚")] and "(唱)" in dropped[("作词", "刘若英")]
+    glued = _entry("后来", "后来词：施人诚曲：玉城千春", [("作词", "施人诚"), ("作曲", "施人诚")])
+    assert set(_kept(glued)) == {("作词", "施人诚")}
+
+
+def test_credit_keys_after_a_slash_and_of_a_relation_the_entry_lacks():
+    """`【词/林夕、曲/柳重言、唱/王菲】`: the slash keys a name as the colon
+    does. The entry need not have the key's relation: the name after `唱/`
+    is the singer, so no lyricist is read there."""
+    text = "《红豆》【词/林夕、曲/柳重言、唱/王菲】收录于专辑《唱游》。"
+    raw = _entry("红豆", text, [("作词", "林夕"), ("作曲", "柳重言"), ("作词", "王菲"), ("作曲", "林夕")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == {("作词", "林夕"), ("作曲", "柳重言")}
+    assert "(唱)" in dropped[("作词", "王菲")] and "(词)" in dropped[("作曲", "林夕")]
+
+
+def test_a_credit_key_is_never_the_end_of_a_longer_word():
+    """`歌词：`, `主题曲：`, `主编：`, `合唱：`: the character ends another word
+    before its colon and keys no credit; `作词：` is the table's own cue."""
+    from transforms.role_cues import CREDIT_KEY_RE
+
+    for line in ("歌词：月光下", "电视剧《还珠格格》主题曲：《当》", "主编：金庸", "合唱：群星", "作词：林夕", "词曲：罗大佑"):
+        assert CREDIT_KEY_RE.search(line) is None, line
+    assert [m.group() for m in CREDIT_KEY_RE.finditer("词：甲 曲/乙 主唱：丙 唱：丁")] == ["词", "曲", "主唱", "唱"]
+
+
+def test_a_name_joined_to_the_song_s_title_by_a_dash_is_no_lyricist_or_composer():
+    """`王菲 - 红豆 作词：林夕 作曲：柳重言`: a track listing's header names the
+    singer beside the title, so the name there credits neither the words nor
+    the music; the title may come first (`《红豆》——王菲`)."""
+    for text in ("王菲 - 红豆 作词：林夕 作曲：柳重言", "《红豆》——王菲 作词：林夕 作曲：柳重言"):
+        raw = _entry("红豆", text, [("作词", "林夕"), ("作曲", "柳重言"), ("作词", "王菲"), ("作曲", "王菲")])
+        kept, dropped = _kept(raw), _dropped(raw)
+        assert set(kept) == {("作词", "林夕"), ("作曲", "柳重言")}, text
+        assert "the singer's header" in dropped[("作词", "王菲")] and "the singer's header" in dropped[("作曲", "王菲")]
+    # a dash to another song's title heads that song, not this one
+    from transforms.other_roles import singer_header
+
+    assert singer_header("周杰伦 - 晴天", 0, 3, ("晴天",)) and not singer_header("周杰伦 - 晴天", 0, 3, ("七里香",))
+    assert singer_header("《晴天》—周杰伦", 5, 8, ("晴天",)) and not singer_header("周杰伦-", 0, 3, ("晴天",))

@@ -59,7 +59,9 @@ from transforms.longer_names import inside_longer_name
 from transforms.modifiers import modified_mention
 from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import entry_lexicon, word_fit
-from transforms.other_roles import NEARBY_RELATIONS, address_of_another, is_award_relation, nominated
+from transforms.other_roles import (
+    NEARBY_RELATIONS, SONG_CREDITS, address_of_another, is_award_relation, nominated, singer_header,
+)
 from transforms.text import boundary_ok, normalise
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
 
@@ -278,6 +280,10 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
 
 # The dates in brackets right after the entity's name are its own: no cue needed.
 _LIFESPAN_EVIDENCE = _roles.RoleEvidence("own", "lifespan", 1.0)
+# `王菲 - 红豆` heads the song with its singer: no lyricist's or composer's
+# credit (whether it says who sings is left to the cues: the labellers read
+# such a header either way).
+_HEADER_OF_ANOTHER = _roles.RoleEvidence("other", "the singer's header", 0.0)
 
 
 def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignConfig | None = None,
@@ -357,6 +363,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 anchors = ctx.date_anchors if date_like else ctx.quantity_anchors
                 ev = _roles.dated_role(ctx.cues, relation, s, e, list(anchors),
                                        "date" if date_like else "quantity")
+            elif relation in SONG_CREDITS and singer_header(text, s, e, ctx.own_names):
+                ev = _HEADER_OF_ANOTHER
             else:
                 ev = _roles.name_role(ctx.cues, relation, s, e)
             if ev.verdict in ("own", "neutral") and nominated(text, s, e, relation, value):

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 
 from transforms.other_roles import is_award_relation
-from transforms.role_cues import CUE_TABLE
+from transforms.role_cues import CREDIT_KEY_RE, CREDIT_KEYS, CUE_TABLE
 
 # A cue followed by a colon (`作词：`) names what comes after it.
 COLON = re.compile(r"\s*[：:]")
@@ -158,8 +158,22 @@ class CueIndex:
         seg = self.text[lo:hi]
         out = [c for ch, pairs in self._plans.get(relation, ()) if ch in seg
                for c in _occurrences(seg, lo, pairs) if c[1] <= s or c[0] >= e]
+        out += [c for c in self._credit_keys(seg, lo) if c[3] == relation and (c[1] <= s or c[0] >= e)]
         out = self._outside_categories(seg, out)
         out.sort()
+        return out
+
+    def _credit_keys(self, seg: str, lo: int) -> list[tuple[int, int, str, str]]:
+        """The keys of a credit line in `seg` (`词：`, `曲/`; role_cues.CREDIT_KEYS),
+        each as a cue of the entry's relations of that credit, or as FOREIGN
+        when it has none: the name after `词：` is a lyricist either way."""
+        if "：" not in seg and ":" not in seg and "/" not in seg and "／" not in seg:
+            return []
+        out = []
+        for m in CREDIT_KEY_RE.finditer(seg):
+            key = m.group()
+            own = [r for r in CREDIT_KEYS[key] if r in self._plans]
+            out += [(lo + m.start(), lo + m.end(), key, r) for r in own or (FOREIGN,)]
         return out
 
     def _outside_categories(self, seg: str, cues: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
@@ -201,6 +215,7 @@ class CueIndex:
         for m in _event_regex().finditer(seg):
             if m.group() not in self.own_words:
                 out.append((lo + m.start(), lo + m.end(), m.group(), EVENT))
+        out += self._credit_keys(seg, lo)
         if "：" in seg or ":" in seg:
             for m in _foreign_regex().finditer(seg):
                 if m.group() not in self.own_words and COLON.match(self.text, lo + m.end()):

@@ -216,6 +216,22 @@ def album_owner(text: str, s: int, e: int, relation: str) -> bool:
     return relation in SINGER_RELATIONS and _named_before_album(text, s, e, _ALBUM_AFTER)
 
 
+# A song's credits other than its singer.
+SONG_CREDITS = frozenset({"作词", "填词", "作曲", "谱曲", "编曲"})
+_DASH = r"\s*[-－—–]+\s*"
+
+
+def singer_header(text: str, s: int, e: int, names: tuple[str, ...]) -> bool:
+    """The name at text[s:e] heads a song as its singer, joined to the
+    song's title by a dash (`王菲 - 红豆`, `《红豆》——王菲`): a track
+    listing's or a lyrics sheet's header, which credits the singer only."""
+    after = re.match(_DASH + "《?", text[e:e + 8])
+    if after and any(len(n) >= 2 and text.startswith(n, e + after.end()) for n in names):
+        return True
+    before = re.search("》?" + _DASH + "$", text[max(0, s - 8):s])
+    return bool(before) and any(len(n) >= 2 and text.endswith(n, 0, s - len(before.group())) for n in names)
+
+
 # Relations whose value is the album a song is on.
 ALBUM_RELATIONS = frozenset({"所属专辑"})
 # `收录于刘若英2000年发行的专辑《我等你》`: whose album it is, told with

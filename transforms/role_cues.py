@@ -140,6 +140,18 @@ QUALIFIES_A_THING = {
 # A character that someone is said to play (`王宝强饰演了执着的新兵许三多`) is a
 # part of the work, not said to be its lead: unless a cue of 主角 binds it.
 PART_PLAYED = {"主角": re.compile(r"(?:饰演|扮演|饰)[^，。；;]{0,12}$")}
+# The one-character keys of a song's credit line (`词：甲 曲：乙 唱：丙`,
+# `【词/甲、曲/乙】`): cues of their credit only before a colon or a slash,
+# and never as the end of a longer word (`歌词：`, `主题曲：`, `主编：` are no
+# credits; `编` is left out for that reason). Outside such a line the
+# characters are too common to count.
+CREDIT_KEYS = {"词": ("作词", "填词"), "曲": ("作曲", "谱曲"),
+               "唱": ("歌手", "演唱者", "歌曲原唱", "原唱", "演唱歌手"),
+               "主唱": ("歌手", "演唱者", "歌曲原唱", "原唱", "演唱歌手")}
+CREDIT_KEY_RE = re.compile(r"(?<![作填歌台讲祝致誓奖献贺幕题念颂宋诗唱说名动代量副连助叹键挽悼答谢])词(?=\s*[：:/／])"
+                           r"|(?<![作谱编歌词题插舞乐名金组序戏单新选神首尾头奏响夜元散琴唱])曲(?=\s*[：:/／])"
+                           r"|主唱(?=\s*[：:])"
+                           r"|(?<![演原翻合主领独伴和对说传歌清轮齐重])唱(?=\s*[：:/／])")
 # Relations stated only by a mention their cue binds: style words are common
 # adjectives of music texts (`流行组合`, `摇滚乐队`, `民谣歌手`), and a song's
 # style is said of the song (`一首流行歌曲`, `曲风以摇滚为主`).

@@ -40,7 +40,7 @@ from transforms.other_roles import (
     album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
 )
 from transforms.role_cues import (
-    BOUND_IN_CLAUSE, BOUND_ONLY, CREDIT_RELATIONS, CUE_TABLE, PART_PLAYED, PERSON_RELATIONS, QUALIFIED,
+    BOUND_IN_CLAUSE, BOUND_ONLY, CREDIT_KEYS, CREDIT_RELATIONS, CUE_TABLE, PART_PLAYED, PERSON_RELATIONS, QUALIFIED,
     QUALIFIES_A_THING, SELF_QUALIFIED, SENTENCE_CUE_ONLY, SENTENCE_EVIDENCE,
 )
 from transforms.text import clause_span, sentence_span
@@ -125,9 +125,17 @@ def _squeeze(gap: str) -> str:
     return "".join(gap.split())
 
 
-def _binds_right(text: str, cue_end: int) -> bool:
-    """`作词：林夕`: a cue followed by a colon names what comes after it."""
-    return bool(COLON.match(text, cue_end))
+_KEY_SLASH = re.compile(r"\s*[/／]")
+
+
+def _separator(text: str, cue: tuple[int, int, str, str]) -> re.Match | None:
+    """The colon after a cue (`作词：林夕`), or the slash after a credit key (`词/林夕`)."""
+    return COLON.match(text, cue[1]) or (_KEY_SLASH.match(text, cue[1]) if cue[2] in CREDIT_KEYS else None)
+
+
+def _binds_right(text: str, cue: tuple[int, int, str, str]) -> bool:
+    """A cue followed by a colon names what comes after it, and only that."""
+    return _separator(text, cue) is not None
 
 
 def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
@@ -166,7 +174,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         # `北大创办于1898年` dates the founding, it does not name 北大 in that role.
         cues = [c for c in cues if c[3] == relation or c[3] not in index.dated]
     own_anywhere = [c for c in cues if c[3] == relation]
-    right = [c for c in cues if c[0] >= e and not _binds_right(text, c[1])]
+    right = [c for c in cues if c[0] >= e and not _binds_right(text, c)]
     if (len(right) > 1 and right[0][3] in BOUND_IN_CLAUSE and text.startswith("的", right[0][1])
             and right[1][0] == right[0][1] + 1):
         right = right[1:]  # `担任影片的导演`: the noun qualifies the next cue, it binds nothing
@@ -176,10 +184,9 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     left = [c for c in cues if c[1] <= s and not (relation in BOUND_IN_CLAUSE and c[2] in _NOUN_CUES)
             and not (text[c[0] - 1:c[0]] in ("（", "(") and text[c[1]:c[1] + 1] in ("）", ")"))]
     binding: list[tuple] = []
-    if left and _binds_right(text, left[-1][1]):
-        colon = COLON.match(text, left[-1][1]).end()
-        if _LEFT_GAP.match(_squeeze(text[colon:s])):
-            binding = _left_group(text, left)  # `词曲：罗大佑`, `作词/作曲/编曲：周杰伦`
+    sep = _separator(text, left[-1]) if left else None
+    if sep is not None and _LEFT_GAP.match(_squeeze(text[sep.end():s])):
+        binding = _left_group(text, left)  # `词曲：罗大佑`, `作词/作曲/编曲：周杰伦`, `词/林夕`
     if not binding and right and (_RIGHT_GAP.match(_squeeze(text[e:right[0][0]]))
                                   or (_qualified_noun(right) and _MODIFIERS.match(text[e:right[0][0]]))):
         group_end = right[0][1]
@@ -192,7 +199,7 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
                 binding.append(c)  # two cues at one place (演员 / 演员…)
     right_binding = binding
     binding = []
-    if left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])) and not _binds_right(text, left[-1][1]):
+    if left and _LEFT_GAP.match(_squeeze(text[left[-1][1]:s])) and sep is None:
         binding = _left_group(text, left)
     if binding and right_binding and relation not in {c[3] for c in binding}:
         binding = []  # a cue on the right wins unless the one on the left is the relation's own
