@@ -213,3 +213,19 @@ def test_a_name_joined_to_the_song_s_title_by_a_dash_is_no_lyricist_or_composer(
 
     assert singer_header("周杰伦 - 晴天", 0, 3, ("晴天",)) and not singer_header("周杰伦 - 晴天", 0, 3, ("七里香",))
     assert singer_header("《晴天》—周杰伦", 5, 8, ("晴天",)) and not singer_header("周杰伦-", 0, 3, ("晴天",))
+
+
+def test_a_cast_said_to_take_part_or_to_appear_specially_is_the_cast():
+    """`张国荣、巩俐等参加演出`, `冯小刚特别出演`: the cast list ends in
+    `演出`, or an adverb stands between a name and its credit; neither
+    name is the director's, who is named with 执导 before them."""
+    text = "《霸王别姬》由陈凯歌执导，张国荣、巩俐等参加演出。"
+    raw = _entry("霸王别姬", text, [("导演", "陈凯歌"), ("主演", "巩俐"), ("导演", "巩俐")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == {("导演", "陈凯歌"), ("主演", "巩俐")} and kept[("主演", "巩俐")]["cue"] == "演出"
+    assert "(演出)" in dropped[("导演", "巩俐")]
+    text = "《让子弹飞》由姜文执导，姜文、周润发、葛优主演，冯小刚特别出演。"
+    raw = _entry("让子弹飞", text, [("导演", "姜文"), ("主演", "冯小刚"), ("导演", "冯小刚")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == {("导演", "姜文"), ("主演", "冯小刚")} and kept[("主演", "冯小刚")]["cue"] == "出演"
+    assert "(出演)" in dropped[("导演", "冯小刚")]

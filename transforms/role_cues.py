@@ -26,8 +26,9 @@ ALMA_MATER = frozenset({"毕业院校", "毕业学校", "母校"})
 _FOUNDED = ("创办", "创建", "成立", "组建", "建立", "始建", "建校", "创立", "诞生", "建于", "兴建", "建成", "落成")
 CUE_TABLE: dict[str, tuple[str, ...]] = {
     "导演": ("执导", "导演", "指导", "编导", "自导"),
-    # An animated film's cast are its voices (`由A、B配音的动画片`).
-    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰", "配音", "自演"),
+    # An animated film's cast are its voices (`由A、B配音的动画片`); a cast
+    # list may end `等参加演出`.
+    "主演": ("主演", "出演", "演员", "领衔", "饰演", "参演", "联袂", "扮演", "饰", "配音", "自演", "演出"),
     "编剧": ("编剧", "剧本", "编写", "编导", "执笔"),
     # The main character of a work is said to be its lead (`女主角`, `主人公`),
     # not merely a part someone plays in it.

@@ -79,11 +79,11 @@ def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
 # What may stand between a mention and the cue that binds it.
 # Right of the mention: the rest of a list it heads (`A、B主演`), a title or
 # a pronoun (`李沧东作家编剧`, `张艺谋他导演的`) and particles (`A等主演`,
-# `A共同执导`, `根据A同名小说改编`).
+# `A共同执导`, `A特别出演`, `根据A同名小说改编`).
 _NOTE = r"(?:[（(][^）)，。；;]{0,15}[）)])?"  # `C.Y.Kong（江志仁）编曲`
 _RIGHT_GAP = re.compile(rf"^{_NOTE}(?:[、和与及&＆/／][^，。；;：:、和与及&＆/／（(]{{1,20}}{_NOTE})*"
                         r"(?:先生|女士|老师|作家|本人|他|她)?"
-                        r"(?:等[^，。；;：:]{0,6}|共同|联合|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$"
+                        r"(?:等[^，。；;：:]{0,6}|共同|联合|特别|友情|倾情|合作|亲自|担任(?:[\u4e00-\u9fff]{0,4}的)?|的|男|女|的?同名)?$"
                         r"|^[（(]$")  # `汤尼（作曲）、孙仪（作词）`: the role in brackets after the name
 # Left of it: particles (`由`, `是`, `于`), then the list items before it
 # (`主要演员有A、B、C`).
