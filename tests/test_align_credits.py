@@ -229,3 +229,18 @@ def test_a_cast_said_to_take_part_or_to_appear_specially_is_the_cast():
     kept, dropped = _kept(raw), _dropped(raw)
     assert set(kept) == {("导演", "姜文"), ("主演", "冯小刚")} and kept[("主演", "冯小刚")]["cue"] == "出演"
     assert "(出演)" in dropped[("导演", "冯小刚")]
+
+
+def test_a_parent_named_as_a_woman_is_no_father_and_as_a_man_no_mother():
+    """`父亲宋嘉树，母亲倪桂珍`, `梁启超与妻子李蕙仙之子`: the word right before
+    a name says the person's sex, so the mother's name states no father and
+    the father's no mother, whichever kinship cue the clause holds."""
+    raw = _entry("宋庆龄", "宋庆龄生于上海，父亲宋嘉树，母亲倪桂珍。",
+                 [("父亲", "宋嘉树"), ("母亲", "倪桂珍"), ("父亲", "倪桂珍"), ("母亲", "宋嘉树")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == {("父亲", "宋嘉树"), ("母亲", "倪桂珍")}
+    assert "named as a woman" in dropped[("父亲", "倪桂珍")] and "named as a man" in dropped[("母亲", "宋嘉树")]
+    raw = _entry("梁思成", "梁思成是梁启超与妻子李蕙仙之子。", [("父亲", "梁启超"), ("母亲", "李蕙仙"), ("父亲", "李蕙仙")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == {("父亲", "梁启超"), ("母亲", "李蕙仙")}
+    assert "named as a woman: 妻子李蕙仙" in dropped[("父亲", "李蕙仙")]

@@ -144,11 +144,24 @@ AGENCY_RELATIONS = frozenset({"经纪公司"})
 _FOUNDED_BEFORE = re.compile(r"(?:成立|创办|创立|创建|组建|开设|开办)了?$")
 
 
+# Kin of one sex, and the words that name a person as a woman or as a man
+# right before the name (`与妻子王小屯之子`, `父亲宋嘉树，母亲倪桂珍`): a
+# woman is no father, husband or son, a man no mother, wife or daughter.
+_MEN = frozenset({"父亲", "丈夫", "儿子"})
+_WOMEN = frozenset({"母亲", "妻子", "女儿"})
+_AS_A_WOMAN = re.compile(r"(?:妻子|夫人|太太|老婆|之女|女儿|母亲|生母|妈妈|皇后|王后|公主|妃)$")
+_AS_A_MAN = re.compile(r"(?:丈夫|老公|之子|儿子|父亲|生父|爸爸|皇帝|国王|王子|太子)$")
+
+
 def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     """Why the name-like mention text[s:e] is not the relation's value, by the
     words around it; None when they say nothing against it."""
     if relation in AGENCY_RELATIONS and _FOUNDED_BEFORE.search(text, max(0, s - 3), s):
         return "a company it founded"
+    if relation in _MEN and (woman := _AS_A_WOMAN.search(text, max(0, s - 3), s)):
+        return "named as a woman: " + text[woman.start():e]
+    if relation in _WOMEN and (man := _AS_A_MAN.search(text, max(0, s - 3), s)):
+        return "named as a man: " + text[man.start():e]
     if album_singer(text, s, e, relation):
         return "the singer whose album holds it"
     if relation in MEANING_RELATIONS and nickname_of_praise(text, s, e):
