@@ -244,3 +244,19 @@ def test_a_parent_named_as_a_woman_is_no_father_and_as_a_man_no_mother():
     kept, dropped = _kept(raw), _dropped(raw)
     assert set(kept) == {("父亲", "梁启超"), ("母亲", "李蕙仙")}
     assert "named as a woman: 妻子李蕙仙" in dropped[("父亲", "李蕙仙")]
+
+
+def test_names_listed_with_commas_share_the_credit_after_the_last():
+    """`张国荣，张丰毅，巩俐主演`: a list may be written with commas, each name
+    a clause of its own; the credit after the last name binds them all. A
+    name alone before its own story (`张国荣，1956年生于香港`) starts no list."""
+    text = "《霸王别姬》由陈凯歌执导，芦苇、李碧华编剧，张国荣，张丰毅，巩俐主演。"
+    raw = _entry("霸王别姬", text, [("导演", "陈凯歌"), ("主演", "张丰毅"), ("编剧", "芦苇"), ("导演", "张丰毅")])
+    kept, dropped = _kept(raw), _dropped(raw)
+    assert set(kept) == {("导演", "陈凯歌"), ("主演", "张丰毅"), ("编剧", "芦苇")}
+    assert kept[("主演", "张丰毅")]["cue"] == "主演" and "(主演)" in dropped[("导演", "张丰毅")]
+    from transforms.roles import _comma_list_end
+    from transforms.text import clause_span
+
+    story = "张国荣，1956年生于香港，歌手、演员。"
+    assert _comma_list_end(story, *clause_span(story, 0), 0, 3) is None

@@ -138,6 +138,33 @@ def _binds_right(text: str, cue: tuple[int, int, str, str]) -> bool:
     return _separator(text, cue) is not None
 
 
+# A clause that is one name alone (`王灿，周明增，曾安琪，吴皓升主演`).
+_BARE_NAME = re.compile(r"^\s*[\u4e00-\u9fff·]{2,6}\s*$")
+
+
+def _comma_list_end(text: str, lo: int, hi: int, s: int, e: int) -> int | None:
+    """A list written with commas (`王灿，周明增，吴皓升主演`): when the
+    mention's clause is the name alone and a clause beside it is a name
+    alone too, the list goes on to the first clause that holds more than a
+    name, and ends there. Its end, or None. (A name alone before its story,
+    `腾格尔，1960年生于…`, has no bare name beside it.)"""
+    if text[lo:hi].strip() != text[s:e]:
+        return None
+    beside = []
+    if hi + 1 < len(text) and text[hi] in "，,":
+        beside.append(clause_span(text, hi + 1))
+    if lo >= 2 and text[lo - 1] in "，,":
+        beside.append(clause_span(text, lo - 2))
+    if not any(_BARE_NAME.match(text[a:b]) for a, b in beside):
+        return None
+    end = hi
+    while end + 1 < len(text) and text[end] in "，,":
+        a, end = clause_span(text, end + 1)
+        if not _BARE_NAME.match(text[a:end]):
+            break
+    return end
+
+
 def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     """Role of the mention text[s:e] of a name-like value.
 
@@ -156,6 +183,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     lo, hi = clause_span(text, s)
     if e - 1 >= hi:  # the mention runs past its first clause's end
         hi = max(hi, clause_span(text, e - 1)[1])
+    listed = _comma_list_end(text, lo, hi, s, e)
+    hi = listed or hi
     # Event words date, they do not name; role verbs mark only credit relations;
     # a nationality's noun says nothing of a name listed before the one it
     # qualifies (`邓超与中国女演员孙俪结婚`).
@@ -187,7 +216,10 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     sep = _separator(text, left[-1]) if left else None
     if sep is not None and _LEFT_GAP.match(_squeeze(text[sep.end():s])):
         binding = _left_group(text, left)  # `词曲：罗大佑`, `作词/作曲/编曲：周杰伦`, `词/林夕`
-    if not binding and right and (_RIGHT_GAP.match(_squeeze(text[e:right[0][0]]))
+    gap = _squeeze(text[e:right[0][0]]) if right else ""
+    if listed:
+        gap = gap.replace("，", "、").replace(",", "、")  # the commas of the list join its names
+    if not binding and right and (_RIGHT_GAP.match(gap)
                                   or (_qualified_noun(right) and _MODIFIERS.match(text[e:right[0][0]]))):
         group_end = right[0][1]
         binding = [right[0]]
