@@ -145,7 +145,7 @@ _FOUNDED_BEFORE = re.compile(r"(?:成立|创办|创立|创建|组建|开设|开�
 
 
 # Kin of one sex, and the words that name a person as a woman or as a man
-# right before the name (`与妻子王小屯之子`, `父亲宋嘉树，母亲倪桂珍`): a
+# right before the name (`与妻子李蕙仙之子`, `父亲宋嘉树，母亲倪桂珍`): a
 # woman is no father, husband or son, a man no mother, wife or daughter.
 _MEN = frozenset({"父亲", "丈夫", "儿子"})
 _WOMEN = frozenset({"母亲", "妻子", "女儿"})

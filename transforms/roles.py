@@ -134,20 +134,21 @@ def _separator(text: str, cue: tuple[int, int, str, str]) -> re.Match | None:
 
 
 def _binds_right(text: str, cue: tuple[int, int, str, str]) -> bool:
-    """A cue followed by a colon names what comes after it, and only that."""
+    """A cue followed by its colon (or a credit key by its slash) names what
+    comes after it, and only that."""
     return _separator(text, cue) is not None
 
 
-# A clause that is one name alone (`王灿，周明增，曾安琪，吴皓升主演`).
+# A clause that is one name alone (`张国荣，张丰毅，巩俐主演`).
 _BARE_NAME = re.compile(r"^\s*[\u4e00-\u9fff·]{2,6}\s*$")
 
 
 def _comma_list_end(text: str, lo: int, hi: int, s: int, e: int) -> int | None:
-    """A list written with commas (`王灿，周明增，吴皓升主演`): when the
+    """A list written with commas (`张国荣，张丰毅，巩俐主演`): when the
     mention's clause is the name alone and a clause beside it is a name
     alone too, the list goes on to the first clause that holds more than a
     name, and ends there. Its end, or None. (A name alone before its story,
-    `腾格尔，1960年生于…`, has no bare name beside it.)"""
+    `张国荣，1956年生于香港`, has no bare name beside it.)"""
     if text[lo:hi].strip() != text[s:e]:
         return None
     beside = []
