@@ -17,7 +17,7 @@ from transforms.align_forms import DEMONYM_RELATIONS, DYNASTY_RELATIONS, NATIONA
 from transforms.other_roles import NEARBY_RELATIONS
 from transforms.places import COUNTRIES
 from transforms.quantities import parse_date, parse_quantity
-from transforms.role_cues import ALMA_MATER, KIN_RELATIONS, PERSON_RELATIONS
+from transforms.role_cues import ALMA_MATER, FEMALE_KIN, KIN_RELATIONS, MALE_KIN, PERSON_RELATIONS
 from transforms.text import normalise
 
 _MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")
@@ -73,8 +73,6 @@ _MALE_TITLE = re.compile(r"(?:皇帝|[帝宗祖]|国王|先生)$")
 # author or a founder may be a company or a body (`制片人 吉卜力工作室`).
 _BODY = re.compile(r"(?:公司|集团|制片厂|电影厂|电视台|影业|传媒|影视|出版社|委员会|协会|学会|大学|学院)$")
 _MAY_BE_A_BODY = frozenset({"制片人", "作者", "创始人", "出品人"})
-_MALE_ROLES = frozenset({"父亲", "丈夫", "儿子"})
-_FEMALE_ROLES = frozenset({"母亲", "妻子", "女儿"})
 _ASCII_DIGIT = re.compile(r"[0-9]")
 
 
@@ -268,8 +266,8 @@ def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | Non
         return "a dynasty, not a person"
     if relation not in _MAY_BE_A_BODY and _BODY.search(v):
         return "an organisation, not a person"
-    if relation in _MALE_ROLES and _FEMALE_TITLE.search(v):
+    if relation in MALE_KIN and _FEMALE_TITLE.search(v):
         return "a woman's title"
-    if relation in _FEMALE_ROLES and _MALE_TITLE.search(v):
+    if relation in FEMALE_KIN and _MALE_TITLE.search(v):
         return "a man's title"
     return None

@@ -14,7 +14,7 @@ import re
 from functools import lru_cache
 
 from transforms.align_forms import NATIONALITY_RELATIONS
-from transforms.role_cues import ALMA_MATER, AWARD_RELATION, SINGER_RELATIONS
+from transforms.role_cues import ALMA_MATER, AWARD_RELATION, FEMALE_KIN, MALE_KIN, SINGER_RELATIONS
 
 
 @lru_cache(maxsize=4096)
@@ -144,11 +144,9 @@ AGENCY_RELATIONS = frozenset({"经纪公司"})
 _FOUNDED_BEFORE = re.compile(r"(?:成立|创办|创立|创建|组建|开设|开办)了?$")
 
 
-# Kin of one sex, and the words that name a person as a woman or as a man
-# right before the name (`与妻子李蕙仙之子`, `父亲宋嘉树，母亲倪桂珍`): a
-# woman is no father, husband or son, a man no mother, wife or daughter.
-_MEN = frozenset({"父亲", "丈夫", "儿子"})
-_WOMEN = frozenset({"母亲", "妻子", "女儿"})
+# The words that name a person as a woman or as a man right before the name
+# (`与妻子李蕙仙之子`, `父亲宋嘉树，母亲倪桂珍`): no father of the one, no
+# mother of the other (role_cues.MALE_KIN, FEMALE_KIN).
 _AS_A_WOMAN = re.compile(r"(?:妻子|夫人|太太|老婆|之女|女儿|母亲|生母|妈妈|皇后|王后|公主|妃)$")
 _AS_A_MAN = re.compile(r"(?:丈夫|老公|之子|儿子|父亲|生父|爸爸|皇帝|国王|王子|太子)$")
 
@@ -158,9 +156,9 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     words around it; None when they say nothing against it."""
     if relation in AGENCY_RELATIONS and _FOUNDED_BEFORE.search(text, max(0, s - 3), s):
         return "a company it founded"
-    if relation in _MEN and (woman := _AS_A_WOMAN.search(text, max(0, s - 3), s)):
+    if relation in MALE_KIN and (woman := _AS_A_WOMAN.search(text, max(0, s - 3), s)):
         return "named as a woman: " + text[woman.start():e]
-    if relation in _WOMEN and (man := _AS_A_MAN.search(text, max(0, s - 3), s)):
+    if relation in FEMALE_KIN and (man := _AS_A_MAN.search(text, max(0, s - 3), s)):
         return "named as a man: " + text[man.start():e]
     if album_singer(text, s, e, relation):
         return "the singer whose album holds it"
@@ -232,16 +230,18 @@ def album_owner(text: str, s: int, e: int, relation: str) -> bool:
 # A song's credits other than its singer.
 SONG_CREDITS = frozenset({"作词", "填词", "作曲", "谱曲", "编曲"})
 _DASH = r"\s*[-－—–]+\s*"
+_DASH_TO_TITLE = re.compile(_DASH + "《?")
+_TITLE_DASH = re.compile("》?" + _DASH + "$")
 
 
 def singer_header(text: str, s: int, e: int, names: tuple[str, ...]) -> bool:
     """The name at text[s:e] heads a song as its singer, joined to the
     song's title by a dash (`王菲 - 红豆`, `《红豆》——王菲`): a track
     listing's or a lyrics sheet's header, which credits the singer only."""
-    after = re.match(_DASH + "《?", text[e:e + 8])
+    after = _DASH_TO_TITLE.match(text[e:e + 8])
     if after and any(len(n) >= 2 and text.startswith(n, e + after.end()) for n in names):
         return True
-    before = re.search("》?" + _DASH + "$", text[max(0, s - 8):s])
+    before = _TITLE_DASH.search(text[max(0, s - 8):s])
     return bool(before) and any(len(n) >= 2 and text.endswith(n, 0, s - len(before.group())) for n in names)
 
 

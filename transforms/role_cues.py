@@ -123,7 +123,11 @@ def role_of(relation: str) -> str:
 # album's role, nor they a person's (align_kinds); and the noun a nationality
 # qualifies (`日本女演员`) says nothing of a name listed before it
 # (`邓超与中国女演员孙俪结婚`).
-KIN_RELATIONS = frozenset({"父亲", "母亲", "丈夫", "妻子", "儿子", "女儿"})
+# Kin of one sex: a woman is no father, husband or son, a man no mother, wife
+# or daughter (align_kinds reads the value's title, other_roles the word before it).
+MALE_KIN = frozenset({"父亲", "丈夫", "儿子"})
+FEMALE_KIN = frozenset({"母亲", "妻子", "女儿"})
+KIN_RELATIONS = MALE_KIN | FEMALE_KIN
 PERSON_RELATIONS = CREDIT_RELATIONS | KIN_RELATIONS | {"作者", "董事长", "创始人", "校长", "现任校长", "总经理", "嘉宾",
                                                        "主持人", "配音", "主角", "专辑歌手"}
 # What such a value qualifies when it is theirs, a few characters on: a person
@@ -146,9 +150,8 @@ PART_PLAYED = {"主角": re.compile(r"(?:饰演|扮演|饰)[^，。；;]{0,12}$"
 # and never as the end of a longer word (`歌词：`, `主题曲：`, `主编：` are no
 # credits; `编` is left out for that reason). Outside such a line the
 # characters are too common to count.
-CREDIT_KEYS = {"词": ("作词", "填词"), "曲": ("作曲", "谱曲"),
-               "唱": ("歌手", "演唱者", "歌曲原唱", "原唱", "演唱歌手"),
-               "主唱": ("歌手", "演唱者", "歌曲原唱", "原唱", "演唱歌手")}
+_SONG_SINGERS = tuple(sorted(SINGER_RELATIONS - {"专辑歌手"}))  # an album's singer is keyed by no song's line
+CREDIT_KEYS = {"词": ("作词", "填词"), "曲": ("作曲", "谱曲"), "唱": _SONG_SINGERS, "主唱": _SONG_SINGERS}
 CREDIT_KEY_RE = re.compile(r"(?<![作填歌台讲祝致誓奖献贺幕题念颂宋诗唱说名动代量副连助叹键挽悼答谢])词(?=\s*[：:/／])"
                            r"|(?<![作谱编歌词题插舞乐名金组序戏单新选神首尾头奏响夜元散琴唱])曲(?=\s*[：:/／])"
                            r"|主唱(?=\s*[：:])"
