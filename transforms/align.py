@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import islice
 from typing import NamedTuple, Sequence
 
 from transforms.quantities import find_dates, find_quantities, parse_date, parse_quantity
@@ -278,6 +279,13 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "fuzzy", [hit] if hit else [], True
 
 
+# The mentions of a value judged per level, earliest first. A real text names
+# a value at most a score of times (18 at the most in the 100k-entry build
+# corpus); a hostile one names it thousands of times, and each mention's role
+# is read from its clause, so without a bound one entry would cost the square
+# of its length.
+MAX_MENTIONS = 64
+
 # The dates in brackets right after the entity's name are its own: no cue needed.
 _LIFESPAN_EVIDENCE = _roles.RoleEvidence("own", "lifespan", 1.0)
 # `王菲 - 红豆` heads the song with its singer: no lyricist's or composer's
@@ -315,7 +323,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
         if not spans:
             continue
         best = inner = None  # the best word; the best head of another name of the entry
-        for s, e in spans:
+        for s, e in islice(spans, MAX_MENTIONS):
             fit = word_fit(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset(),
                            cfg.compounds) if cfg.word_boundaries and name_like else "word"
             if fit is None:

@@ -105,6 +105,14 @@ def _qualified_noun(right: list[tuple[int, int, str, str]]) -> bool:
     return any(c[0] == at and c[3] in BOUND_IN_CLAUSE and c[2] in _NOUN_CUES for c in right)
 
 
+# How far from a group of credits the next cue of its list may start. No cue
+# is 64 characters long, and no list puts 64 joiners between two credits: a
+# cue further off cannot join, and the walk stops there, so that a clause of
+# thousands of cues (hostile input) costs what a short one does, not their
+# square.
+_LIST_REACH = 128
+
+
 def _left_group(text: str, left: list[tuple[int, int, str, str]]) -> list[tuple[int, int, str, str]]:
     """The last cue left of a mention with the cues listed before it
     (`作词、作曲`, `作词/作曲/编曲：`) and those at its own place (`词曲` of
@@ -113,6 +121,8 @@ def _left_group(text: str, left: list[tuple[int, int, str, str]]) -> list[tuple[
     group_start = last[0]
     group = [last]
     for c in reversed(left[:-1]):
+        if c[0] < group_start - _LIST_REACH:
+            break  # every cue from here on ends too far left to join (they are sorted by start)
         if c[1] <= group_start and _joins(text[c[1]:group_start]):
             group.append(c)
             group_start = c[0]
@@ -141,6 +151,10 @@ def _binds_right(text: str, cue: tuple[int, int, str, str]) -> bool:
 
 # A clause that is one name alone (`张国荣，张丰毅，巩俐主演`).
 _BARE_NAME = re.compile(r"^\s*[\u4e00-\u9fff·]{2,6}\s*$")
+# How many names a comma list is followed through: a cast list is far
+# shorter; a text of thousands of bare names (hostile input) is then read
+# once per mention up to here, not to its end.
+_COMMA_LIST_REACH = 32
 
 
 def _comma_list_end(text: str, lo: int, hi: int, s: int, e: int) -> int | None:
@@ -159,7 +173,9 @@ def _comma_list_end(text: str, lo: int, hi: int, s: int, e: int) -> int | None:
     if not any(_BARE_NAME.match(text[a:b]) for a, b in beside):
         return None
     end = hi
-    while end + 1 < len(text) and text[end] in "，,":
+    for _ in range(_COMMA_LIST_REACH):
+        if not (end + 1 < len(text) and text[end] in "，,"):
+            break
         a, end = clause_span(text, end + 1)
         if not _BARE_NAME.match(text[a:end]):
             break
@@ -225,6 +241,8 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
         group_end = right[0][1]
         binding = [right[0]]
         for c in right[1:]:
+            if c[0] > group_end + _LIST_REACH:
+                break  # too far right to join (_LIST_REACH)
             if c[0] >= group_end and _joins(text[group_end:c[0]]):
                 binding.append(c)
                 group_end = max(group_end, c[1])
