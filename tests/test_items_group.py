@@ -216,3 +216,67 @@ def test_one_eval_query_gives_at_most_eval_per_query_items_and_train_all(tmp_pat
     assert ask("eval", eval_per_query=0)[0] == sorted(grows)
     with pytest.raises(ValueError, match="eval_per_query"):
         ItemsConfig(eval_per_query=-1)
+
+
+# A hub: 中国 as the 国籍 of 300 people (names of our own, two characters
+# each) and with one value of its own (首都 北京).
+HUB_PEOPLE = [f"{a}{b}" for a in "赵钱孙李周吴郑王冯陈褚卫蒋沈韩杨朱秦尤许" for b in "一二三四五六七八九十甲乙丙丁戊"][:300]
+
+
+def _hub_candidates(tmp_path, monkeypatch, limit: int, two_hop: int = 0) -> list[dict[str, int]]:
+    """The origins of the candidates each question of the hub's group was given."""
+    from transforms.items import generate
+
+    seen: list[dict[str, int]] = []
+    real_choose = generate.choose
+
+    def choose(draft, *args, **kwargs):
+        origins: dict[str, int] = {}
+        for c in draft.candidates:
+            origins[c[2]] = origins.get(c[2], 0) + 1
+        seen.append(origins)
+        return real_choose(draft, *args, **kwargs)
+
+    monkeypatch.setattr(generate, "choose", choose)
+    path = embed_all(sorted({"中国", "北京", "上海", *PROVINCES, *HUB_PEOPLE}), "use-m3", str(tmp_path / "cache"),
+                     str(tmp_path / "vectors.arrow"))
+    index, matrix = read_vectors(path)
+    scorer = _Scorer(index, matrix, {("rel", "首都", freq_bin(1)): [(p, "place") for p in PROVINCES]}, 0.0)
+    records = [("out", _edge("p_cn", "中国", None, "首都", "北京", "place", "place"))]
+    records += [("in", _edge(f"p_{i}", name, None, "国籍", "中国", "place")) for i, name in enumerate(HUB_PEOPLE)]
+    # each person's own neighbours, as their hop messages give them
+    hops = {name: {"name": name, "type": "person", "count": 1, "aliases": frozenset(),
+                   "neighbours": [("上海", "place")]} for name in HUB_PEOPLE[:two_hop]}
+    group_items("中国", records, hops, scorer, ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",),
+                                                         one_hop_limit=limit), lambda k, n: None)
+    return seen
+
+
+def test_a_hub_s_questions_draw_on_a_seeded_sample_of_its_edges_not_on_all(tmp_path, monkeypatch):
+    """Each question of a group looked at every edge of it: 中国's questions
+    at every person of that nationality, which at a corpus's scale is the
+    square of millions. Beyond one_hop_limit the 1-hop and the 2-hop names are
+    a seeded sample, the same on every question and every rerun."""
+    asked = _hub_candidates(tmp_path, monkeypatch, limit=128, two_hop=300)
+    assert asked  # 首都 北京 was asked (the people's heads are not: 国籍 has 300 of them)
+    for origins in asked:
+        # 1-hop: the 128 sampled heads; 2-hop: 上海 from each of 128 sampled people
+        assert origins["neighbour"] == 128 + 128
+    everything = _hub_candidates(tmp_path / "all", monkeypatch, limit=0, two_hop=300)
+    assert all(origins["neighbour"] == 300 + 300 for origins in everything)
+    with pytest.raises(ValueError, match="one_hop_limit"):
+        ItemsConfig(one_hop_limit=-1)
+
+
+def test_one_hop_sample_keeps_a_small_group_whole_and_samples_a_large_one_the_same_way_each_time():
+    from transforms.items.generate import one_hop_sample, two_hop_keys
+
+    edges = [_edge(f"p_{i}", name, None, "国籍", "中国", "place") for i, name in enumerate(HUB_PEOPLE)]
+    assert one_hop_sample(edges[:128], 128, 0) == edges[:128]
+    sample = one_hop_sample(edges, 128, 0)
+    assert len(sample) == 128 and sample == one_hop_sample(edges, 128, 0)
+    assert sample == [e for e in edges if e in sample]  # in the group's own order
+    assert sample != one_hop_sample(edges, 128, 1)  # seeded
+    keys = {name: {} for name in HUB_PEOPLE}
+    assert two_hop_keys(dict(list(keys.items())[:5]), 128, 0) == sorted(HUB_PEOPLE[:5])
+    assert len(two_hop_keys(keys, 128, 0)) == 128 and two_hop_keys(keys, 128, 0) == sorted(two_hop_keys(keys, 128, 0))

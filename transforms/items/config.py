@@ -22,6 +22,11 @@ class ItemsConfig:
         empty = OUT/embed_cache. A string is embedded once, ever.
     pool_per_bin: candidates kept per (relation | type, frequency bin) pool.
     neighbour_limit: 1-hop names a name passes on to its neighbours (2-hop).
+    one_hop_limit: the most of a group's own edges (its values; the heads that
+        name it) whose names its questions draw on as 1-hop candidates, and the
+        most of its neighbours whose names they draw on as 2-hop ones: a seeded
+        sample beyond it (generate.one_hop_sample, two_hop_keys). 0 = all,
+        which costs the square of the group's size (a hub such as 中国).
     max_per_origin: the most distractors one origin may give an item, so an
         item mixes origins and no single generator's style is a tell.
     eval_per_query: the most QA/KGC items one query (an entity's relation
@@ -55,6 +60,7 @@ class ItemsConfig:
     embed_cache: str = ""
     pool_per_bin: int = 48
     neighbour_limit: int = 24
+    one_hop_limit: int = 128
     max_per_origin: int = 4
     eval_per_query: int = 2
     skip_open_relations: bool = True
@@ -73,6 +79,8 @@ class ItemsConfig:
             raise ValueError(f"unknown task(s) {bad}; known: qa, kgc, t2t, t2kg")
         if self.pool_per_bin < 1 or self.max_per_origin < 1:
             raise ValueError("pool_per_bin and max_per_origin must be >= 1")
+        if self.one_hop_limit < 0:
+            raise ValueError("one_hop_limit must be >= 0 (0 = every edge of the group)")
         if self.eval_per_query < 0:
             raise ValueError("eval_per_query must be >= 0 (0 = every item)")
         if not 0.0 <= self.open_min_several <= 1.0 or not 0.0 <= self.open_min_shared <= 1.0:

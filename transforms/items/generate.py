@@ -100,16 +100,43 @@ def _pool_candidates(scorer: Scorer, pool_key: tuple[str, str], gold: str, gold_
     return out
 
 
-def _neighbour_candidates(hops: dict[str, dict], pivot_out, pivot_in) -> list[Candidate]:
-    """1-hop (the pivot's other values and heads) and 2-hop (their neighbours, the gold's
-    included: 北京 through 中国) names."""
+def one_hop_sample(edges: list[tuple], limit: int, seed: int) -> list[tuple]:
+    """The edges whose names a group offers its questions as 1-hop candidates:
+    all of them up to `limit`, else a seeded sample of `limit`, in their own
+    order. Every question of a group looked at every one of its edges, so a
+    name of thousands of values or of thousands of heads (中国 as the 国籍 of
+    every person of a corpus) cost the square of that; nine options need far
+    fewer names, and the 2-hop ones are cut the same way (name_summary)."""
+    if limit <= 0 or len(edges) <= limit:
+        return edges
+    keep = set(sorted(range(len(edges)), key=lambda i: stable_hash(
+        seed, "one-hop", f"{edges[i][1]}\x1f{edges[i][4]}\x1f{edges[i][5]}"))[:limit])
+    return [e for i, e in enumerate(edges) if i in keep]
+
+
+def two_hop_keys(hops: dict[str, dict], limit: int, seed: int) -> list[str]:
+    """The neighbours whose own neighbours a group offers as 2-hop candidates:
+    all of them up to `limit`, else a seeded sample (as one_hop_sample)."""
+    keys = sorted(hops)
+    if limit <= 0 or len(keys) <= limit:
+        return keys
+    return sorted(sorted(keys, key=lambda k: stable_hash(seed, "two-hop", k))[:limit])
+
+
+def _neighbour_candidates(hops: dict[str, dict], keys: list[str], gold: str, pivot_out,
+                          pivot_in) -> list[Candidate]:
+    """1-hop (the pivot's other values and heads) and 2-hop (the neighbours of
+    `keys`, and of the gold: 北京 through 中国) names."""
     out = []
     for e in pivot_out:
         out.append(Candidate(e[5], e[6], "neighbour", 0))
     for e in pivot_in:
         out.append(Candidate(e[1], e[3], "neighbour", 0))
-    for _, summary in sorted(hops.items()):
-        for text, ctype in summary["neighbours"]:
+    g = normalise(gold)
+    if g in hops and g not in keys:
+        keys = sorted([*keys, g])
+    for k in keys:
+        for text, ctype in hops[k]["neighbours"]:
             out.append(Candidate(text, ctype, "neighbour", 1))
     return out
 
@@ -141,6 +168,22 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     heads_by_rel: dict[str, list[str]] = {}
     for e in ins:
         heads_by_rel.setdefault(e[4], []).append(e[1])
+    # The group's 1-hop and 2-hop names (one_hop_sample, two_hop_keys) and the
+    # true values of each query, made once for the group, not once per question.
+    limit = cfg.one_hop_limit
+    outs_1hop = one_hop_sample(outs, limit, cfg.seed)
+    outs_1hop_by_sense = {sense: one_hop_sample([x for x in outs if x[0] == sense], limit, cfg.seed)
+                          for sense in senses}
+    ins_1hop = one_hop_sample(ins, limit, cfg.seed)
+    hop_keys = two_hop_keys(hops, limit, cfg.seed)
+    known_cache: dict[tuple, frozenset[str]] = {}
+
+    def known(kind: str, key: str, relation: str) -> frozenset[str]:
+        got = known_cache.get((kind, key, relation))
+        if got is None:
+            values = values_by_role[key] if kind == "tail" else heads_by_rel[key]
+            got = known_cache[(kind, key, relation)] = known_set(values, relation)
+        return got
 
     def emit(make_draft, edge: tuple, asked: str, shown_head: str) -> None:
         # A credit too rare for nine of its role (9 填词 values in a build) is asked
@@ -204,7 +247,8 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         role = role_of(e[4])
         cands = _pool_candidates(scorer, ("rel", role), gold, gold_bin, "same_relation", sims, max_tier)
         if e[6] not in UNTYPED and (e[4] not in RELATION_POOL_ONLY or wide):
-            cands += _neighbour_candidates(hops, [x for x in outs if x[0] == e[0] and x is not e], ins)
+            cands += _neighbour_candidates(hops, hop_keys, gold, [x for x in outs_1hop_by_sense[e[0]] if x is not e],
+                                           ins_1hop)
             cands += [Candidate(x[5], x[6], "polysemy", 0) for x in outs if x[0] != e[0]]
             cands += _pool_candidates(scorer, ("type", gold_type), gold, gold_bin, "type", sims, max_tier,
                                       "frequency")
@@ -212,7 +256,7 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims] + below + above))
         typed = [(c[0], c[1]) for c in cands] + [(t, e[6]) for t in below + above]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, gold_type, e[4],
-                      known_set(values_by_role[role], e[4]), g_summary["aliases"] if g_summary else frozenset(),
+                      known("tail", role, e[4]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases,
                       texts.get(e[0]) if texts else None)
         return draft, sims, typed
@@ -225,13 +269,13 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         sims: dict[str, float] = {}
         cands = _pool_candidates(scorer, ("head", e[4]), gold, gold_bin, "same_relation", sims, max_tier)
         if e[3] not in UNTYPED:
-            cands += _neighbour_candidates(hops, outs, [x for x in ins if x is not e])
+            cands += _neighbour_candidates(hops, hop_keys, gold, outs_1hop, [x for x in ins_1hop if x is not e])
             cands += _pool_candidates(scorer, ("type", gold_type), gold, gold_bin, "type", sims, max_tier,
                                       "frequency")
         sims.update(scorer.similar(gold, [c[0] for c in cands if c[0] not in sims]))
         typed = [(c[0], c[1]) for c in cands]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, gold_type, e[4],
-                      known_set(heads_by_rel[e[4]]), g_summary["aliases"] if g_summary else frozenset(),
+                      known("head", e[4], ""), g_summary["aliases"] if g_summary else frozenset(),
                       cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases)
         return draft, sims, typed
 
