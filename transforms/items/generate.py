@@ -300,8 +300,9 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         emit(tail_draft, e, "tail", templates.shown_head(e[1], e[2], polysemous))
         asked_per_query[query] += len(items) > before
 
+    heads_per_rel = {r: len({normalise(h) for h in heads}) for r, heads in heads_by_rel.items()}
     for e in ins:  # a head question's query has one answer (templates.head_askable): never capped
-        why = templates.head_askable(e[4], e[6], len({normalise(h) for h in heads_by_rel[e[4]]}))
+        why = templates.head_askable(e[4], e[6], heads_per_rel[e[4]])
         if why is None and (templates.malformed_name(e[1]) or templates.malformed_name(e[5])):
             why = "malformed_name"
         if why:
