@@ -280,7 +280,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
 
 
 # The mentions of a value judged per level, earliest first. A real text names
-# a value at most a score of times (18 at the most in the 100k-entry build
+# a value at most a score of times (18 at the most in 20k entries of the build
 # corpus); a hostile one names it thousands of times, and each mention's role
 # is read from its clause, so without a bound one entry would cost the square
 # of its length.
