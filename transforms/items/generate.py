@@ -100,6 +100,15 @@ def _pool_candidates(scorer: Scorer, pool_key: tuple[str, str], gold: str, gold_
     return out
 
 
+def _seeded_sample(things: list, limit: int, seed: int, purpose: str, name: Callable[[Any], str]) -> list:
+    """All of `things` up to `limit`, else the `limit` of them first by a
+    seeded hash of their names, in their own order."""
+    if limit <= 0 or len(things) <= limit:
+        return things
+    keep = set(sorted(range(len(things)), key=lambda i: stable_hash(seed, purpose, name(things[i])))[:limit])
+    return [t for i, t in enumerate(things) if i in keep]
+
+
 def one_hop_sample(edges: list[tuple], limit: int, seed: int) -> list[tuple]:
     """The edges whose names a group offers its questions as 1-hop candidates:
     all of them up to `limit`, else a seeded sample of `limit`, in their own
@@ -107,20 +116,13 @@ def one_hop_sample(edges: list[tuple], limit: int, seed: int) -> list[tuple]:
     name of thousands of values or of thousands of heads (中国 as the 国籍 of
     every person of a corpus) cost the square of that; nine options need far
     fewer names, and the 2-hop ones are cut the same way (name_summary)."""
-    if limit <= 0 or len(edges) <= limit:
-        return edges
-    keep = set(sorted(range(len(edges)), key=lambda i: stable_hash(
-        seed, "one-hop", f"{edges[i][1]}\x1f{edges[i][4]}\x1f{edges[i][5]}"))[:limit])
-    return [e for i, e in enumerate(edges) if i in keep]
+    return _seeded_sample(edges, limit, seed, "one-hop", lambda e: f"{e[1]}\x1f{e[4]}\x1f{e[5]}")
 
 
 def two_hop_keys(hops: dict[str, dict], limit: int, seed: int) -> list[str]:
-    """The neighbours whose own neighbours a group offers as 2-hop candidates:
-    all of them up to `limit`, else a seeded sample (as one_hop_sample)."""
-    keys = sorted(hops)
-    if limit <= 0 or len(keys) <= limit:
-        return keys
-    return sorted(sorted(keys, key=lambda k: stable_hash(seed, "two-hop", k))[:limit])
+    """The neighbours whose own neighbours a group offers as 2-hop candidates,
+    sorted: all of them up to `limit`, else a seeded sample (as one_hop_sample)."""
+    return _seeded_sample(sorted(hops), limit, seed, "two-hop", str)
 
 
 def _neighbour_candidates(hops: dict[str, dict], keys: list[str], gold: str, pivot_out,
