@@ -33,11 +33,12 @@ from pipeline.batch import items_of
 from pipeline.funnel import BundleCounts
 from transforms.items import templates
 from transforms.items.config import ItemsConfig
-from transforms.items.generate import group_items
-from transforms.items.graph import edges_of, keyed_edges, name_summary, pool_entries, strings_of
+from transforms.items.generate import ask_group
+from transforms.items.group_input import HOP_RECORD, read_group
+from transforms.items.graph import NameSummary, edges_of, keyed_edges, neighbour_of, pool_entries, strings_of
 from transforms.items.leakage import fact_key, item_facts, leaks
 from transforms.items.open_relations import add, open_relation_set, query_counts, relation_row
-from transforms.items.stated import TEXT_RECORD, StatedInText, page_text_record
+from transforms.items.stated import page_text_record
 from transforms.items.t2kg import build_ontology, ontology_id, relation_types, t2kg_cases, t2t_item
 
 STAGE = "items"
@@ -84,20 +85,34 @@ class EmbedStrings(beam.PTransform):
 # ------------------------------------------------------------------ neighbourhood and pools
 
 class _SummariseName(_Counting):
-    """(name, records) -> hop messages to each neighbour; pool entries (tagged "pools")."""
+    """(name, records) -> hop messages to each neighbour; pool entries (tagged "pools").
+
+    The group is read twice and never held (a hub's may be paged in from the
+    shuffle): once for the summary, once to send it. A neighbour named by
+    several edges is sent it once while the names sent fit SENT_SEEN (about
+    0.5 MB); past it, a hub's repeats may be sent again (about 3% of the
+    messages are repeats on the real corpora), and the receiver keeps one."""
+
+    SENT_SEEN = 4096
 
     def __init__(self, cfg: ItemsConfig):
         self.cfg = cfg
 
     def process(self, kv):
         key, records = kv
-        records = list(records)
-        summary = name_summary(records, self.cfg.neighbour_limit, self.cfg.seed)
-        message = ("hop", key, {k: summary[k] for k in ("name", "type", "count", "aliases", "neighbours")})
-        for other in summary["all_neighbours"]:
-            if other != key:
+        acc = NameSummary(self.cfg.neighbour_limit, self.cfg.seed)
+        for side, e in records:
+            acc.add(side, e)
+        summary = acc.result()
+        message = (HOP_RECORD, key, summary)
+        sent: set[str] = {key}
+        for side, e in records:
+            other = neighbour_of(side, e)
+            if other not in sent:
+                if len(sent) < self.SENT_SEEN:
+                    sent.add(other)
                 yield (other, message)
-        for entry in pool_entries(key, records, summary, self.cfg.seed):
+        for entry in pool_entries(key, acc, summary, self.cfg.seed):
             yield beam.pvalue.TaggedOutput("pools", entry)
 
 
@@ -211,17 +226,12 @@ class _AskQuestions(_Counting):
             self._loaded = (vectors_path, _Scorer(index, matrix, pools, self.cfg.band_low))
         scorer = self._loaded[1]
         key, records = kv
-        edges, hops, texts = [], {}, {}
-        for r in records:
-            if r[0] == "hop":
-                hops[r[1]] = r[2]
-            elif r[0] == TEXT_RECORD:
-                texts[r[1]] = StatedInText(*r[2])
-            else:
-                edges.append(r)
-        if not edges:
+        # Read in two passes, never into a list: a hub's group may be paged in
+        # from the shuffle, and only what its questions use is kept.
+        group = read_group(records, self.cfg.one_hop_limit, self.cfg.seed)
+        if not group.outs and not group.ins_sample:
             return
-        for item in group_items(key, edges, hops, scorer, self.cfg, self.count, texts, open_relations):
+        for item in ask_group(key, group, scorer, self.cfg, self.count, open_relations):
             self.count(f"written|{item['task']}|{item['split']}")
             yield item
 

@@ -3,7 +3,10 @@
 The "never a true answer" sets are recomputed here from the written pairs,
 independently of the generator, and so is the leakage check. The build runs
 twice with one embedding cache, on one worker and then on two processes: the
-rerun must embed nothing and write byte-identical items and ontologies.
+rerun must embed nothing and write byte-identical items and ontologies. A
+third build hands every group-by's groups over as state-backed iterables,
+paged in as they are read (as Dataflow does with a large group): the steps
+that read a name's group twice rather than hold it must write the same bytes.
 """
 from __future__ import annotations
 
@@ -15,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.raw_corpus import generate, write_jsonl
+from pipeline import commands
 from pipeline.cli import main
+from pipeline.commands import make_runner as _make_runner
 from pipeline.query import connect
 from schemas.items import DISTRACTOR_ORIGINS
 from transforms.items.distractors import violations
@@ -42,7 +47,18 @@ def builds(shared_data, tmp_path_factory):
     # The rerun uses two processes: the items must not depend on the worker count either.
     second = _build(base / "raw", base / "b", cache, "--direct_running_mode=multi_processing",
                     "--direct_num_workers=2")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(commands, "make_runner", _paging_runner)
+        _build(base / "raw", base / "c", cache)
     return base, first, second
+
+
+def _paging_runner(options):
+    """The FnApiRunner that splits each group's iterable over the state API."""
+    runner = _make_runner(options)
+    assert runner._use_state_iterables is False  # FnApiRunner(use_state_iterables=...), read at run time
+    runner._use_state_iterables = True
+    return runner
 
 
 def _rows(con, sql):
@@ -135,8 +151,8 @@ def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):
         return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
                 for sub in ("items", "ontologies") for p in sorted((root / sub).rglob("*")) if p.is_file()}
 
-    a, b = digest(base / "a"), digest(base / "b")
-    assert a and a == b
+    a, b, c = digest(base / "a"), digest(base / "b"), digest(base / "c")
+    assert a and a == b == c
     assert first["items"]["written"] == second["items"]["written"]
 
 

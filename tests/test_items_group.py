@@ -269,7 +269,7 @@ def test_a_hub_s_questions_draw_on_a_seeded_sample_of_its_edges_not_on_all(tmp_p
 
 
 def test_one_hop_sample_keeps_a_small_group_whole_and_samples_a_large_one_the_same_way_each_time():
-    from transforms.items.generate import one_hop_sample, two_hop_keys
+    from transforms.items.group_input import one_hop_sample, read_group
 
     edges = [_edge(f"p_{i}", name, None, "国籍", "中国", "place") for i, name in enumerate(HUB_PEOPLE)]
     assert one_hop_sample(edges[:128], 128, 0) == edges[:128]
@@ -277,9 +277,14 @@ def test_one_hop_sample_keeps_a_small_group_whole_and_samples_a_large_one_the_sa
     assert len(sample) == 128 and sample == one_hop_sample(edges, 128, 0)
     assert sample == [e for e in edges if e in sample]  # in the group's own order
     assert sample != one_hop_sample(edges, 128, 1)  # seeded
-    keys = {name: {} for name in HUB_PEOPLE}
-    assert two_hop_keys(dict(list(keys.items())[:5]), 128, 0) == sorted(HUB_PEOPLE[:5])
-    assert len(two_hop_keys(keys, 128, 0)) == 128 and two_hop_keys(keys, 128, 0) == sorted(two_hop_keys(keys, 128, 0))
+    # read as a stream, the group's in-edges give the same sample in any order
+    ordered = sorted(edges, key=lambda e: (e[0], e[4], e[1]))
+    assert read_group([("in", e) for e in reversed(edges)], 128, 0).ins_sample == one_hop_sample(ordered, 128, 0)
+    hops = [("hop", name, {}) for name in HUB_PEOPLE]
+    assert read_group(hops[:5], 128, 0).hop_keys == sorted(HUB_PEOPLE[:5])
+    keys = read_group(hops + hops[:50], 128, 0).hop_keys  # a neighbour named twice is one
+    assert len(keys) == 128 == len(set(keys)) and keys == sorted(keys)
+    assert keys == read_group(list(reversed(hops)), 128, 0).hop_keys != read_group(hops, 128, 1).hop_keys
 
 
 def test_a_hub_s_heads_are_counted_once_per_relation_not_once_per_head(monkeypatch):
@@ -287,7 +292,7 @@ def test_a_hub_s_heads_are_counted_once_per_relation_not_once_per_head(monkeypat
     on how many heads its relation has: counted for each in-edge, that was
     the square of a hub's heads (4.9 s for a name of 8,000 heads, hours for
     中国 with a corpus's millions)."""
-    from transforms.items import generate
+    from transforms.items import generate, group_input
 
     calls = [0]
     real = generate.normalise
@@ -297,6 +302,7 @@ def test_a_hub_s_heads_are_counted_once_per_relation_not_once_per_head(monkeypat
         return real(text)
 
     monkeypatch.setattr(generate, "normalise", counted)
+    monkeypatch.setattr(group_input, "normalise", counted)
 
     class NoScores:
         def similar(self, gold, texts):

@@ -8,7 +8,7 @@ by 陈凯歌), the sentences our own.
 """
 from __future__ import annotations
 
-from transforms.items.graph import edges_of, name_summary, pool_entries
+from transforms.items.graph import NameSummary, edges_of, name_summary, pool_entries
 from transforms.items.kinds import compatible, option_kind, person_field, place_kind, work_kind
 
 
@@ -111,9 +111,11 @@ def test_an_alias_is_asked_among_aliases_and_never_offered_as_a_thing():
     # an alias enters its own pool only, not its type's
     opera = _pair("京剧", "京剧又称京戏，是中国的戏曲剧种。", [("别名", "京戏", "work")])
     edge = edges_of(opera)[0]
-    summary = name_summary([("in", edge)], 10, 0)
-    assert summary["type"] == "work:alias"
-    pools = {key[:2] for key, _ in pool_entries("京戏", [("in", edge)], summary, 0)}
+    acc = NameSummary(10, 0)
+    acc.add("in", edge)
+    summary = acc.result()
+    assert summary == name_summary([("in", edge)], 10, 0) and summary["type"] == "work:alias"
+    pools = {key[:2] for key, _ in pool_entries("京戏", acc, summary, 0)}
     assert pools == {("type", "work:alias"), ("rel", "别名")}
     # a name the graph also uses as a thing is one: HBO, twice a company's 简称 and once a series' 出品公司
     hbo = [("in", edges_of(_pair(company, f"{company}简称HBO。", [("简称", "HBO", "organisation")],

@@ -25,7 +25,7 @@ class ItemsConfig:
     one_hop_limit: the most of a group's own edges (its values; the heads that
         name it) whose names its questions draw on as 1-hop candidates, and the
         most of its neighbours whose names they draw on as 2-hop ones: a seeded
-        sample beyond it (generate.one_hop_sample, two_hop_keys). 0 = all,
+        sample beyond it (items/group_input.py). 0 = all,
         which costs the square of the group's size (a hub such as 中国).
     max_per_origin: the most distractors one origin may give an item, so an
         item mixes origins and no single generator's style is a tell.

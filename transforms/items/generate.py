@@ -2,7 +2,8 @@
 
 A group holds one normalised name's out-edges (every sense of the name as a
 head), in-edges (the name as a tail) and its neighbours' summaries
-(graph.name_summary). From it:
+(graph.NameSummary), as its questions read them (items/group_input.py: of a
+hub, a sample). From it:
   - each out-edge (h, r, t) is asked for its tail, unless trivial;
   - each in-edge (h, r, name) is asked for its head where the head is
     identifiable (templates.head_askable);
@@ -23,6 +24,7 @@ from transforms.items import templates
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
+from transforms.items.group_input import HOP_RECORD, GroupInput, one_hop_sample, read_group
 from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
 from transforms.items.stated import StatedInText
@@ -65,7 +67,7 @@ def _retype(value: str, relation: str) -> str:
 def _kind_known(typed: str, summary: dict | None) -> str:
     """The gold's type with its kind: the edge's, or, when the edge does not
     tell the kind (a 代表作品 of a person of two fields), the one the name's
-    own page or its other edges give (graph.name_summary)."""
+    own page or its other edges give (graph.NameSummary)."""
     if summary and ":" not in typed and compatible(summary["type"], typed):
         return summary["type"]
     return typed
@@ -100,31 +102,6 @@ def _pool_candidates(scorer: Scorer, pool_key: tuple[str, str], gold: str, gold_
     return out
 
 
-def _seeded_sample(things: list, limit: int, seed: int, purpose: str, name: Callable[[Any], str]) -> list:
-    """All of `things` up to `limit`, else the `limit` of them first by a
-    seeded hash of their names, in their own order."""
-    if limit <= 0 or len(things) <= limit:
-        return things
-    keep = set(sorted(range(len(things)), key=lambda i: stable_hash(seed, purpose, name(things[i])))[:limit])
-    return [t for i, t in enumerate(things) if i in keep]
-
-
-def one_hop_sample(edges: list[tuple], limit: int, seed: int) -> list[tuple]:
-    """The edges whose names a group offers its questions as 1-hop candidates:
-    all of them up to `limit`, else a seeded sample of `limit`, in their own
-    order. Every question of a group looked at every one of its edges, so a
-    name of thousands of values or of thousands of heads (中国 as the 国籍 of
-    every person of a corpus) cost the square of that; nine options need far
-    fewer names, and the 2-hop ones are cut the same way (name_summary)."""
-    return _seeded_sample(edges, limit, seed, "one-hop", lambda e: f"{e[1]}\x1f{e[4]}\x1f{e[5]}")
-
-
-def two_hop_keys(hops: dict[str, dict], limit: int, seed: int) -> list[str]:
-    """The neighbours whose own neighbours a group offers as 2-hop candidates,
-    sorted: all of them up to `limit`, else a seeded sample (as one_hop_sample)."""
-    return _seeded_sample(sorted(hops), limit, seed, "two-hop", str)
-
-
 def _neighbour_candidates(hops: dict[str, dict], keys: list[str], gold: str, pivot_out,
                           pivot_in) -> list[Candidate]:
     """1-hop (the pivot's other values and heads) and 2-hop (the neighbours of
@@ -146,13 +123,21 @@ def _neighbour_candidates(hops: dict[str, dict], keys: list[str], gold: str, piv
 def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict], scorer: Scorer, cfg,
                 count: Callable[[str, int], None], texts: dict[str, StatedInText] | None = None,
                 open_relations: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
-    """Every QA/KGC item asked from this group, with options; `count(name, n)`
-    feeds stats.json. `texts` (pair id -> its page, items/stated.py) turns away
-    a tail question's candidate that the page states in the asked role. The
-    tail of an open relation (items/open_relations.py) is not asked: its wrong
-    answers are often right."""
-    outs = sorted((e for side, e in records if side == "out"), key=lambda e: (e[0] or "", e[4], e[5]))
-    ins = sorted((e for side, e in records if side == "in"), key=lambda e: (e[0] or "", e[4], e[1]))
+    """`ask_group` of a group given as lists: its edges, its neighbours'
+    summaries and its pages (pair id -> StatedInText)."""
+    group = read_group([*records, *((HOP_RECORD, k, s) for k, s in hops.items())], cfg.one_hop_limit, cfg.seed)
+    group.texts = dict(texts or {})
+    return ask_group(key, group, scorer, cfg, count, open_relations)
+
+
+def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[[str, int], None],
+              open_relations: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """Every QA/KGC item asked from this group (items/group_input.py), with
+    options; `count(name, n)` feeds stats.json. The group's pages turn away a
+    tail question's candidate that the page states in the asked role
+    (items/stated.py). The tail of an open relation (items/open_relations.py)
+    is not asked: its wrong answers are often right."""
+    outs, ins, hops, texts = group.outs, group.ins, group.hops, group.texts
     senses = {e[0] for e in outs}
     polysemous = len(senses) > 1
     tasks = [t for t in ("qa", "kgc") if t in cfg.tasks]
@@ -167,17 +152,16 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
     values_per_sense = Counter((e[0], e[4]) for e in outs)
     # The group's own other names (its 中文名/别名/简称 values), never an option of its questions.
     own_aliases = frozenset(n for e in outs if e[4] in ALIAS_RELATIONS for n in pieces(e[5], e[4]))
-    heads_by_rel: dict[str, list[str]] = {}
+    heads_by_rel: dict[str, list[str]] = {}  # of the relations one head states (the others are not asked)
     for e in ins:
         heads_by_rel.setdefault(e[4], []).append(e[1])
-    # The group's 1-hop and 2-hop names (one_hop_sample, two_hop_keys) and the
-    # true values of each query, made once for the group, not once per question.
+    # The group's 1-hop and 2-hop names (one_hop_sample, the group's samples) and
+    # the true values of each query, made once for the group, not once per question.
     limit = cfg.one_hop_limit
     outs_1hop = one_hop_sample(outs, limit, cfg.seed)
     outs_1hop_by_sense = {sense: one_hop_sample([x for x in outs if x[0] == sense], limit, cfg.seed)
                           for sense in senses}
-    ins_1hop = one_hop_sample(ins, limit, cfg.seed)
-    hop_keys = two_hop_keys(hops, limit, cfg.seed)
+    ins_1hop, hop_keys = group.ins_sample, group.hop_keys
     known_cache: dict[tuple, frozenset[str]] = {}
 
     def known(kind: str, key: str, relation: str) -> frozenset[str]:
@@ -302,9 +286,10 @@ def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict
         emit(tail_draft, e, "tail", templates.shown_head(e[1], e[2], polysemous))
         asked_per_query[query] += len(items) > before
 
-    heads_per_rel = {r: len({normalise(h) for h in heads}) for r, heads in heads_by_rel.items()}
+    for why, n in sorted(group.in_skips.items()):  # in-edges of relations several heads state
+        count(f"skipped|{why}", n * len(tasks))
     for e in ins:  # a head question's query has one answer (templates.head_askable): never capped
-        why = templates.head_askable(e[4], e[6], heads_per_rel[e[4]])
+        why = templates.head_askable(e[4], e[6], 1)
         if why is None and (templates.malformed_name(e[1]) or templates.malformed_name(e[5])):
             why = "malformed_name"
         if why:

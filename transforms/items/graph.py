@@ -4,7 +4,7 @@ Beam groups the edges by normalised name (pipeline/items_stage.py), so one
 worker sees one name's out-edges (the name as head, every sense), in-edges
 (the name as tail) and short messages from its neighbours; never the graph.
 
-A name's message to each neighbour (`name_summary`) carries what the
+A name's message to each neighbour (`NameSummary`) carries what the
 neighbour's questions need about it: its display form, type, frequency as a
 tail (its bin), its aliases (for the "never a true answer" rule), and a few of
 its own neighbours (the neighbour's 2-hop candidates). The same pass gives
@@ -85,56 +85,88 @@ def _as_thing(types_as_tail: Counter) -> Counter:
     return things or types_as_tail
 
 
-def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, seed: int) -> dict[str, Any]:
-    """What a name tells its neighbours (see the module doc)."""
-    forms, types_as_entity, types_as_tail = Counter(), Counter(), Counter()
-    aliases: set[str] = set()
-    neighbours: dict[str, tuple[str, str]] = {}
-    in_count = 0
-    # A fixed order whatever order the group arrived in: which raw form of a
-    # neighbour is kept (《呐喊》 or 呐喊) must not depend on the runner.
-    for side, e in sorted(records, key=lambda r: (r[0], repr(r[1]))):
+class NameSummary:
+    """What a name tells its neighbours (see the module doc), added up record by
+    record, so that a hub's group (中国, a tail of millions of edges) is read
+    once and never held: its counters are per form, type and relation, and of
+    its neighbours it keeps the `neighbour_limit` first by a seeded hash."""
+
+    def __init__(self, neighbour_limit: int, seed: int):
+        self.limit, self.seed = neighbour_limit, seed
+        self.forms, self.types_as_entity, self.types_as_tail = Counter(), Counter(), Counter()
+        self.aliases: set[str] = set()
+        self.in_count = 0
+        self.rel_types: dict[str, Counter] = {}  # the name's types as each relation's value (its pools)
+        self.head_rels: dict[str, Counter] = {}  # ... as each relation's head
+        # neighbour -> (rank, the first record naming it, its (raw form, type)): the
+        # first by (side, repr(edge)), so the form kept (《呐喊》 or 呐喊) does not
+        # hang on the order the runner gave the group in
+        self._neighbours: dict[str, tuple] = {}
+
+    def add(self, side: str, e: tuple) -> None:
         if side == "out":
-            forms[e[1]] += 1
-            types_as_entity[e[3]] += 1
+            self.forms[e[1]] += 1
+            self.types_as_entity[e[3]] += 1
             if e[4] in ALIAS_RELATIONS:
-                aliases.update(pieces(e[5], e[4]))
-            neighbours.setdefault(normalise(e[5]), (e[5], e[6]))
+                self.aliases.update(pieces(e[5], e[4]))
+            self.head_rels.setdefault(e[4], Counter())[e[3]] += 1
+            self._offer(neighbour_of(side, e), (side, repr(e)), (e[5], e[6]))
         else:
-            in_count += 1
-            forms[e[5]] += 1
-            types_as_tail[e[6]] += 1
-            neighbours.setdefault(normalise(e[1]), (e[1], e[3]))
-    ranked = sorted(neighbours, key=lambda k: stable_hash(seed, "neighbour", k))[:neighbour_limit]
-    return {
-        "name": _majority(forms),
-        "type": _majority(types_as_entity) if types_as_entity else _majority(_as_thing(types_as_tail)),
-        "count": in_count,
-        "aliases": frozenset(aliases),
-        "neighbours": [neighbours[k] for k in ranked],
-        "all_neighbours": sorted(neighbours),
-    }
+            self.in_count += 1
+            self.forms[e[5]] += 1
+            self.types_as_tail[e[6]] += 1
+            self.rel_types.setdefault(role_of(e[4]), Counter())[e[6]] += 1
+            self._offer(neighbour_of(side, e), (side, repr(e)), (e[1], e[3]))
+
+    def _offer(self, key: str, order: tuple, shown: tuple[str, str]) -> None:
+        if self.limit <= 0:
+            return
+        got = self._neighbours.get(key)
+        if got is None:
+            self._neighbours[key] = (stable_hash(self.seed, "neighbour", key), order, shown)
+            if len(self._neighbours) >= 2 * self.limit + 64:
+                kept = sorted(self._neighbours, key=lambda k: (self._neighbours[k][0], k))[:self.limit]
+                self._neighbours = {k: self._neighbours[k] for k in kept}
+        elif order < got[1]:
+            self._neighbours[key] = (got[0], order, shown)
+
+    def result(self) -> dict[str, Any]:
+        ranked = sorted(self._neighbours, key=lambda k: (self._neighbours[k][0], k))[:max(self.limit, 0)]
+        return {
+            "name": _majority(self.forms),
+            "type": (_majority(self.types_as_entity) if self.types_as_entity
+                     else _majority(_as_thing(self.types_as_tail))),
+            "count": self.in_count,
+            "aliases": frozenset(self.aliases),
+            "neighbours": [self._neighbours[k][2] for k in ranked],
+        }
 
 
-def pool_entries(key: str, records: list[tuple[str, tuple]], summary: dict[str, Any], seed: int):
+def neighbour_of(side: str, e: tuple) -> str:
+    """The name at the other end of a record's edge."""
+    return normalise(e[5] if side == "out" else e[1])
+
+
+def name_summary(records: Iterable[tuple[str, tuple]], neighbour_limit: int, seed: int) -> dict[str, Any]:
+    """NameSummary of a group given as a list."""
+    acc = NameSummary(neighbour_limit, seed)
+    for side, e in records:
+        acc.add(side, e)
+    return acc.result()
+
+
+def pool_entries(key: str, acc: NameSummary, summary: dict[str, Any], seed: int):
     """((pool kind, key, bin), (rank, text, type)) for every pool this name belongs to
     (a credit written two ways, 填词 and 作词, is one relation's pool: CREDIT_ROLE)."""
     b = freq_bin(summary["count"])
     rank = stable_hash(seed, "pool", key)
-    rel_types: dict[str, Counter] = {}
-    head_rels: dict[str, Counter] = {}
-    for side, e in records:
-        if side == "in":
-            rel_types.setdefault(role_of(e[4]), Counter())[e[6]] += 1
-        else:
-            head_rels.setdefault(e[4], Counter())[e[3]] += 1
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
     # `work:music` is also a work, for golds whose kind is unknown; an alias is not a thing of its own
     if coarse(summary["type"]) != summary["type"] and not is_alias(summary["type"]):
         out.append((("type", coarse(summary["type"]), b), (rank, name, summary["type"])))
-    for r, c in rel_types.items():
+    for r, c in acc.rel_types.items():
         out.append((("rel", r, b), (rank, name, _majority(c))))
-    for r, c in head_rels.items():
+    for r, c in acc.head_rels.items():
         out.append((("head", r, b), (rank, name, _majority(c))))
     return out
