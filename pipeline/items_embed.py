@@ -5,14 +5,26 @@ numeric variants), looks them up in a persistent cache (Arrow IPC files under
 `embed_cache/<embedder>/`, kept across builds), embeds only the missing ones,
 in sorted order and fixed batches, and appends them to the cache as one new
 file. It then writes this run's vectors to one file that the question step
-loads once per worker. So the encoder sees each unique string exactly once
+opens once per worker. So the encoder sees each unique string exactly once
 (counters `items|embed|*` in stats.json), a rerun embeds nothing, and the
 similarities do not depend on how Beam bundled the strings.
+
+A vector file is 2 KB a string (512 float32): about 20 GB at 10M strings. No
+process holds one in its own memory. A file is memory-mapped (a remote one is
+copied to the machine's disk first, once for all its worker processes), so
+the pages a worker reads sit in the OS's page cache, shared by them. Its
+rows are found by a sorted array of their texts' hashes (`VectorIndex`), not by
+a dict of every text; the matrices the embedding step writes are filled on
+disk, row batch by row batch.
 """
 from __future__ import annotations
 
+import atexit
 import hashlib
+import os
 import re
+import shutil
+import tempfile
 from typing import Iterable
 
 import numpy as np
@@ -23,13 +35,46 @@ from apache_beam.metrics import Metrics
 from pipeline.funnel import NAMESPACE
 
 BATCH = 256
+_ROWS = 65536  # texts looked up at a time
+_COPY_ROWS = 1024  # vectors copied at a time from the cache files into this run's matrix (2 MB)
+_COPY = 16 << 20
+_LOCAL: dict[str, str] = {}  # remote vector file -> its local copy, for this process
 
 
 def _spec_dir(cache_dir: str, spec: str) -> str:
     return FileSystems.join(cache_dir, re.sub(r"[^A-Za-z0-9_.-]+", "_", spec))
 
 
+def _local(path: str) -> str:
+    """A local file holding `path`: itself, or (gs://, s3://...) a copy on this
+    machine's disk, made once and shared by its worker processes (written under
+    another name, then renamed into place). Its maker removes it on exit; a
+    process that still maps it keeps its pages."""
+    if FileSystems.get_scheme(path) is None:
+        return path
+    if path not in _LOCAL:
+        size = FileSystems.match([path])[0].metadata_list[0].size_in_bytes
+        name = hashlib.blake2b(f"{path}\n{size}".encode("utf-8"), digest_size=12).hexdigest()
+        local = os.path.join(tempfile.gettempdir(), f"cdtp-vectors-{name}.arrow")
+        if not (os.path.exists(local) and os.path.getsize(local) == size):
+            fd, part = tempfile.mkstemp(prefix=f"cdtp-vectors-{name}.", suffix=".part")
+            try:
+                with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as src, \
+                        os.fdopen(fd, "wb") as dst:
+                    shutil.copyfileobj(src, dst, _COPY)
+                os.replace(part, local)
+            except BaseException:
+                os.unlink(part)
+                raise
+            atexit.register(lambda: os.path.exists(local) and os.unlink(local))
+        _LOCAL[path] = local
+    return _LOCAL[path]
+
+
 def _write_table(path: str, texts: list[str], vectors: np.ndarray) -> None:
+    """One file of (text, vector) rows: one record batch, so that a reader maps
+    its vectors as one matrix. `vectors` may be a memory map: it is written
+    from the pages, not copied into memory."""
     import pyarrow as pa
 
     dim = vectors.shape[1] if vectors.ndim == 2 else 0
@@ -38,57 +83,165 @@ def _write_table(path: str, texts: list[str], vectors: np.ndarray) -> None:
                       "vector": pa.FixedSizeListArray.from_arrays(flat, dim)})
     with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
         with pa.ipc.new_stream(fh, table.schema) as w:
-            w.write_table(table)
+            w.write_table(table, max_chunksize=max(len(texts), 1))
 
 
-def read_vectors(path: str) -> tuple[dict[str, int], np.ndarray]:
-    """(text -> row, float32 matrix) of one vector file."""
+def _text_hash(text: str) -> int:
+    """Python's own hash of a str: cached on the string, the same in one process
+    (an index is built and read in one process)."""
+    return hash(text)
+
+
+class VectorIndex:
+    """text -> row of one vector file, as a read-only mapping. The rows' text
+    hashes, sorted, in two arrays of 8 bytes a row, and the text itself compared
+    on a hit, instead of a dict of every text (about 180 bytes a row)."""
+
+    def __init__(self, texts):
+        self._texts = texts  # an Arrow string array, memory-mapped
+        hashes = np.empty(len(texts), np.int64)
+        for start in range(0, len(texts), _ROWS):
+            chunk = texts.slice(start, _ROWS).to_pylist()
+            hashes[start:start + len(chunk)] = [_text_hash(t) for t in chunk]
+        self._order = np.argsort(hashes, kind="stable")
+        self._hashes = hashes[self._order]
+
+    def __len__(self) -> int:
+        return len(self._hashes)
+
+    def _find(self, text: str, i: int) -> int | None:
+        """The row of `text` among the rows of its hash, from sorted place i on."""
+        n, h = len(self._hashes), self._hashes[i] if i < len(self._hashes) else None
+        while i < n and self._hashes[i] == h:
+            row = int(self._order[i])
+            if self._texts[row].as_py() == text:
+                return row
+            i += 1
+        return None
+
+    def rows(self, texts: list[str]) -> list[int | None]:
+        """The row of each text, None for a text not in the file."""
+        import pyarrow as pa
+
+        if len(texts) < 16 or not len(self._hashes):
+            return [self.get(t) for t in texts]
+        wanted = np.fromiter(map(_text_hash, texts), np.int64, len(texts))
+        at = np.minimum(np.searchsorted(self._hashes, wanted), len(self._hashes) - 1)
+        hits = np.flatnonzero(self._hashes[at] == wanted)
+        rows = self._order[at[hits]]
+        out: list[int | None] = [None] * len(texts)
+        for k, row, stored in zip(hits.tolist(), rows.tolist(), self._texts.take(pa.array(rows)).to_pylist()):
+            out[k] = row if stored == texts[k] else self._find(texts[k], int(at[k]))
+        return out
+
+    def get(self, text: str, default=None):
+        h = _text_hash(text)
+        i = int(np.searchsorted(self._hashes, h))
+        row = self._find(text, i) if i < len(self._hashes) and self._hashes[i] == h else None
+        return default if row is None else row
+
+    def __contains__(self, text) -> bool:
+        return isinstance(text, str) and self.get(text) is not None
+
+    def __getitem__(self, text: str) -> int:
+        row = self.get(text)
+        if row is None:
+            raise KeyError(text)
+        return row
+
+
+def read_vectors(path: str) -> tuple[VectorIndex, np.ndarray]:
+    """(text -> row, float32 matrix) of one vector file, memory-mapped (the module doc)."""
     import pyarrow as pa
 
-    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        table = pa.ipc.open_stream(fh.read()).read_all()
-    texts = table.column("text").to_pylist()
-    col = table.column("vector").combine_chunks()
-    dim = col.type.list_size
-    matrix = col.values.to_numpy(zero_copy_only=False).astype(np.float32, copy=False).reshape(-1, dim)
-    return {t: i for i, t in enumerate(texts)}, matrix
-
-
-def _cached(spec_dir: str, wanted: set[str]) -> dict[str, np.ndarray]:
     try:
-        files = sorted(m.path for m in FileSystems.match([FileSystems.join(spec_dir, "*.arrow")])[0].metadata_list)
+        source = pa.memory_map(_local(path), "r")
+    except FileNotFoundError:  # a shared copy removed by the process that made it: copy again
+        _LOCAL.pop(path, None)
+        source = pa.memory_map(_local(path), "r")
+    reader = pa.ipc.open_stream(source)
+    table = reader.read_all()  # zero-copy: its buffers are the map's pages
+    texts = table.column("text").combine_chunks()
+    vectors = table.column("vector")
+    dim = vectors.type.list_size
+    if vectors.num_chunks != 1:  # not written by _write_table: read whole
+        matrix = vectors.combine_chunks().flatten().to_numpy(zero_copy_only=False)
+    else:
+        matrix = vectors.chunk(0).flatten().to_numpy(zero_copy_only=True)
+    return VectorIndex(texts), matrix.astype(np.float32, copy=False).reshape(-1, dim)
+
+
+def _cache_files(spec_dir: str) -> list[str]:
+    try:
+        return sorted(m.path for m in FileSystems.match([FileSystems.join(spec_dir, "*.arrow")])[0].metadata_list)
     except Exception:  # noqa: BLE001 - no cache yet
-        files = []
-    found: dict[str, np.ndarray] = {}
-    for path in files:
-        index, matrix = read_vectors(path)
-        for text, row in index.items():
-            if text in wanted and text not in found:
-                found[text] = matrix[row]
-    return found
+        return []
+
+
+def _embed_missing(missing: list[str], embedder, spec: str, spec_dir: str, work: str) -> str:
+    """Embed `missing` in batches into a matrix on disk; write it as a new cache file; return its path."""
+    if embedder is None:
+        from transforms.embed import make_embedder
+
+        embedder = make_embedder(spec)
+    matrix = None
+    for i in range(0, len(missing), BATCH):
+        part = np.asarray(embedder.encode(missing[i:i + BATCH]), np.float32)
+        if matrix is None:
+            matrix = np.lib.format.open_memmap(os.path.join(work, "new.npy"), "w+", np.float32,
+                                               (len(missing), part.shape[1]))
+        matrix[i:i + len(part)] = part
+    digest = hashlib.blake2b("\n".join(missing).encode("utf-8"), digest_size=8).hexdigest()
+    path = FileSystems.join(spec_dir, f"cache-{digest}.arrow")
+    _write_table(path, missing, matrix)
+    del matrix
+    return path
 
 
 def embed_all(strings: Iterable[str], spec: str, cache_dir: str, out_path: str, embedder=None) -> str:
     """Vectors of every string (from the cache, or embedded once) written to `out_path`; returns it."""
     texts = sorted(set(strings))
     spec_dir = _spec_dir(cache_dir, spec)
-    found = _cached(spec_dir, set(texts))
-    missing = [t for t in texts if t not in found]
-    if missing:
-        if embedder is None:
-            from transforms.embed import make_embedder
+    work = tempfile.mkdtemp(prefix="cdtp-embed-")
+    try:
+        # where each text's vector is: (cache file, row), the first file that has it
+        where_file = np.full(len(texts), -1, np.int32)
+        where_row = np.zeros(len(texts), np.int64)
+        files = _cache_files(spec_dir)
+        matrices: dict[int, np.ndarray] = {}
 
-            embedder = make_embedder(spec)
-        parts = [embedder.encode(missing[i:i + BATCH]) for i in range(0, len(missing), BATCH)]
-        vectors = np.vstack(parts)
-        digest = hashlib.blake2b("\n".join(missing).encode("utf-8"), digest_size=8).hexdigest()
-        _write_table(FileSystems.join(spec_dir, f"cache-{digest}.arrow"), missing, vectors)
-        for t, v in zip(missing, vectors):
-            found[t] = v
-    Metrics.counter(NAMESPACE, "items|embed|unique_strings").inc(len(texts))
-    Metrics.counter(NAMESPACE, "items|embed|embedded").inc(len(missing))
-    Metrics.counter(NAMESPACE, "items|embed|cache_hits").inc(len(texts) - len(missing))
-    dim = next(iter(found.values())).shape[0] if found else 1
-    matrix = np.vstack([found[t] for t in texts]) if texts else np.zeros((0, dim), np.float32)
-    _write_table(out_path, texts, matrix)
-    return out_path
+        def look(fi: int, path: str) -> None:
+            todo = np.flatnonzero(where_file < 0).tolist()
+            if not todo:
+                return
+            index, matrices[fi] = read_vectors(path)
+            for start in range(0, len(todo), _ROWS):
+                part = todo[start:start + _ROWS]
+                for t, row in zip(part, index.rows([texts[t] for t in part])):
+                    if row is not None:
+                        where_file[t], where_row[t] = fi, row
+
+        for fi, path in enumerate(files):
+            look(fi, path)
+        missing = [texts[t] for t in np.flatnonzero(where_file < 0).tolist()]
+        if missing:
+            files.append(_embed_missing(missing, embedder, spec, spec_dir, work))
+            look(len(files) - 1, files[-1])
+        Metrics.counter(NAMESPACE, "items|embed|unique_strings").inc(len(texts))
+        Metrics.counter(NAMESPACE, "items|embed|embedded").inc(len(missing))
+        Metrics.counter(NAMESPACE, "items|embed|cache_hits").inc(len(texts) - len(missing))
+        if not texts:
+            _write_table(out_path, [], np.zeros((0, 1), np.float32))
+            return out_path
+        dim = matrices[int(where_file[0])].shape[1]
+        out = np.lib.format.open_memmap(os.path.join(work, "out.npy"), "w+", np.float32, (len(texts), dim))
+        for fi in np.unique(where_file).tolist():
+            rows = np.flatnonzero(where_file == fi)
+            for start in range(0, len(rows), _COPY_ROWS):
+                part = rows[start:start + _COPY_ROWS]
+                out[part] = matrices[fi][where_row[part]]
+        _write_table(out_path, texts, out)
+        del out
+        return out_path
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -161,7 +161,8 @@ class OpenRelations(beam.PTransform):
 # ------------------------------------------------------------------ questions
 
 class _Scorer:
-    """Similarities from the run's vector file; a faiss IndexFlatIP per pool (relation, type)."""
+    """Similarities from the run's vector file (memory-mapped, items_embed.VectorIndex);
+    a faiss IndexFlatIP per pool (relation, type)."""
 
     def __init__(self, index: dict[str, int], matrix, pools: dict, low: float):
         self.index, self.matrix, self.pools, self.low = index, matrix, pools, low
@@ -177,11 +178,12 @@ class _Scorer:
         g = self._vec(gold)
         if g is None:
             return {}
-        known = [t for t in dict.fromkeys(texts) if t in self.index]
+        unique = list(dict.fromkeys(texts))
+        known = [(t, row) for t, row in zip(unique, self.index.rows(unique)) if row is not None]
         if not known:
             return {}
-        sims = np.round((self.matrix[[self.index[t] for t in known]] @ g).astype(np.float64), 4).tolist()
-        return dict(zip(known, sims))
+        sims = np.round((self.matrix[[row for _, row in known]] @ g).astype(np.float64), 4).tolist()
+        return dict(zip((t for t, _ in known), sims))
 
     def pool(self, pool_key: tuple[str, str], gold: str):
         """(text, type, bin, similarity) of the pool's members at or above the band's low bound."""
@@ -190,12 +192,14 @@ class _Scorer:
 
         entry = self._faiss.get(pool_key)
         if entry is None:
-            members = [(text, ctype, b) for b in range(6)
-                       for text, ctype in self.pools.get((pool_key[0], pool_key[1], b), ()) if text in self.index]
+            listed = [(text, ctype, b) for b in range(6)
+                      for text, ctype in self.pools.get((pool_key[0], pool_key[1], b), ())]
+            found = [(m, row) for m, row in zip(listed, self.index.rows([m[0] for m in listed])) if row is not None]
+            members = [m for m, _ in found]
             index = None
             if members:
                 index = faiss.IndexFlatIP(self.matrix.shape[1])
-                index.add(np.ascontiguousarray(self.matrix[[self.index[m[0]] for m in members]]))
+                index.add(np.ascontiguousarray(self.matrix[[row for _, row in found]]))
             entry = self._faiss[pool_key] = (index, members)
         index, members = entry
         g = self._vec(gold)

@@ -1,0 +1,206 @@
+"""What the items stage holds at scale: a hub's group, and the vectors.
+
+A hub's group is read, never held (items/group_input.py, graph.NameSummary).
+中国 is the 国籍 of most people of a corpus, and each of them sends it a
+summary: at the paper's scale its group is millions of records. A runner may
+page such a group in from the shuffle (Dataflow's state-backed iterables)
+rather than hand over a list; the two steps that read a name's group then
+hold what they keep of it. Here a hub of 40,000 people (names made up: 人0,
+人1, ...) is handed to each step as an iterable made anew on each read, and
+Python's allocation tracer measures the most memory the step held at once.
+It is compared with what the same group takes as a list, measured the same
+way: before the steps read their groups this way, they held that list.
+`normalise` keeps a memo of 16,384 strings for the whole process, bounded
+whatever the group; it is set aside here, so the step's own holding is what
+is measured.
+
+The vectors are 2 KB a string, about 20 GB at 10M strings: the embedding step
+fills its matrices on disk, and a reader maps the file (pipeline/items_embed.py).
+The tracer sees numpy's arrays and Python's bytes, so a matrix (or a file read
+whole) in a process's own memory would show.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import tracemalloc
+
+import numpy as np
+
+import pytest
+
+from pipeline.items_embed import embed_all, read_vectors
+from pipeline.items_stage import _AskQuestions, _SummariseName
+from transforms.items import graph, group_input
+from transforms.items.config import ItemsConfig
+from transforms.text import normalise
+
+N = 40_000
+
+
+def _edge(pair_id, entity, relation, tail, tail_type, entity_type="person"):
+    return (pair_id, entity, None, entity_type, relation, tail, tail_type, "HS", "train", True)
+
+
+class _Hub:
+    """中国's group: its 首都, the 国籍 of N people, and (`hops`) each person's summary."""
+
+    def __init__(self, hops: bool):
+        self.hops = hops
+
+    def __iter__(self):
+        yield "out", _edge("p_cn", "中国", "首都", "北京", "place", "place")
+        for i in range(N):
+            yield "in", _edge(f"p_{i}", f"人{i}", "国籍", "中国", "place")
+            if self.hops:
+                yield "hop", f"人{i}", {"name": f"人{i}", "type": "person", "count": 0, "aliases": frozenset(),
+                                        "neighbours": [(f"城{i}", "place")]}
+
+
+@pytest.fixture(autouse=True)
+def _no_memo(monkeypatch):
+    for module in (graph, group_input):
+        monkeypatch.setattr(module, "normalise", normalise.__wrapped__)
+
+
+def _peak(run) -> int:
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+class _NoScores:
+    def similar(self, gold, texts):
+        return {t: 0.5 for t in texts}
+
+    def pool(self, pool_key, gold):
+        return []
+
+
+def test_asking_a_hub_s_questions_holds_a_sample_of_its_group_not_the_group():
+    as_list = _peak(lambda: list(_Hub(hops=True)))
+    fn = _AskQuestions(ItemsConfig(tasks=("qa",)))
+    fn.setup()
+    fn.start_bundle()
+    fn._loaded = ("vectors", _NoScores())  # the run's vector file, as loaded on the first group
+    items: list = []
+    held = _peak(lambda: items.extend(fn.process(("中国", _Hub(hops=True)), "vectors", {}, frozenset())))
+    assert held < as_list / 10, (held, as_list)
+
+
+def test_summarising_a_hub_holds_its_counters_not_its_group():
+    as_list = _peak(lambda: list(_Hub(hops=False)))
+    fn = _SummariseName(ItemsConfig())
+    sent = [0]
+
+    def run():
+        for out in fn.process(("中国", _Hub(hops=False))):
+            sent[0] += not hasattr(out, "tag")  # a hop message, not a pool entry
+
+    held = _peak(run)
+    assert sent[0] == N + 1  # every person and 北京, once each
+    assert held < as_list / 10, (held, as_list)
+
+
+def test_a_hub_keeps_every_in_edge_a_head_question_may_ask_and_counts_the_rest():
+    """What a head question needs is kept whole however large the hub: a
+    relation one head states (作者, from two pages of 红楼梦, its name written two ways);
+    one that a second head states is counted, the edges before it included."""
+    records = [("in", _edge(f"p_{i}", f"人{i}", "国籍", "中国", "place")) for i in range(5000)]
+    records.insert(1234, ("in", _edge("p_hlm", "红楼梦", "作者", "中国", "person", "work")))
+    records.insert(4321, ("in", _edge("p_hlm2", "《红楼梦》", "作者", "中国", "person", "work")))
+    records.insert(10, ("in", _edge("p_a", "某书", "导演", "中国", "person", "work")))
+    records.append(("in", _edge("p_b", "另一书", "导演", "中国", "person", "work")))
+    records.append(("in", _edge("p_c", "又一书", "导演", "中国", "date", "work")))
+    group = group_input.read_group(records, 128, 0)
+    assert [e[0] for e in group.ins] == ["p_hlm", "p_hlm2"]  # one head, written two ways
+    assert group.in_skips == {"head_not_unique": 2, "head_tail_unnamed": 1}
+    assert len(group.ins_sample) == 128
+
+
+class _Embedder:
+    """512 numbers a text, made from its hash: the same vector for a text whichever batch it is in."""
+
+    calls = 0
+
+    def encode(self, batch):
+        _Embedder.calls += len(batch)
+        return np.stack([np.random.default_rng(int.from_bytes(hashlib.blake2b(t.encode()).digest()[:8], "little"))
+                         .standard_normal(512).astype(np.float32) for t in batch])
+
+
+def test_the_vectors_are_filled_on_disk_and_mapped_not_held(tmp_path):
+    texts = [f"名字{i}" for i in range(20_000)]
+    size = len(texts) * 512 * 4  # 41 MB of vectors
+    cache, path = str(tmp_path / "cache"), str(tmp_path / "vectors.arrow")
+    _Embedder.calls = 0
+    assert _peak(lambda: embed_all(texts, "hashed", cache, path, embedder=_Embedder())) < size / 5
+    assert _Embedder.calls == len(texts)
+    read: list = []
+    assert _peak(lambda: read.append(read_vectors(path))) < size / 10
+    index, matrix = read[0]
+    assert matrix.shape == (len(texts), 512) and not matrix.flags.owndata and not matrix.flags.writeable
+    ordered = sorted(texts)
+    assert index.rows(["名字7", "名字19999", "名字20000", ""]) == [ordered.index("名字7"), ordered.index("名字19999"),
+                                                                   None, None]
+    assert "名字7" in index and "名字20000" not in index and len(index) == len(texts)
+    for text in ("名字0", "名字7", "名字19999"):
+        assert np.array_equal(matrix[index[text]], _Embedder().encode([text])[0])
+    # a rerun takes every vector from the cache, and writes the same bytes
+    _Embedder.calls = 0
+    again = str(tmp_path / "again.arrow")
+    assert _peak(lambda: embed_all(reversed(texts), "hashed", cache, again, embedder=_Embedder())) < size / 5
+    assert _Embedder.calls == 0
+    assert (tmp_path / "again.arrow").read_bytes() == (tmp_path / "vectors.arrow").read_bytes()
+
+
+def test_a_remote_vector_file_is_copied_once_per_machine_and_mapped(tmp_path, monkeypatch):
+    """A worker's vector file is in the object store (gs://, s3://): each
+    machine copies it once, under a name of the path and size, and its worker
+    processes map that copy."""
+    from apache_beam.io.filesystems import FileSystems
+
+    from pipeline import items_embed
+
+    path = str(tmp_path / "vectors.arrow")
+    embed_all(["北京", "上海"], "hashed", str(tmp_path / "cache"), path, embedder=_Embedder())
+
+    class Store(FileSystems):  # the file, as if in an object store
+        @staticmethod
+        def get_scheme(p):
+            return "store" if p == path else None
+
+    monkeypatch.setattr(items_embed, "FileSystems", Store)
+    monkeypatch.setattr(items_embed, "_LOCAL", {})
+    index, matrix = read_vectors(path)
+    local = items_embed._LOCAL[path]
+    assert local != path and open(local, "rb").read() == open(path, "rb").read()
+    made = os.stat(local).st_mtime_ns
+    monkeypatch.setattr(items_embed, "_LOCAL", {})  # another worker process of the machine
+    index2, matrix2 = read_vectors(path)
+    assert items_embed._LOCAL[path] == local and os.stat(local).st_mtime_ns == made  # not copied again
+    assert np.array_equal(matrix2[index2["上海"]], matrix[index["上海"]])
+    os.unlink(local)  # removed by the process that made it
+    monkeypatch.setattr(items_embed, "_LOCAL", {})
+    assert read_vectors(path)[0].rows(["北京"]) == index.rows(["北京"]) == [1] and os.path.exists(local)
+    os.unlink(local)
+
+
+def test_texts_of_one_hash_are_told_apart_by_the_text(tmp_path, monkeypatch):
+    """The index compares the text on a hit: with a hash shared by many texts
+    (here their length mod 3), each still finds its own row, and a text not in
+    the file none, one at a time or many together."""
+    from pipeline import items_embed
+
+    names = [f"{'名' * (i % 5 + 1)}{i}" for i in range(200)]
+    path = str(tmp_path / "vectors.arrow")
+    embed_all(names, "hashed", str(tmp_path / "cache"), path, embedder=_Embedder())
+    monkeypatch.setattr(items_embed, "_text_hash", lambda t: len(t) % 3)
+    index, _ = read_vectors(path)
+    ordered = sorted(names)
+    asked = [*names, "名200", "无"]
+    assert index.rows(asked) == [ordered.index(t) for t in names] + [None, None]
+    assert [index.get(t) for t in asked] == index.rows(asked)
