@@ -4,8 +4,9 @@ The stage collects the distinct strings an item may show (names, values,
 numeric variants), looks them up in a persistent cache (Arrow IPC files under
 `embed_cache/<embedder>/`, kept across builds), embeds only the missing ones,
 in sorted order and fixed batches, and appends them to the cache as one new
-file. It then writes this run's vectors to one file that the question step
-opens once per worker. So the encoder sees each unique string exactly once
+file per shard of strings (`embed_missing`, shards side by side). One worker
+then writes this run's vectors to one file (`write_run_vectors`) that the
+question step opens once per worker. So the encoder sees each unique string exactly once
 (counters `items|embed|*` in stats.json), a rerun embeds nothing, and the
 similarities do not depend on how Beam bundled the strings.
 
@@ -178,61 +179,84 @@ def _cache_files(spec_dir: str) -> list[str]:
         return []
 
 
-def _embed_missing(missing: list[str], embedder, spec: str, spec_dir: str, work: str) -> str:
-    """Embed `missing` in batches into a matrix on disk; write it as a new cache file; return its path."""
+def _locate(texts: list[str], files: list[str], matrices: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(file, row) of each text's vector: the first of `files` that has it, -1 for none."""
+    where_file = np.full(len(texts), -1, np.int32)
+    where_row = np.zeros(len(texts), np.int64)
+    for fi, path in enumerate(files):
+        todo = np.flatnonzero(where_file < 0).tolist()
+        if not todo:
+            break
+        index, matrices[fi] = read_vectors(path)
+        for start in range(0, len(todo), _ROWS):
+            part = todo[start:start + _ROWS]
+            for t, row in zip(part, index.rows([texts[t] for t in part])):
+                if row is not None:
+                    where_file[t], where_row[t] = fi, row
+    return where_file, where_row
+
+
+def _write_cache_file(spec_dir: str, texts: list[str], vectors: np.ndarray) -> None:
+    """A new cache file, written under another name and then renamed: another
+    worker listing the cache meanwhile never reads half a file."""
+    digest = hashlib.blake2b("\n".join(texts).encode("utf-8"), digest_size=8).hexdigest()
+    path = FileSystems.join(spec_dir, f"cache-{digest}.arrow")
+    part = path + ".part"
+    _write_table(part, texts, vectors)
+    FileSystems.rename([part], [path])
+
+
+def embed_missing(strings: Iterable[str], spec: str, cache_dir: str, embedder=None) -> int:
+    """Embed the strings the cache lacks, in sorted order and batches, into one new
+    cache file (filled on disk); returns how many. Strings are embedded alone
+    (a batch's other strings do not change a vector), so shards of a build may
+    run this side by side."""
+    texts = sorted(set(strings))
+    spec_dir = _spec_dir(cache_dir, spec)
+    where_file, _ = _locate(texts, _cache_files(spec_dir), {})
+    missing = [texts[t] for t in np.flatnonzero(where_file < 0).tolist()]
+    Metrics.counter(NAMESPACE, "items|embed|embedded").inc(len(missing))
+    Metrics.counter(NAMESPACE, "items|embed|cache_hits").inc(len(texts) - len(missing))
+    if not missing:
+        return 0
     if embedder is None:
         from transforms.embed import make_embedder
 
         embedder = make_embedder(spec)
-    matrix = None
-    for i in range(0, len(missing), BATCH):
-        part = np.asarray(embedder.encode(missing[i:i + BATCH]), np.float32)
-        if matrix is None:
-            matrix = np.lib.format.open_memmap(os.path.join(work, "new.npy"), "w+", np.float32,
-                                               (len(missing), part.shape[1]))
-        matrix[i:i + len(part)] = part
-    digest = hashlib.blake2b("\n".join(missing).encode("utf-8"), digest_size=8).hexdigest()
-    path = FileSystems.join(spec_dir, f"cache-{digest}.arrow")
-    _write_table(path, missing, matrix)
-    del matrix
-    return path
-
-
-def embed_all(strings: Iterable[str], spec: str, cache_dir: str, out_path: str, embedder=None) -> str:
-    """Vectors of every string (from the cache, or embedded once) written to `out_path`; returns it."""
-    texts = sorted(set(strings))
-    spec_dir = _spec_dir(cache_dir, spec)
     work = tempfile.mkdtemp(prefix="cdtp-embed-")
     try:
-        # where each text's vector is: (cache file, row), the first file that has it
-        where_file = np.full(len(texts), -1, np.int32)
-        where_row = np.zeros(len(texts), np.int64)
-        files = _cache_files(spec_dir)
-        matrices: dict[int, np.ndarray] = {}
+        matrix = None
+        for i in range(0, len(missing), BATCH):
+            part = np.asarray(embedder.encode(missing[i:i + BATCH]), np.float32)
+            if matrix is None:
+                matrix = np.lib.format.open_memmap(os.path.join(work, "new.npy"), "w+", np.float32,
+                                                   (len(missing), part.shape[1]))
+            matrix[i:i + len(part)] = part
+        _write_cache_file(spec_dir, missing, matrix)
+        del matrix
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return len(missing)
 
-        def look(fi: int, path: str) -> None:
-            todo = np.flatnonzero(where_file < 0).tolist()
-            if not todo:
-                return
-            index, matrices[fi] = read_vectors(path)
-            for start in range(0, len(todo), _ROWS):
-                part = todo[start:start + _ROWS]
-                for t, row in zip(part, index.rows([texts[t] for t in part])):
-                    if row is not None:
-                        where_file[t], where_row[t] = fi, row
 
-        for fi, path in enumerate(files):
-            look(fi, path)
-        missing = [texts[t] for t in np.flatnonzero(where_file < 0).tolist()]
-        if missing:
-            files.append(_embed_missing(missing, embedder, spec, spec_dir, work))
-            look(len(files) - 1, files[-1])
-        Metrics.counter(NAMESPACE, "items|embed|unique_strings").inc(len(texts))
-        Metrics.counter(NAMESPACE, "items|embed|embedded").inc(len(missing))
-        Metrics.counter(NAMESPACE, "items|embed|cache_hits").inc(len(texts) - len(missing))
-        if not texts:
-            _write_table(out_path, [], np.zeros((0, 1), np.float32))
-            return out_path
+def write_run_vectors(strings: Iterable[str], spec: str, cache_dir: str, out_path: str) -> str:
+    """This run's vector file: every string's vector, from the cache (embed_missing
+    has put each there), copied on disk in sorted order; returns its path."""
+    from pipeline.errors import CdtpError
+
+    texts = sorted(set(strings))
+    Metrics.counter(NAMESPACE, "items|embed|unique_strings").inc(len(texts))
+    if not texts:
+        _write_table(out_path, [], np.zeros((0, 1), np.float32))
+        return out_path
+    matrices: dict[int, np.ndarray] = {}
+    where_file, where_row = _locate(texts, _cache_files(_spec_dir(cache_dir, spec)), matrices)
+    if (where_file < 0).any():
+        lost = [texts[t] for t in np.flatnonzero(where_file < 0)[:3].tolist()]
+        raise CdtpError(f"the embedding cache under {cache_dir} lacks {int((where_file < 0).sum())} of this "
+                        f"run's strings (e.g. {lost}): was it changed during the build?")
+    work = tempfile.mkdtemp(prefix="cdtp-embed-")
+    try:
         dim = matrices[int(where_file[0])].shape[1]
         out = np.lib.format.open_memmap(os.path.join(work, "out.npy"), "w+", np.float32, (len(texts), dim))
         for fi in np.unique(where_file).tolist():
@@ -245,3 +269,10 @@ def embed_all(strings: Iterable[str], spec: str, cache_dir: str, out_path: str, 
         return out_path
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def embed_all(strings: Iterable[str], spec: str, cache_dir: str, out_path: str, embedder=None) -> str:
+    """Vectors of every string (from the cache, or embedded once) written to `out_path`; returns it."""
+    texts = sorted(set(strings))
+    embed_missing(texts, spec, cache_dir, embedder)
+    return write_run_vectors(texts, spec, cache_dir, out_path)

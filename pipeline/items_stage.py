@@ -64,22 +64,42 @@ class ExtractEdges(beam.PTransform):
         return pairs | "Edges" >> beam.FlatMap(lambda el: [e for p in items_of(el) for e in edges_of(p)])
 
 
+def _embed_shard(text: str, shards: int) -> int:
+    import zlib
+
+    return zlib.crc32(text.encode("utf-8")) % shards
+
+
 class EmbedStrings(beam.PTransform):
-    """edges -> [path of this run's vector file] (a singleton for side inputs)."""
+    """edges -> [path of this run's vector file] (a singleton for side inputs).
+
+    The strings the cache lacks are embedded in shards of about
+    `embed_shard_size`, side by side, each into a cache file of its own
+    (items_embed.embed_missing); one worker then copies every string's vector
+    from the cache into this run's file. A build of fewer strings is one shard."""
 
     def __init__(self, cfg: ItemsConfig, cache_dir: str, out_path: str):
         super().__init__()
         self.cfg, self.cache_dir, self.out_path = cfg, cache_dir, out_path
 
     def expand(self, edges):
-        from pipeline.items_embed import embed_all
+        from pipeline.items_embed import embed_missing, write_run_vectors
 
-        spec, cache_dir, out_path = self.cfg.embedder, self.cache_dir, self.out_path
-        return (edges
-                | "Strings" >> beam.FlatMap(strings_of)
-                | "Distinct" >> beam.Distinct()
+        spec, cache_dir, out_path, size = self.cfg.embedder, self.cache_dir, self.out_path, self.cfg.embed_shard_size
+        strings = (edges
+                   | "Strings" >> beam.FlatMap(strings_of)
+                   | "Distinct" >> beam.Distinct())
+        shards = (strings
+                  | "Count" >> beam.combiners.Count.Globally()
+                  | "Shards" >> beam.Map(lambda n: max(1, -(-n // size))))
+        embedded = (strings
+                    | "ByShard" >> beam.Map(lambda t, n: (_embed_shard(t, n), t), beam.pvalue.AsSingleton(shards))
+                    | "GroupShard" >> beam.GroupByKey()
+                    | "EmbedShard" >> beam.MapTuple(lambda _, texts: embed_missing(texts, spec, cache_dir)))
+        return (strings
                 | "All" >> beam.combiners.ToList()
-                | "Embed" >> beam.Map(lambda texts: embed_all(texts, spec, cache_dir, out_path)))
+                | "Write" >> beam.Map(lambda texts, _done: write_run_vectors(texts, spec, cache_dir, out_path),
+                                      beam.pvalue.AsList(embedded)))
 
 
 # ------------------------------------------------------------------ neighbourhood and pools

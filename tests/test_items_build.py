@@ -7,6 +7,7 @@ rerun must embed nothing and write byte-identical items and ontologies. A
 third build hands every group-by's groups over as state-backed iterables,
 paged in as they are read (as Dataflow does with a large group): the steps
 that read a name's group twice rather than hold it must write the same bytes.
+A fourth embeds a cold cache by shards, side by side: the same bytes again.
 """
 from __future__ import annotations
 
@@ -50,7 +51,10 @@ def builds(shared_data, tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(commands, "make_runner", _paging_runner)
         _build(base / "raw", base / "c", cache)
-    return base, first, second
+    # A cold cache embedded by shards of 2,000 strings, side by side, on two processes.
+    sharded = _build(base / "raw", base / "d", base / "cache_d", "--set", "items.embed_shard_size=2000",
+                     "--direct_running_mode=multi_processing", "--direct_num_workers=2")
+    return base, first, second, sharded
 
 
 def _paging_runner(options):
@@ -68,7 +72,7 @@ def _rows(con, sql):
 
 
 def test_every_qa_and_kgc_item_meets_the_invariants(builds):
-    base, stats, _ = builds
+    base, stats, *_ = builds
     con = connect(str(base / "a"))
     triples = _rows(con, "SELECT entity, relation, tail, split FROM triples")
     tails, heads = defaultdict(set), defaultdict(set)
@@ -97,7 +101,7 @@ def test_every_qa_and_kgc_item_meets_the_invariants(builds):
 
 
 def test_no_eval_item_states_a_train_fact(builds):
-    base, stats, _ = builds
+    base, stats, *_ = builds
     con = connect(str(base / "a"))
     train = _rows(con, "SELECT entity, relation, tail FROM triples WHERE split = 'train'")
     same = {(normalise(t["entity"]), t["relation"], normalise(t["tail"])) for t in train}
@@ -115,7 +119,7 @@ def test_no_eval_item_states_a_train_fact(builds):
 
 
 def test_text_tasks_and_ontologies(builds):
-    base, _, _ = builds
+    base, *_ = builds
     con = connect(str(base / "a"))
     ontologies = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in (base / "a" / "ontologies").glob("*.json")}
     assert ontologies
@@ -142,7 +146,7 @@ def test_text_tasks_and_ontologies(builds):
 
 
 def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):
-    base, first, second = builds
+    base, first, second, sharded = builds
     e1, e2 = first["items"]["embeddings"], second["items"]["embeddings"]
     assert e1["embedded"] == e1["unique_strings"] > 0 and e1["embedded_per_unique_uncached"] == 1.0
     assert e2["embedded"] == 0 and e2["cache_hits"] == e2["unique_strings"] == e1["unique_strings"]
@@ -151,13 +155,16 @@ def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):
         return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
                 for sub in ("items", "ontologies") for p in sorted((root / sub).rglob("*")) if p.is_file()}
 
-    a, b, c = digest(base / "a"), digest(base / "b"), digest(base / "c")
-    assert a and a == b == c
+    a, b, c, d = (digest(base / x) for x in "abcd")
+    assert a and a == b == c == d
+    e4 = sharded["items"]["embeddings"]
+    assert e4["embedded"] == e4["unique_strings"] == e1["unique_strings"]
+    assert len(list((base / "cache_d").rglob("cache-*.arrow"))) == -(-e4["unique_strings"] // 2000)
     assert first["items"]["written"] == second["items"]["written"]
 
 
 def test_export_cdtp_and_text2kgbench(builds, tmp_path):
-    base, _, _ = builds
+    base, *_ = builds
     assert main(["export", "--shards", str(base / "a"), "--format", "cdtp", "--out", str(tmp_path / "c")]) == 0
     qa = [json.loads(line) for p in sorted((tmp_path / "c").glob("qa_*_eval.jsonl"))
           for line in p.read_text(encoding="utf-8").splitlines()]
@@ -193,7 +200,7 @@ def test_a_missing_shard_is_never_read_as_a_smaller_build(builds, tmp_path, caps
     from pipeline.errors import CdtpError
     from pipeline.query import run_query
 
-    base, _, _ = builds
+    base, *_ = builds
     copy = tmp_path / "b"
     shutil.copytree(base / "a", copy)
     assert run_query(str(copy), "SELECT count(*) FROM items")[1][0][0] > 0
