@@ -64,42 +64,32 @@ class ExtractEdges(beam.PTransform):
         return pairs | "Edges" >> beam.FlatMap(lambda el: [e for p in items_of(el) for e in edges_of(p)])
 
 
-def _embed_shard(text: str, shards: int) -> int:
-    import zlib
-
-    return zlib.crc32(text.encode("utf-8")) % shards
-
-
 class EmbedStrings(beam.PTransform):
     """edges -> [path of this run's vector file] (a singleton for side inputs).
 
-    The strings the cache lacks are embedded in shards of about
-    `embed_shard_size`, side by side, each into a cache file of its own
-    (items_embed.embed_missing); one worker then copies every string's vector
-    from the cache into this run's file. A build of fewer strings is one shard."""
+    One worker finds the strings the cache lacks and cuts them into chunks of
+    about `embed_chunk_size`; the chunks are embedded side by side, each into a
+    cache file of its own (items_embed.embed_chunk); one worker then copies
+    every string's vector from the cache into this run's file."""
 
     def __init__(self, cfg: ItemsConfig, cache_dir: str, out_path: str):
         super().__init__()
         self.cfg, self.cache_dir, self.out_path = cfg, cache_dir, out_path
 
     def expand(self, edges):
-        from pipeline.items_embed import embed_missing, write_run_vectors
+        from pipeline.items_embed import embed_chunk, missing_chunks, write_run_vectors
 
-        spec, cache_dir, out_path, size = self.cfg.embedder, self.cache_dir, self.out_path, self.cfg.embed_shard_size
+        spec, cache_dir, out_path, size = self.cfg.embedder, self.cache_dir, self.out_path, self.cfg.embed_chunk_size
         strings = (edges
                    | "Strings" >> beam.FlatMap(strings_of)
-                   | "Distinct" >> beam.Distinct())
-        shards = (strings
-                  | "Count" >> beam.combiners.Count.Globally()
-                  | "Shards" >> beam.Map(lambda n: max(1, -(-n // size))))
+                   | "Distinct" >> beam.Distinct()
+                   | "All" >> beam.combiners.ToList())
         embedded = (strings
-                    | "ByShard" >> beam.Map(lambda t, n: (_embed_shard(t, n), t), beam.pvalue.AsSingleton(shards))
-                    | "GroupShard" >> beam.GroupByKey()
-                    | "EmbedShard" >> beam.MapTuple(lambda _, texts: embed_missing(texts, spec, cache_dir)))
-        return (strings
-                | "All" >> beam.combiners.ToList()
-                | "Write" >> beam.Map(lambda texts, _done: write_run_vectors(texts, spec, cache_dir, out_path),
-                                      beam.pvalue.AsList(embedded)))
+                    | "Missing" >> beam.FlatMap(lambda texts: missing_chunks(texts, spec, cache_dir, size))
+                    | "Spread" >> beam.Reshuffle()
+                    | "EmbedChunk" >> beam.Map(lambda chunk: embed_chunk(chunk, spec, cache_dir)))
+        return strings | "Write" >> beam.Map(lambda texts, _done: write_run_vectors(texts, spec, cache_dir, out_path),
+                                             beam.pvalue.AsList(embedded))
 
 
 # ------------------------------------------------------------------ neighbourhood and pools

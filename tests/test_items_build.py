@@ -7,7 +7,7 @@ rerun must embed nothing and write byte-identical items and ontologies. A
 third build hands every group-by's groups over as state-backed iterables,
 paged in as they are read (as Dataflow does with a large group): the steps
 that read a name's group twice rather than hold it must write the same bytes.
-A fourth embeds a cold cache by shards, side by side: the same bytes again.
+A fourth embeds a cold cache in chunks, side by side: the same bytes again.
 """
 from __future__ import annotations
 
@@ -51,8 +51,8 @@ def builds(shared_data, tmp_path_factory):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(commands, "make_runner", _paging_runner)
         _build(base / "raw", base / "c", cache)
-    # A cold cache embedded by shards of 2,000 strings, side by side, on two processes.
-    sharded = _build(base / "raw", base / "d", base / "cache_d", "--set", "items.embed_shard_size=2000",
+    # A cold cache embedded in chunks of about 2,000 strings, side by side, on two processes.
+    sharded = _build(base / "raw", base / "d", base / "cache_d", "--set", "items.embed_chunk_size=2000",
                      "--direct_running_mode=multi_processing", "--direct_num_workers=2")
     return base, first, second, sharded
 
@@ -159,7 +159,8 @@ def test_rerun_embeds_nothing_and_writes_the_same_bytes(builds):
     assert a and a == b == c == d
     e4 = sharded["items"]["embeddings"]
     assert e4["embedded"] == e4["unique_strings"] == e1["unique_strings"]
-    assert len(list((base / "cache_d").rglob("cache-*.arrow"))) == -(-e4["unique_strings"] // 2000)
+    # chunks of 2,048 (whole batches of 256): the batches of one worker, so the same vectors
+    assert len(list((base / "cache_d").rglob("cache-*.arrow"))) == -(-e4["unique_strings"] // 2048)
     assert first["items"]["written"] == second["items"]["written"]
 
 

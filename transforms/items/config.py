@@ -20,8 +20,8 @@ class ItemsConfig:
     embedder: the Embedder spec (transforms/embed.py); `use-m3` runs offline.
     embed_cache: folder of the persistent embedding cache (Arrow files);
         empty = OUT/embed_cache. A string is embedded once, ever.
-    embed_shard_size: strings the cache lacks are embedded by shards of about
-        this many, side by side (USE: about 70 CPU-seconds a shard here).
+    embed_chunk_size: strings the cache lacks are embedded in chunks of about
+        this many, side by side (USE: about 70 CPU-seconds a chunk here).
     pool_per_bin: candidates kept per (relation | type, frequency bin) pool.
     neighbour_limit: 1-hop names a name passes on to its neighbours (2-hop).
     one_hop_limit: the most of a group's own edges (its values; the heads that
@@ -60,7 +60,7 @@ class ItemsConfig:
     band_high: float = 0.9
     embedder: str = "use-m3"
     embed_cache: str = ""
-    embed_shard_size: int = 200_000
+    embed_chunk_size: int = 200_000
     pool_per_bin: int = 48
     neighbour_limit: int = 24
     one_hop_limit: int = 128
@@ -90,7 +90,7 @@ class ItemsConfig:
             raise ValueError("open_min_several and open_min_shared are shares: need 0 <= x <= 1")
         if self.open_min_heads < 1:
             raise ValueError("open_min_heads must be >= 1")
-        if self.embed_shard_size < 1:
-            raise ValueError("embed_shard_size must be >= 1")
+        if self.embed_chunk_size < 1:
+            raise ValueError("embed_chunk_size must be >= 1")
         if self.num_shards < 0:  # -2 once became one shard, silently
             raise ValueError("num_shards must be >= 0 (0 = as the other outputs)")
