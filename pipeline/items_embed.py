@@ -180,6 +180,18 @@ def _cache_files(spec_dir: str) -> list[str]:
         return []
 
 
+def _read_cache_file(path: str) -> tuple[VectorIndex, np.ndarray]:
+    import pyarrow as pa
+
+    from pipeline.errors import CdtpError
+
+    try:
+        return read_vectors(path)
+    except (pa.ArrowException, KeyError, ValueError) as err:
+        raise CdtpError(f"{path} in the embedding cache is not a vector file ({type(err).__name__}: {err}); "
+                        "remove it, or give another --embed-cache") from None
+
+
 def _locate(texts: list[str], files: list[str], matrices: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """(file, row) of each text's vector: the first of `files` that has it, -1 for none."""
     where_file = np.full(len(texts), -1, np.int32)
@@ -188,7 +200,7 @@ def _locate(texts: list[str], files: list[str], matrices: dict[int, np.ndarray])
         todo = np.flatnonzero(where_file < 0).tolist()
         if not todo:
             break
-        index, matrices[fi] = read_vectors(path)
+        index, matrices[fi] = _read_cache_file(path)
         for start in range(0, len(todo), _ROWS):
             part = todo[start:start + _ROWS]
             for t, row in zip(part, index.rows([texts[t] for t in part])):

@@ -174,7 +174,7 @@ class _Scorer:
     """Similarities from the run's vector file (memory-mapped, items_embed.VectorIndex);
     a faiss IndexFlatIP per pool (relation, type)."""
 
-    def __init__(self, index: dict[str, int], matrix, pools: dict, low: float):
+    def __init__(self, index, matrix, pools: dict, low: float):  # index: items_embed.VectorIndex
         self.index, self.matrix, self.pools, self.low = index, matrix, pools, low
         self._faiss: dict[tuple, tuple] = {}
 

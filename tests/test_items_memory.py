@@ -204,3 +204,13 @@ def test_texts_of_one_hash_are_told_apart_by_the_text(tmp_path, monkeypatch):
     asked = [*names, "名200", "无"]
     assert index.rows(asked) == [ordered.index(t) for t in names] + [None, None]
     assert [index.get(t) for t in asked] == index.rows(asked)
+
+
+def test_a_file_in_the_cache_that_is_no_vector_file_is_named(tmp_path):
+    from pipeline.errors import CdtpError
+
+    bad = tmp_path / "cache" / "hashed" / "cache-0.arrow"
+    bad.parent.mkdir(parents=True)
+    bad.write_text("not arrow")
+    with pytest.raises(CdtpError, match=r"cache-0\.arrow in the embedding cache is not a vector file"):
+        embed_all(["北京"], "hashed", str(tmp_path / "cache"), str(tmp_path / "v.arrow"), embedder=_Embedder())
