@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import os
 import sys
 from pathlib import Path
@@ -61,6 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
+    # A CdtpError raised in a DoFn is the user's error: printed once, below, as
+    # `cdtp: error: ...`. Beam would log it first with the worker's traceback.
+    logging.getLogger("apache_beam.runners.common").addFilter(_not_a_user_error)
+    # Beam warns on import, on every command, that BigQuery's client is absent: the build never uses it.
+    logging.getLogger().addFilter(_not_beam_s_bigquery_warning)
     try:
         return int(args.handler(args) or 0)
     except CdtpError as exc:
@@ -88,6 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     except UnicodeDecodeError as exc:
         print(f"cdtp: error: an input file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
         return 2
+
+
+def _not_a_user_error(record: logging.LogRecord) -> bool:
+    """False for Beam's log record of a CdtpError (the logging filter in main)."""
+    raised = record.exc_info[1] if record.exc_info else None
+    return not isinstance(raised, CdtpError) and not isinstance(record.msg, CdtpError)
+
+
+def _not_beam_s_bigquery_warning(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith("apitools not found")
 
 
 def _file_in_a_folder_s_place(path) -> str | None:

@@ -232,6 +232,16 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
     refuse_unshared_paths(cfg, options, force_local_paths)
     inputs = expand_inputs(cfg.input.patterns)
     out = cfg.output.out_dir
+    if cfg.items.enabled and not cfg.items.embed_cache:
+        # The embedding cache outlives builds (a string is embedded once, ever): it sits
+        # in the real OUT, not in the staging directory that is swapped in or discarded.
+        from pipeline.build import EMBED_CACHE_DIR
+
+        cfg.items.embed_cache = FileSystems.join(out, EMBED_CACHE_DIR)
+    if cfg.items.enabled:  # before OUT is touched: a stray cache file fails the build in its first second
+        from pipeline.items_embed import check_cache
+
+        check_cache(cfg.items.embed_cache, cfg.items.embedder)
     if is_local_path(out):
         # Every local build writes into OUT/_staging and its outputs replace the old
         # ones only after it succeeded (pipeline/staging.py): a failed --overwrite
@@ -249,12 +259,6 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
         from pipeline.search_stage import prepare_search
 
         cfg.search = prepare_search(cfg.search, cfg.input.patterns, out)
-    if cfg.items.enabled and not cfg.items.embed_cache:
-        # The embedding cache outlives builds (a string is embedded once, ever): it sits
-        # in the real OUT, not in the staging directory that is swapped in or discarded.
-        from pipeline.build import EMBED_CACHE_DIR
-
-        cfg.items.embed_cache = FileSystems.join(out, EMBED_CACHE_DIR)
     staged = dataclasses.replace(cfg, output=dataclasses.replace(cfg.output, out_dir=staging_dir))
     from pipeline.gc_tuning import tune_gc
 

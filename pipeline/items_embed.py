@@ -187,9 +187,31 @@ def _read_cache_file(path: str) -> tuple[VectorIndex, np.ndarray]:
 
     try:
         return read_vectors(path)
-    except (pa.ArrowException, KeyError, ValueError) as err:
+    except FileNotFoundError:
+        raise
+    except (pa.ArrowException, KeyError, ValueError, OSError) as err:  # a truncated body is an OSError
         raise CdtpError(f"{path} in the embedding cache is not a vector file ({type(err).__name__}: {err}); "
                         "remove it, or give another --embed-cache") from None
+
+
+def check_cache(cache_dir: str, spec: str) -> None:
+    """Refuse, before a build starts, a cache file that is not a vector file: its
+    schema is read (one small read a file, remote or not), so a stray file
+    fails the build in its first second, not after the cleaning stages, and
+    not as a worker's traceback."""
+    import pyarrow as pa
+
+    from pipeline.errors import CdtpError
+
+    for path in _cache_files(_spec_dir(cache_dir, spec)):
+        try:
+            with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+                schema = pa.ipc.open_stream(fh).schema
+            if not (schema.names == ["text", "vector"] and pa.types.is_fixed_size_list(schema.field("vector").type)):
+                raise ValueError(f"its columns are {schema}")
+        except (pa.ArrowException, ValueError, OSError) as err:
+            raise CdtpError(f"{path} in the embedding cache is not a vector file ({type(err).__name__}: "
+                            f"{str(err).splitlines()[0]}); remove it, or give another --embed-cache") from None
 
 
 def _locate(texts: list[str], files: list[str], matrices: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

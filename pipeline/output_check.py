@@ -62,6 +62,8 @@ def refuse_unshared_paths(cfg, options, force: bool) -> None:
     paths = [("--out", cfg.output.out_dir)] + [("--input", p) for p in cfg.input.patterns]
     if cfg.search.enabled:
         paths += [("--search-index", cfg.search.index_path or ""), ("--search-cache", cfg.search.cache_dir or "")]
+    if cfg.items.enabled:  # chunks embedded on one worker are read back on another
+        paths.append(("--embed-cache", cfg.items.embed_cache or ""))
     local = [(flag, p) for flag, p in paths if p and is_local_path(p)]
     if local:
         listed = ", ".join(f"{flag} {p}" for flag, p in local)

@@ -200,3 +200,48 @@ def test_out_that_is_a_file_is_a_clear_error(raw_input, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "exists and is not a directory" in err and "Traceback" not in err
     assert target.read_text(encoding="utf-8") == "not a directory"
+
+
+# ------------------------------------------------------------ embedding cache
+
+def _cache_dir(out: Path) -> Path:
+    from pipeline.items_embed import _spec_dir
+    from transforms.items.config import ItemsConfig
+
+    return Path(_spec_dir(str(out / "embed_cache"), ItemsConfig().embedder))
+
+
+def test_a_stray_file_in_the_embedding_cache_is_refused_before_the_build(raw_input, tmp_path, capsys, caplog):
+    out = tmp_path / "out"
+    cache = _cache_dir(out)
+    cache.mkdir(parents=True)
+    (cache / "cache-notes.arrow").write_text("notes, not vectors", encoding="utf-8")
+    assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "cache-notes.arrow in the embedding cache is not a vector file" in err and "--embed-cache" in err
+    assert "while running" not in err and not [r for r in caplog.records if r.exc_info]  # no job ran
+    assert sorted(p.name for p in out.iterdir()) == ["embed_cache"]  # refused before OUT was touched
+
+
+def test_a_truncated_cache_file_fails_the_job_in_one_clear_line(raw_input, tmp_path, capsys, caplog):
+    """Its schema reads, so the build starts; the worker that maps the file
+    raises a CdtpError, which the CLI prints once: Beam does not log it with
+    the worker's traceback first."""
+    import numpy as np
+
+    from pipeline.items_embed import _write_table
+
+    out = tmp_path / "out"
+    cache = _cache_dir(out)
+    cache.mkdir(parents=True)
+    _write_table(str(cache / "whole.tmp"), [f"名{i}" for i in range(500)], np.ones((500, 512), np.float32))
+    whole = (cache / "whole.tmp").read_bytes()
+    (cache / "cache-cut.arrow").write_bytes(whole[: len(whole) // 3])
+    (cache / "whole.tmp").unlink()
+    assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert "cache-cut.arrow in the embedding cache is not a vector file" in err and "while running" in err
+    assert not [r for r in caplog.records if r.exc_info], [r.getMessage()[:200] for r in caplog.records]
+    assert sorted(p.name for p in out.iterdir()) == ["embed_cache"]  # the staging directory is discarded

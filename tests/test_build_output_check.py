@@ -133,6 +133,18 @@ def test_local_out_with_remote_workers_is_refused_before_the_job(raw, tmp_path, 
     assert not out.exists()  # refused before the job: nothing written, nothing started
 
 
+def test_a_local_embedding_cache_with_remote_workers_is_refused(tmp_path, capsys):
+    """Chunks embedded on one worker are read back on another: a cache on each
+    worker's own disk would lack them (`--out` in a store does not help)."""
+    rc = main(["build", "--input", "s3://bucket/raw-*", "--out", "s3://bucket/out", "--embed-cache",
+               str(tmp_path / "cache"), "--runner=PortableRunner", "--job_endpoint=embed",
+               "--environment_type=EXTERNAL", "--environment_config=localhost:1"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert f"--embed-cache {tmp_path / 'cache'} is a local path" in err and "--out s3://" not in err
+    assert not (tmp_path / "cache").exists()
+
+
 def test_a_build_of_an_empty_input_reads_back(tmp_path, capsys):
     """An empty input gives empty outputs, each one empty shard so that
     readers see the schema; the build's own record counts those shards, so
