@@ -183,15 +183,19 @@ def _cache_files(spec_dir: str) -> list[str]:
 def _read_cache_file(path: str) -> tuple[VectorIndex, np.ndarray]:
     import pyarrow as pa
 
-    from pipeline.errors import CdtpError
-
     try:
         return read_vectors(path)
     except FileNotFoundError:
         raise
     except (pa.ArrowException, KeyError, ValueError, OSError) as err:  # a truncated body is an OSError
-        raise CdtpError(f"{path} in the embedding cache is not a vector file ({type(err).__name__}: {err}); "
-                        "remove it, or give another --embed-cache") from None
+        raise _not_a_vector_file(path, err) from None
+
+
+def _not_a_vector_file(path: str, err: Exception) -> Exception:
+    from pipeline.errors import CdtpError
+
+    return CdtpError(f"{path} in the embedding cache is not a vector file ({type(err).__name__}: "
+                     f"{str(err).splitlines()[0] if str(err) else ''}); remove it, or give another --embed-cache")
 
 
 def check_cache(cache_dir: str, spec: str) -> None:
@@ -201,17 +205,14 @@ def check_cache(cache_dir: str, spec: str) -> None:
     not as a worker's traceback."""
     import pyarrow as pa
 
-    from pipeline.errors import CdtpError
-
     for path in _cache_files(_spec_dir(cache_dir, spec)):
         try:
             with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
                 schema = pa.ipc.open_stream(fh).schema
             if not (schema.names == ["text", "vector"] and pa.types.is_fixed_size_list(schema.field("vector").type)):
-                raise ValueError(f"its columns are {schema}")
+                raise ValueError(f"its columns are {', '.join(schema.names)}")
         except (pa.ArrowException, ValueError, OSError) as err:
-            raise CdtpError(f"{path} in the embedding cache is not a vector file ({type(err).__name__}: "
-                            f"{str(err).splitlines()[0]}); remove it, or give another --embed-cache") from None
+            raise _not_a_vector_file(path, err) from None
 
 
 def _locate(texts: list[str], files: list[str], matrices: dict[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

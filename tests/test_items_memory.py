@@ -214,3 +214,24 @@ def test_a_file_in_the_cache_that_is_no_vector_file_is_named(tmp_path):
     bad.write_text("not arrow")
     with pytest.raises(CdtpError, match=r"cache-0\.arrow in the embedding cache is not a vector file"):
         embed_all(["北京"], "hashed", str(tmp_path / "cache"), str(tmp_path / "v.arrow"), embedder=_Embedder())
+
+
+def test_the_cache_is_checked_file_by_file_before_a_build(tmp_path):
+    """check_cache reads each file's schema: a vector file passes, an Arrow
+    file of other columns is named with them, and so is a file of no Arrow."""
+    import pyarrow as pa
+
+    from pipeline.errors import CdtpError
+    from pipeline.items_embed import check_cache
+
+    cache = tmp_path / "cache"
+    embed_all(["北京", "上海"], "hashed", str(cache), str(tmp_path / "v.arrow"), embedder=_Embedder())
+    check_cache(str(cache), "hashed")
+    other = pa.table({"name": ["北京"], "score": [1.0]})
+    with pa.OSFile(str(cache / "hashed" / "cache-other.arrow"), "wb") as fh, pa.ipc.new_stream(fh, other.schema) as w:
+        w.write_table(other)
+    with pytest.raises(CdtpError, match=r"cache-other\.arrow .* not a vector file \(ValueError: its columns are name, score\)"):
+        check_cache(str(cache), "hashed")
+    (cache / "hashed" / "cache-other.arrow").write_bytes(b"")
+    with pytest.raises(CdtpError, match=r"cache-other\.arrow in the embedding cache is not a vector file"):
+        check_cache(str(cache), "hashed")
