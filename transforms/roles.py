@@ -33,6 +33,7 @@ a dated relation of the entry at all, as `neutral`.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import NamedTuple
 
 from transforms.cue_index import COLON, EVENT, ROLE, CueIndex, is_cued
@@ -71,9 +72,21 @@ class RoleEvidence(NamedTuple):
     score: float
 
 
+# How many cues on either side of a mention its role is read from. A real
+# clause or sentence holds 12 cues at most (23k entries of the real corpora
+# and the labelled pages), so this changes nothing there; a hostile clause
+# holds thousands (`甲主演乙主演…`), which every mention read whole.
+_CUE_REACH = 64
+
+
 def _cues_in(index: CueIndex, lo: int, hi: int, s: int, e: int):
-    """(start, end, cue, relation) of every cue in [lo, hi) outside [s, e)."""
-    return [c for c in index.in_span(lo, hi) if c[1] <= s or c[0] >= e]
+    """(start, end, cue, relation) of the cues in [lo, hi) outside [s, e), the
+    nearest _CUE_REACH on either side."""
+    inside = index.in_span(lo, hi)
+    if len(inside) > 2 * _CUE_REACH:  # sorted by start: (s,) sorts before every cue starting at s
+        at = bisect_left(inside, (s,))
+        inside = inside[max(0, at - _CUE_REACH):bisect_left(inside, (e,), at) + _CUE_REACH]
+    return [c for c in inside if c[1] <= s or c[0] >= e]
 
 
 # What may stand between a mention and the cue that binds it.
