@@ -39,6 +39,12 @@ class BundleCounts:
     are the same.
     """
 
+    count_prefix = ""  # what `count` puts before a counter's name (`items|`)
+
+    def count(self, name: str, n: int = 1) -> None:
+        key = self.count_prefix + name
+        self._counts[key] = self._counts.get(key, 0) + n
+
     def setup(self):
         # Once per worker process in practice: the cleaning stages allocate the most
         # (pipeline/gc_tuning.py); the launcher tunes its own process too.

@@ -15,7 +15,8 @@ One composite PTransform per step, all under ``BuildItems``:
   DomainOntologies  (domain, relation) type counts (combiner) -> one ontology per domain,
                     written as Text2KGBench JSON to OUT/ontologies/
   SentenceItems     pairs + ontology relations (side input) -> T2KG items
-  DropLeakedFacts   eval items whose fact a train pair states -> audit rows (fact_leakage)
+  DropLeakedFacts   eval items whose fact a train pair states -> audit rows (fact_leakage;
+                    items_leakage.py)
 
 Only per-name groups and small side inputs (the pools, the ontology relation
 lists, one vector file) reach a worker, never the whole graph. Counters
@@ -31,17 +32,16 @@ import apache_beam as beam
 
 from pipeline.batch import items_of
 from pipeline.funnel import BundleCounts
+from pipeline.items_leakage import DropLeakedFacts
 from transforms.items import templates
 from transforms.items.config import ItemsConfig
 from transforms.items.generate import ask_group
 from transforms.items.group_input import HOP_RECORD, read_group
 from transforms.items.graph import NameSummary, edges_of, keyed_edges, neighbour_of, pool_entries, strings_of
-from transforms.items.leakage import fact_key, item_facts, leaks
 from transforms.items.open_relations import add, open_relation_set, query_counts, relation_row
 from transforms.items.stated import page_text_record
 from transforms.items.t2kg import build_ontology, ontology_id, relation_types, t2kg_cases, t2t_item
 
-STAGE = "items"
 ONTOLOGY_DIR = "ontologies"
 VECTORS_FILE = "vectors.arrow"
 _EMPTY = {"question": None, "asked": None, "options": None, "answer": None, "answer_index": None,
@@ -50,9 +50,7 @@ _EMPTY = {"question": None, "asked": None, "options": None, "answer": None, "ans
 
 
 class _Counting(BundleCounts, beam.DoFn):
-    def count(self, name: str, n: int = 1) -> None:
-        key = f"items|{name}"
-        self._counts[key] = self._counts.get(key, 0) + n
+    count_prefix = "items|"
 
 
 # ------------------------------------------------------------------ edges, strings, embeddings
@@ -355,82 +353,6 @@ class SentenceItems(beam.PTransform):
 
     def expand(self, pairs):
         return pairs | "T2KG" >> beam.ParDo(_SentenceItems(), beam.pvalue.AsDict(self.ontologies))
-
-
-# ------------------------------------------------------------------ leakage
-
-def _train_facts(edge):
-    if edge[8] == "train":
-        yield fact_key(edge[1], edge[5]), (edge[1], edge[4], edge[5])
-
-
-def _eval_facts(item):
-    for fact in item_facts(item):
-        yield fact_key(fact[0], fact[2]), (item["item_id"], fact)
-
-
-class _FindLeaks(_Counting):
-    """Eval item facts stated by a train pair; `recount` names a counter for the check after the drop."""
-
-    def __init__(self, recount: str | None = None):
-        self.recount = recount
-
-    def process(self, kv):
-        _, groups = kv
-        train = list(groups["train"])
-        if not train:
-            return
-        for item_id, fact in groups["eval"]:
-            why = leaks(fact, train)
-            if why and self.recount:
-                self.count(f"{self.recount}|{why}")
-            elif why:
-                yield item_id, (why, list(fact))
-
-
-class _DropLeaked(_Counting):
-    def process(self, kv):
-        item_id, groups = kv
-        leaked = sorted(groups["leak"])
-        for item in groups["item"]:
-            if not leaked:
-                yield item
-                continue
-            why, fact = leaked[0]
-            self.count(f"leakage|{item['task']}|{why}")
-            yield beam.pvalue.TaggedOutput("audit", {
-                "kind": "item", "entry_key": item["pair_id"], "pair_id": item["pair_id"], "triple_id": item_id,
-                "head": item.get("head"), "relation": item.get("relation"), "tail": item.get("tail"),
-                "fate": "dropped", "stage": STAGE, "reason": "fact_leakage",
-                "detail": json.dumps({"task": item["task"], "leak": why, "fact": fact}, ensure_ascii=False),
-                "source": "",
-            })
-
-
-class DropLeakedFacts(beam.PTransform):
-    """items -> {"items": without leaked eval items, "audit": one row per dropped item}."""
-
-    def __init__(self, edges):
-        super().__init__()
-        self.edges = edges
-
-    def expand(self, items):
-        split = items | "BySplit" >> beam.Partition(lambda it, _n: 1 if it.get("split") == "eval" else 0, 2)
-        others, evals = split[0], split[1]
-        train = self.edges | "TrainFacts" >> beam.FlatMap(_train_facts)
-        asked = evals | "EvalFacts" >> beam.FlatMap(_eval_facts)
-        leaks_kv = ({"train": train, "eval": asked} | "ByFact" >> beam.CoGroupByKey()
-                    | "FindLeaks" >> beam.ParDo(_FindLeaks()))
-        keyed = evals | "ById" >> beam.Map(lambda it: (it["item_id"], it))
-        checked = ({"item": keyed, "leak": leaks_kv} | "JoinLeaks" >> beam.CoGroupByKey()
-                   | "Drop" >> beam.ParDo(_DropLeaked()).with_outputs("audit", main="items"))
-        # The leakage report's "after drops" figure is a recount over the kept
-        # eval items, not kept - dropped: it must be 0.
-        _ = ({"train": train, "eval": checked.items | "KeptEvalFacts" >> beam.FlatMap(_eval_facts)}
-             | "RecheckByFact" >> beam.CoGroupByKey()
-             | "Recheck" >> beam.ParDo(_FindLeaks("leakage_after")))
-        kept = (others, checked.items) | "AllItems" >> beam.Flatten()
-        return {"items": kept, "audit": checked.audit}
 
 
 # ------------------------------------------------------------------ the stage
