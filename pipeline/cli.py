@@ -63,8 +63,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     # A CdtpError raised in a DoFn is the user's error: printed once, below, as
-    # `cdtp: error: ...`. Beam would log it first with the worker's traceback.
-    logging.getLogger("apache_beam.runners.common").addFilter(_not_a_user_error)
+    # `cdtp: error: ...`. Beam would log it first with the worker's traceback,
+    # and a portable runner relays the worker's log and its job service's too.
+    for name in _LOGGERS_OF_WORKER_ERRORS:
+        logging.getLogger(name).addFilter(_not_a_user_error)
     # Beam warns on import, on every command, that BigQuery's client is absent: the build never uses it.
     logging.getLogger().addFilter(_not_beam_s_bigquery_warning)
     try:
@@ -96,10 +98,21 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+_LOGGERS_OF_WORKER_ERRORS = ("apache_beam.runners.common", "apache_beam.runners.worker.sdk_worker",
+                             "apache_beam.runners.portability.local_job_service",
+                             "")  # "": the root logger, which relays a portable runner's worker log
+_USER_ERROR = f"{CdtpError.__module__}.{CdtpError.__name__}"
+
+
 def _not_a_user_error(record: logging.LogRecord) -> bool:
-    """False for Beam's log record of a CdtpError (the logging filter in main)."""
+    """False for Beam's log record of a CdtpError (the logging filter in main):
+    raised here, or named in a record relayed from a worker's process."""
     raised = record.exc_info[1] if record.exc_info else None
-    return not isinstance(raised, CdtpError) and not isinstance(record.msg, CdtpError)
+    if isinstance(raised, CdtpError) or isinstance(record.msg, CdtpError):
+        return False
+    if record.levelno < logging.ERROR:
+        return True
+    return _USER_ERROR not in record.getMessage() and _USER_ERROR not in str(raised or "")
 
 
 def _not_beam_s_bigquery_warning(record: logging.LogRecord) -> bool:

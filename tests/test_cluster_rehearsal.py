@@ -235,3 +235,45 @@ def test_an_earlier_build_in_the_store_is_refused_or_replaced(object_store):
         clear_object_store_out(f"s3://{BUCKET}/old", overwrite=False)
     clear_object_store_out(f"s3://{BUCKET}/old", overwrite=True)
     assert not client.list_objects_v2(Bucket=BUCKET, Prefix="old/").get("Contents")
+
+
+@pytest.fixture(scope="module")
+def shared_disk_workers(tmp_path_factory):
+    """A worker pool whose workers see this disk (no --private-disk)."""
+    port = _free_port()
+    log = tmp_path_factory.mktemp("workers") / "workers.log"
+    with log.open("w") as fh:
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline.worker_pool", "--port", str(port)],
+                                stdout=fh, stderr=subprocess.STDOUT, text=True, env=_env(), start_new_session=True)
+    try:
+        _wait_port(port, proc, "cdtp workers")
+        yield port
+    finally:
+        _stop(proc)
+
+
+def test_a_users_error_on_a_worker_is_one_clear_line(shared_disk_workers, tmp_path):
+    """A CdtpError raised in a worker's process (a cache file cut short) reaches
+    the launcher as the runner's RuntimeError: it is said as on the
+    DirectRunner, and the relayed worker log and the job service's traceback
+    of it are not printed."""
+    import numpy as np
+
+    from pipeline.items_embed import _spec_dir, _write_table
+    from transforms.items.config import ItemsConfig
+
+    raw = tmp_path / "raw"
+    write_fixture(raw / "raw-00000.jsonl", repeat=3)
+    cache = Path(_spec_dir(str(tmp_path / "cache"), ItemsConfig().embedder))
+    cache.mkdir(parents=True)
+    _write_table(str(tmp_path / "whole.arrow"), [f"名{i}" for i in range(500)], np.ones((500, 512), np.float32))
+    whole = (tmp_path / "whole.arrow").read_bytes()
+    (cache / "cache-cut.arrow").write_bytes(whole[: len(whole) // 3])
+    done = subprocess.run([sys.executable, "-m", "pipeline.cli", "build", "--input", str(raw / "raw-*.jsonl"),
+                           "--out", str(tmp_path / "out"), "--embed-cache", str(tmp_path / "cache"), *BUILD,
+                           *_portable(shared_disk_workers), "--force-local-paths"],
+                          env=_env(), capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and "pipeline.errors.CdtpError" not in done.stderr, done.stderr[-2000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("cdtp: error: ") and "cache-cut.arrow in the embedding cache is not a vector file" in last
