@@ -126,6 +126,9 @@ class CueIndex:
         self.dated = frozenset(self.kinds)
         self.mined = frozenset(r for r, c in (mined or {}).items() if c)
         self._spans: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
+        # roles.dated_role's: (kind, sentence start, cue start, cue end) -> (the date or
+        # quantity the cue binds, its clause's start and end)
+        self.nearest_anchor: dict[tuple[str, int, int, int], tuple[tuple[int, int], int, int]] = {}
 
     @property
     def own_words(self) -> frozenset[str]:

@@ -300,9 +300,6 @@ def name_role(index: CueIndex, relation: str, s: int, e: int) -> RoleEvidence:
     return RoleEvidence("other", "/".join(sorted({c[2] for c in binding})), 0.0)
 
 
-_MANY_ANCHORS = 32  # dates (or quantities) of one sentence; a real one has a few
-
-
 def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tuple[int, int]],
                kind: str = "date") -> RoleEvidence:
     """Role of a date or quantity mention text[s:e]; `anchors` are the dates
@@ -318,29 +315,27 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
     if not cues:
         return _unbound_date(text, s, e, relation)
     local = [(a, b) for a, b in anchors if a >= lo and b <= hi]
-    if not any(a < e and s < b for a, b in local):
+    mentioned = any(a < e and s < b for a, b in local)
+    if not mentioned:
         local.append((s, e))
-    # In a sentence of many dates a cue's clause is a slice of them by start,
-    # taken in their own order: hundreds of dates, each read by the cues of
-    # every mention, were their square.
-    by_start = sorted(range(len(local)), key=lambda k: local[k][0]) if len(local) > _MANY_ANCHORS else None
-    starts = [local[k][0] for k in by_start] if by_start else None
+    # The date a cue binds depends on the sentence's dates alone when the
+    # mention is one of them: found once per sentence, not once per mention
+    # (a sentence of hundreds of dates, each read by every cue, was their cube).
+    bound_by = index.nearest_anchor if mentioned else {}
     own_bound = None
     other_bound = []
     for a, b, cue, rel in cues:
         if rel != relation and index.kinds.get(rel) not in (None, kind):
             continue  # a date cue never binds a quantity, nor a quantity cue a date
-
-        def dist(span, a=a, b=b):
-            x, y = span
-            return (x - b, 0) if x >= b else ((a - y, 1) if y <= a else (0, 0))
-        clo, chi = clause_span(text, a)
-        if by_start is None:
+        found = bound_by.get((kind, lo, a, b))
+        if found is None:
+            def dist(span, a=a, b=b):
+                x, y = span
+                return (x - b, 0) if x >= b else ((a - y, 1) if y <= a else (0, 0))
+            clo, chi = clause_span(text, a)
             in_clause = [sp for sp in local if sp[0] >= clo and sp[1] <= chi]
-        else:
-            inside = by_start[bisect_left(starts, clo):bisect_left(starts, chi)]
-            in_clause = [local[k] for k in sorted(inside) if local[k][1] <= chi]
-        nearest = min(in_clause or local, key=lambda sp: (dist(sp), sp[0]))
+            found = bound_by[(kind, lo, a, b)] = (min(in_clause or local, key=lambda sp: (dist(sp), sp[0])), clo, chi)
+        nearest, clo, chi = found
         if (nearest[0] < e and s < nearest[1]) or _listed_with(text, nearest, s, e):
             if rel == relation:
                 own_bound = own_bound or (cue, clo <= s < chi)
