@@ -97,21 +97,26 @@ def object_store(tmp_path_factory):
         _stop(proc)
 
 
-@pytest.fixture(scope="module")
-def private_workers(tmp_path_factory):
-    if sys.platform != "linux" or os.geteuid() != 0 or not shutil.which("unshare"):
-        pytest.skip("the rehearsal needs root on Linux and unshare(1) for a private mount namespace")
+def _worker_pool(tmp_path_factory, *flags: str):
+    """A `cdtp workers` pool on a free loopback port: yields the port."""
     port = _free_port()
     log = tmp_path_factory.mktemp("workers") / "workers.log"
     with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline.worker_pool", "--port", str(port), "--private-disk"],
+        proc = subprocess.Popen([sys.executable, "-m", "pipeline.worker_pool", "--port", str(port), *flags],
                                 stdout=fh, stderr=subprocess.STDOUT, text=True, env=_env(), start_new_session=True)
     try:
-        _wait_port(port, proc, "cdtp workers --private-disk")
+        _wait_port(port, proc, " ".join(["cdtp workers", *flags]))
         yield port
     finally:
         _stop(proc)
         print(f"worker pool log: {log}")
+
+
+@pytest.fixture(scope="module")
+def private_workers(tmp_path_factory):
+    if sys.platform != "linux" or os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("the rehearsal needs root on Linux and unshare(1) for a private mount namespace")
+    yield from _worker_pool(tmp_path_factory, "--private-disk")
 
 
 @pytest.fixture(scope="module")
@@ -240,16 +245,7 @@ def test_an_earlier_build_in_the_store_is_refused_or_replaced(object_store):
 @pytest.fixture(scope="module")
 def shared_disk_workers(tmp_path_factory):
     """A worker pool whose workers see this disk (no --private-disk)."""
-    port = _free_port()
-    log = tmp_path_factory.mktemp("workers") / "workers.log"
-    with log.open("w") as fh:
-        proc = subprocess.Popen([sys.executable, "-m", "pipeline.worker_pool", "--port", str(port)],
-                                stdout=fh, stderr=subprocess.STDOUT, text=True, env=_env(), start_new_session=True)
-    try:
-        _wait_port(port, proc, "cdtp workers")
-        yield port
-    finally:
-        _stop(proc)
+    yield from _worker_pool(tmp_path_factory)
 
 
 def test_a_users_error_on_a_worker_is_one_clear_line(shared_disk_workers, tmp_path):
