@@ -14,7 +14,7 @@ import os
 import sys
 from pathlib import Path
 
-from pipeline.errors import CdtpError
+from pipeline.errors import RELAYED_NAME, CdtpError
 
 # Modules that contribute subcommands, in the order they appear in --help.
 COMMAND_MODULES = (
@@ -101,7 +101,6 @@ def main(argv: list[str] | None = None) -> int:
 _LOGGERS_OF_WORKER_ERRORS = ("apache_beam.runners.common", "apache_beam.runners.worker.sdk_worker",
                              "apache_beam.runners.portability.local_job_service",
                              "")  # "": the root logger, which relays a portable runner's worker log
-_USER_ERROR = f"{CdtpError.__module__}.{CdtpError.__name__}"
 
 
 def _not_a_user_error(record: logging.LogRecord) -> bool:
@@ -112,7 +111,7 @@ def _not_a_user_error(record: logging.LogRecord) -> bool:
         return False
     if record.levelno < logging.ERROR:
         return True
-    return _USER_ERROR not in record.getMessage() and _USER_ERROR not in str(raised or "")
+    return RELAYED_NAME not in record.getMessage() and RELAYED_NAME not in str(raised or "")
 
 
 def _not_beam_s_bigquery_warning(record: logging.LogRecord) -> bool:

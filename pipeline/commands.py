@@ -205,7 +205,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
 
     from pipeline import staging
     from pipeline.build import SPILL_DIR, build_pipeline
-    from pipeline.errors import CdtpError
+    from pipeline.errors import RELAYED_NAME, CdtpError
     from pipeline.funnel import read_counters
     from pipeline.read import expand_inputs
     from pipeline.spill import remove_dir
@@ -280,7 +280,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
             lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
             why = next((ln.strip() for ln in reversed(lines) if "Error" in ln or "Exception" in ln),
                        lines[-1].strip() if lines else type(exc).__name__)
-            user = why.partition(f"{CdtpError.__module__}.{CdtpError.__name__}: ")[2]
+            user = why.partition(f"{RELAYED_NAME}: ")[2]
             if user:  # the user's error, raised in a worker's process: said as in this one
                 raise CdtpError(user) from None
             raise CdtpError(f"the Beam job failed on the runner ({type(exc).__name__}): {why[:500]}. Nothing it "

@@ -7,3 +7,8 @@ class CdtpError(Exception):
     The CLI prints `cdtp: error: <message>` and exits with status 2; it never
     shows a traceback for these.
     """
+
+
+# How a traceback relayed from a worker's own process names this error
+# (`pipeline.errors.CdtpError: <message>`): the CLI tells the user's error by it.
+RELAYED_NAME = f"{__name__}.{CdtpError.__name__}"

@@ -12,14 +12,8 @@ import json
 
 import apache_beam as beam
 
-from pipeline.funnel import BundleCounts
+from pipeline.items_stage import STAGE, ItemCounting
 from transforms.items.leakage import fact_key, item_facts, leaks
-
-STAGE = "items"
-
-
-class _Counting(BundleCounts, beam.DoFn):
-    count_prefix = "items|"
 
 
 def _train_facts(edge):
@@ -32,7 +26,7 @@ def _eval_facts(item):
         yield fact_key(fact[0], fact[2]), (item["item_id"], fact)
 
 
-class _FindLeaks(_Counting):
+class _FindLeaks(ItemCounting):
     """Eval item facts stated by a train pair; `recount` names a counter for the check after the drop."""
 
     def __init__(self, recount: str | None = None):
@@ -51,7 +45,7 @@ class _FindLeaks(_Counting):
                 yield item_id, (why, list(fact))
 
 
-class _DropLeaked(_Counting):
+class _DropLeaked(ItemCounting):
     def process(self, kv):
         item_id, groups = kv
         leaked = sorted(groups["leak"])

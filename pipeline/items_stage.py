@@ -32,7 +32,6 @@ import apache_beam as beam
 
 from pipeline.batch import items_of
 from pipeline.funnel import BundleCounts
-from pipeline.items_leakage import DropLeakedFacts
 from transforms.items import templates
 from transforms.items.config import ItemsConfig
 from transforms.items.generate import ask_group
@@ -42,6 +41,7 @@ from transforms.items.open_relations import add, open_relation_set, query_counts
 from transforms.items.stated import page_text_record
 from transforms.items.t2kg import build_ontology, ontology_id, relation_types, t2kg_cases, t2t_item
 
+STAGE = "items"
 ONTOLOGY_DIR = "ontologies"
 VECTORS_FILE = "vectors.arrow"
 _EMPTY = {"question": None, "asked": None, "options": None, "answer": None, "answer_index": None,
@@ -49,7 +49,9 @@ _EMPTY = {"question": None, "asked": None, "options": None, "answer": None, "ans
           "text": None, "gold_triples": None, "ontology": None}
 
 
-class _Counting(BundleCounts, beam.DoFn):
+class ItemCounting(BundleCounts, beam.DoFn):
+    """The stage's DoFns (and items_leakage's): counters `items|...`, summed per bundle."""
+
     count_prefix = "items|"
 
 
@@ -92,7 +94,7 @@ class EmbedStrings(beam.PTransform):
 
 # ------------------------------------------------------------------ neighbourhood and pools
 
-class _SummariseName(_Counting):
+class _SummariseName(ItemCounting):
     """(name, records) -> hop messages to each neighbour; pool entries (tagged "pools").
 
     The group is read twice and never held (a hub's may be paged in from the
@@ -218,7 +220,7 @@ class _Scorer:
         return [(*members[i], s) for i, s in zip(ids[lims[0]:lims[1]].tolist(), sims)]
 
 
-class _AskQuestions(_Counting):
+class _AskQuestions(ItemCounting):
     """(name, edges + hop messages) -> QA/KGC items of that name's group."""
 
     def __init__(self, cfg: ItemsConfig):
@@ -268,7 +270,7 @@ def _base(task: str, pair: dict, extra: str = "") -> dict[str, Any]:
             "pair_id": pair["pair_id"], "head": pair.get("entity"), "relation": None, "tail": None}
 
 
-class _TextItems(_Counting):
+class _TextItems(ItemCounting):
     def process(self, element):
         for pair in items_of(element):
             body, left_out = t2t_item(pair)
@@ -333,7 +335,7 @@ class DomainOntologies(beam.PTransform):
                 | "Write" >> beam.Map(_write_ontology, out_dir, cfg))
 
 
-class _SentenceItems(_Counting):
+class _SentenceItems(ItemCounting):
     def process(self, element, ontologies):
         for pair in items_of(element):
             domain = pair.get("domain") or "unknown"
@@ -366,6 +368,8 @@ class BuildItems(beam.PTransform):
 
     def expand(self, pairs):
         from apache_beam.io.filesystems import FileSystems
+
+        from pipeline.items_leakage import DropLeakedFacts  # it builds on this module's ItemCounting
 
         cfg = self.cfg
         parts = []

@@ -88,3 +88,31 @@ def write_fixture(path: Path, repeat: int = 1, bad: bool = True) -> dict:
             for line in BAD_LINES:
                 fh.write(line + "\n")
     return {"entries": n, "bad": len(BAD_LINES) if bad else 0}
+
+
+def embed_cache_folder(cache_root: Path) -> Path:
+    """The default embedder's folder of the embedding cache under `cache_root`, made."""
+    from pipeline.items_embed import _spec_dir
+    from transforms.items.config import ItemsConfig
+
+    folder = Path(_spec_dir(str(cache_root), ItemsConfig().embedder))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def write_cut_cache_file(cache_root: Path) -> Path:
+    """A vector file cut to a third of its bytes in the embedding cache under
+    `cache_root` (embed_cache_folder): its schema reads, its body does not.
+    Returns its path."""
+    import numpy as np
+
+    from pipeline.items_embed import _write_table
+
+    folder = embed_cache_folder(cache_root)
+    whole = folder / "whole.tmp"
+    _write_table(str(whole), [f"名{i}" for i in range(500)], np.ones((500, 512), np.float32))
+    data = whole.read_bytes()
+    whole.unlink()
+    cut = folder / "cache-cut.arrow"
+    cut.write_bytes(data[: len(data) // 3])
+    return cut

@@ -27,7 +27,7 @@ import pytest
 
 from pipeline.cli import main
 from schemas.raw_entry import RAW_ENTRY_SCHEMA
-from tests.build_fixtures import ENTRIES, write_fixture
+from tests.build_fixtures import ENTRIES, embed_cache_folder, write_cut_cache_file, write_fixture
 
 pytestmark = pytest.mark.slow
 
@@ -204,18 +204,9 @@ def test_out_that_is_a_file_is_a_clear_error(raw_input, tmp_path, capsys):
 
 # ------------------------------------------------------------ embedding cache
 
-def _cache_dir(out: Path) -> Path:
-    from pipeline.items_embed import _spec_dir
-    from transforms.items.config import ItemsConfig
-
-    return Path(_spec_dir(str(out / "embed_cache"), ItemsConfig().embedder))
-
-
 def test_a_stray_file_in_the_embedding_cache_is_refused_before_the_build(raw_input, tmp_path, capsys, caplog):
     out = tmp_path / "out"
-    cache = _cache_dir(out)
-    cache.mkdir(parents=True)
-    (cache / "cache-notes.arrow").write_text("notes, not vectors", encoding="utf-8")
+    (embed_cache_folder(out / "embed_cache") / "cache-notes.arrow").write_text("notes, not vectors", encoding="utf-8")
     assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -228,17 +219,8 @@ def test_a_truncated_cache_file_fails_the_job_in_one_clear_line(raw_input, tmp_p
     """Its schema reads, so the build starts; the worker that maps the file
     raises a CdtpError, which the CLI prints once: Beam does not log it with
     the worker's traceback first."""
-    import numpy as np
-
-    from pipeline.items_embed import _write_table
-
     out = tmp_path / "out"
-    cache = _cache_dir(out)
-    cache.mkdir(parents=True)
-    _write_table(str(cache / "whole.tmp"), [f"名{i}" for i in range(500)], np.ones((500, 512), np.float32))
-    whole = (cache / "whole.tmp").read_bytes()
-    (cache / "cache-cut.arrow").write_bytes(whole[: len(whole) // 3])
-    (cache / "whole.tmp").unlink()
+    write_cut_cache_file(out / "embed_cache")
     assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err, err

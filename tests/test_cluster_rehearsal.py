@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from tests.build_fixtures import write_fixture
+from tests.build_fixtures import write_cut_cache_file, write_fixture
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(400)]
 
@@ -253,18 +253,9 @@ def test_a_users_error_on_a_worker_is_one_clear_line(shared_disk_workers, tmp_pa
     the launcher as the runner's RuntimeError: it is said as on the
     DirectRunner, and the relayed worker log and the job service's traceback
     of it are not printed."""
-    import numpy as np
-
-    from pipeline.items_embed import _spec_dir, _write_table
-    from transforms.items.config import ItemsConfig
-
     raw = tmp_path / "raw"
     write_fixture(raw / "raw-00000.jsonl", repeat=3)
-    cache = Path(_spec_dir(str(tmp_path / "cache"), ItemsConfig().embedder))
-    cache.mkdir(parents=True)
-    _write_table(str(tmp_path / "whole.arrow"), [f"名{i}" for i in range(500)], np.ones((500, 512), np.float32))
-    whole = (tmp_path / "whole.arrow").read_bytes()
-    (cache / "cache-cut.arrow").write_bytes(whole[: len(whole) // 3])
+    write_cut_cache_file(tmp_path / "cache")
     done = subprocess.run([sys.executable, "-m", "pipeline.cli", "build", "--input", str(raw / "raw-*.jsonl"),
                            "--out", str(tmp_path / "out"), "--embed-cache", str(tmp_path / "cache"), *BUILD,
                            *_portable(shared_disk_workers), "--force-local-paths"],
