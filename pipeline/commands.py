@@ -16,6 +16,8 @@ import json
 import sys
 import time
 
+from pipeline.errors import CdtpError
+
 
 class _PassThroughParser(argparse.ArgumentParser):
     """Keeps unknown options (Beam's) in `args.beam_args` instead of failing."""
@@ -150,6 +152,14 @@ def _overrides(args) -> dict:
 def _search_overrides(args) -> dict:
     s: dict = {}
     backend = getattr(args, "search_backend", None)
+    # An option of one backend given with another is a mistake, not a choice to
+    # settle quietly (`--search-backend local --searxng-url URL` ran local and
+    # ignored the URL).
+    given = [f for f, b in (("--search-index", "local"), ("--searxng-url", "searxng"))
+             if getattr(args, f[2:].replace("-", "_"), None) and backend != b]
+    if (backend is not None and given) or len(given) > 1:
+        raise CdtpError(f"{' and '.join(given)} cannot go with "
+                        f"{'--search-backend ' + backend if backend else 'each other'}: one search backend per build")
     if backend is None and getattr(args, "searxng_url", None):
         backend = "searxng"
     if backend is None and getattr(args, "search_index", None):
@@ -169,10 +179,28 @@ def pipeline_options(beam_args: list[str]):
     """Beam options from the pass-through args; DirectRunner unless told otherwise."""
     from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
+    unknown = unknown_beam_args(beam_args)
+    if unknown:
+        # Beam only logs "Discarding unparseable args" and runs on: a typo
+        # (`--postion-index 0.9`) would build with the default and say nothing.
+        raise CdtpError(f"unknown option{'s' if len(unknown) > 1 else ''} {' '.join(unknown)}: neither cdtp's "
+                        "nor Beam's (see `cdtp build --help`)")
     opts = PipelineOptions(beam_args)
     if not opts.view_as(StandardOptions).runner:
         opts.view_as(StandardOptions).runner = "DirectRunner"
     return opts
+
+
+def unknown_beam_args(beam_args: list[str]) -> list[str]:
+    """The options of `beam_args` that no Beam options class defines (their
+    values left out), parsed as PipelineOptions.get_all_options parses them."""
+    from apache_beam.options.pipeline_options import PipelineOptions, _BeamArgumentParser
+
+    parser = _BeamArgumentParser(allow_abbrev=False)
+    for cls in {str(c): c for c in PipelineOptions.__subclasses__()}.values():
+        cls._add_argparse_args(parser)  # noqa: SLF001 - how Beam itself collects them
+    _, unknown = parser.parse_known_args(list(beam_args))
+    return [a for a in unknown if a.startswith("-")]
 
 
 def make_runner(options):
@@ -205,7 +233,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
 
     from pipeline import staging
     from pipeline.build import SPILL_DIR, build_pipeline
-    from pipeline.errors import RELAYED_NAME, CdtpError
+    from pipeline.errors import RELAYED_NAME
     from pipeline.funnel import read_counters
     from pipeline.read import expand_inputs
     from pipeline.spill import remove_dir
@@ -248,7 +276,7 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
         # build keeps the previous outputs, a killed one leaves only scratch, removed here.
         staging_dir, removed = staging.prepare(out, overwrite)
         if removed:
-            print(f"cdtp build: removed what an interrupted build left in {out}: {', '.join(removed)}",
+            print(f"cdtp build: cleared what an interrupted build left in {out}: {', '.join(removed)}",
                   file=sys.stderr)
     else:
         # An object store cannot rename a folder, so there is no atomic swap: an
@@ -277,6 +305,10 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
         except CdtpError:
             raise
         except Exception as exc:  # noqa: BLE001 - the runner's own exception types vary
+            if "KeyboardInterrupt" in str(exc):
+                # Ctrl-C while the DirectRunner's bundles run reaches us wrapped in
+                # its RuntimeError: the user stopped the build, it did not fail.
+                raise KeyboardInterrupt from None
             lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
             why = next((ln.strip() for ln in reversed(lines) if "Error" in ln or "Exception" in ln),
                        lines[-1].strip() if lines else type(exc).__name__)

@@ -80,12 +80,21 @@ def shard_problem(path: str, name: str) -> str | None:
 
 def recorded_counts(out_dir: str) -> dict[str, dict]:
     """Files and rows of each output as the build checked them after writing
-    (stats.json `output_check`); {} when the folder has no such record."""
+    (stats.json `output_check`); {} for a build of a version that wrote no such
+    record. A build writes stats.json last (pipeline/staging.py), so a folder
+    without a readable one holds no finished build: its shards may be a part
+    or a mix of two, and are refused rather than read as a smaller build."""
+    path = os.path.join(out_dir, "stats.json")
     try:
-        with open(os.path.join(out_dir, "stats.json"), encoding="utf-8") as fh:
-            record = json.load(fh).get("output_check")
-    except (OSError, ValueError, AttributeError):
-        return {}
+        with open(path, encoding="utf-8") as fh:
+            stats = json.load(fh)
+    except FileNotFoundError:
+        raise CdtpError(f"{out_dir} has no stats.json: the build that wrote it did not finish (a build cut "
+                        "short in its final move is finished by the next `cdtp build` into that folder)") from None
+    except (OSError, ValueError) as exc:
+        raise CdtpError(f"{path} cannot be read ({type(exc).__name__}): the build's record of its outputs is "
+                        "damaged, so its shards cannot be checked; rebuild") from None
+    record = stats.get("output_check") if isinstance(stats, dict) else None
     if not isinstance(record, dict):
         return {}
     return {k: v for k, v in record.items() if isinstance(v, dict) and {"files", "rows"} <= set(v)}

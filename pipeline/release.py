@@ -57,6 +57,12 @@ def load_build(shards: Path) -> tuple[dict[str, Any], Any]:
         raise CdtpError(f"{stats_path} is not a complete cdtp stats file ({exc})") from None
     cfg.output.out_dir = str(shards)
     verify_written(str(shards), stats, cfg)
+    pairs = (stats.get("output_check") or {}).get("pairs") or {}
+    if pairs.get("rows") == 0:
+        # A build of no pair (an empty input, every entry dropped) makes a card of
+        # placeholder configs and nothing to load: no release to publish.
+        raise CdtpError(f"{shards} holds no pair (its audit says why each entry was dropped); "
+                        "there is nothing to release")
     return stats, cfg
 
 

@@ -8,9 +8,16 @@ left partial shards and `_spill/` behind. Now every build writes into
 pipeline succeeded; an earlier build's outputs are set aside in
 `OUT/_previous/` for the moment of the swap and deleted after it.
 
-So at any moment OUT holds either the old outputs or the new ones, never a
-mix or a part. A build that dies leaves only `_staging/` (with its
-`_spill/`); the next build removes it, and says so.
+The swap moves one output at a time, so it is not atomic by itself. It is
+made so by its order and a manifest: before the first move, `_staging/_swap.json`
+lists the new build's outputs; the old stats.json leaves OUT first and the new
+one enters last. So OUT holds a stats.json only when it holds one build whole
+(readers refuse an OUT without it: pipeline/query.py), and a swap cut short
+(kill -9) is finished by the next build into OUT (`finish_swap`): the staged
+outputs had all been written and checked, and the manifest tells an old output
+still in OUT from a new one already moved. A build that dies before its swap
+leaves only `_staging/` (with its `_spill/`); the next build removes it, and
+says so.
 
 All paths go through Beam's FileSystems, so gs:// works: there a "move" is
 a copy and a delete per file, so the swap is not atomic, but a failed build
@@ -18,6 +25,7 @@ still never touches the old outputs.
 """
 from __future__ import annotations
 
+import json
 import os
 
 from apache_beam.io.filesystems import FileSystems
@@ -31,6 +39,8 @@ OUTPUT_NAMES = ("pairs", "audit", "discarded_triples", "items", "ontologies", "s
 # Written by older versions straight into OUT; still recognised as outputs / scratch.
 LEGACY_OUTPUTS = ("_top_relations.json", "_split_stats.json")
 SCRATCH_NAMES = (STAGING_DIR, PREVIOUS_DIR, "_spill")
+STATS = "stats.json"
+SWAP_MANIFEST = "_swap.json"  # in the staging directory, from the swap's first move on
 
 
 def _exists(path: str) -> bool:
@@ -71,11 +81,14 @@ def prepare(out_dir: str, overwrite: bool) -> tuple[str, list[str]]:
     """
     if "://" not in out_dir and os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise CdtpError(f"--out {out_dir} exists and is not a directory")
+    finished = [] if "://" in out_dir else finish_swap(out_dir)
     existing = existing_outputs(out_dir)
     if existing and not overwrite:
-        raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(existing)}); "
+        done = ("; they are a build's that was interrupted during its final move, now moved in whole"
+                if finished else "")
+        raise CdtpError(f"{out_dir} already holds build outputs ({', '.join(existing)}){done}; "
                         "pass --overwrite to replace them")
-    removed = remove_leftovers(out_dir)
+    removed = finished + remove_leftovers(out_dir)
     staging = FileSystems.join(out_dir, STAGING_DIR)
     if "://" not in staging:
         try:  # a read-only or unwritable OUT is a clear error before any worker starts
@@ -99,18 +112,64 @@ def _move(src: str, dst: str) -> None:
 
 
 def swap_in(out_dir: str, staging: str) -> None:
-    """Move the finished outputs from `staging` into OUT, replacing an earlier build's."""
+    """Move the finished outputs from `staging` into OUT, replacing an earlier build's.
+
+    Locally, the manifest is written first and `finish_swap` does the moves, so
+    that a swap cut short is finished the same way by the next build. An
+    object store has no staging directory (execute_build writes there directly)."""
+    if "://" in staging:
+        _swap_steps(out_dir, staging, [n for n in OUTPUT_NAMES if _exists(FileSystems.join(staging, n))])
+        return
+    new = [n for n in OUTPUT_NAMES if os.path.exists(os.path.join(staging, n))]
+    manifest = os.path.join(staging, SWAP_MANIFEST)
+    with open(manifest + ".part", "w", encoding="utf-8") as fh:
+        json.dump({"outputs": new}, fh)
+    os.replace(manifest + ".part", manifest)
+    finish_swap(out_dir)
+
+
+def finish_swap(out_dir: str) -> list[str]:
+    """Finish a local swap that has begun (its manifest is in `_staging/`); what was done, for the user."""
+    staging = os.path.join(out_dir, STAGING_DIR)
+    try:
+        with open(os.path.join(staging, SWAP_MANIFEST), encoding="utf-8") as fh:
+            new = list(json.load(fh)["outputs"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []  # no swap begun: a build that died before it is scratch (remove_leftovers)
+    _swap_steps(out_dir, staging, new)
+    return ["finished moving in the outputs of a build interrupted during its final move"]
+
+
+def _swap_steps(out_dir: str, staging: str, new: list[str]) -> None:
+    """Old stats.json out first; each output of the new build in (the old one set
+    aside), an old output the new build lacks set aside; the new stats.json in
+    last; then the set-aside outputs and the staging directory deleted. Each
+    step can be repeated after a cut: it skips what is done."""
     previous = FileSystems.join(out_dir, PREVIOUS_DIR)
-    old = [n for n in OUTPUT_NAMES + LEGACY_OUTPUTS if _exists(FileSystems.join(out_dir, n))]
-    if old:
-        if "://" not in previous and not _exists(previous):
-            FileSystems.mkdirs(previous)
-        for name in old:
-            _move(FileSystems.join(out_dir, name), FileSystems.join(previous, name))
-    for name in OUTPUT_NAMES:
+
+    def set_aside(name: str) -> None:
+        here = FileSystems.join(out_dir, name)
+        if _exists(here):
+            if "://" not in previous and not _exists(previous):
+                FileSystems.mkdirs(previous)
+            there = FileSystems.join(previous, name)
+            _delete(there)  # a set-aside copy of a cut swap that is already older
+            _move(here, there)
+
+    staged_stats = FileSystems.join(staging, STATS)
+    if _exists(staged_stats):
+        set_aside(STATS)
+    for name in OUTPUT_NAMES + LEGACY_OUTPUTS:
+        if name == STATS:
+            continue
         src = FileSystems.join(staging, name)
         if _exists(src):
+            set_aside(name)
             _move(src, FileSystems.join(out_dir, name))
+        elif name not in new:
+            set_aside(name)  # an output of the old build that the new one does not write
+    if _exists(staged_stats):
+        _move(staged_stats, FileSystems.join(out_dir, STATS))
     _delete(previous)
     _delete(staging)
 

@@ -188,7 +188,7 @@ def test_a_killed_build_leaves_only_scratch_and_the_rerun_matches(reference, raw
     rerun = subprocess.run(_cli("build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS),
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert rerun.returncode == 0, rerun.stderr[-2000:]
-    assert "removed what an interrupted build left" in rerun.stderr and "_staging/" in rerun.stderr
+    assert "cleared what an interrupted build left" in rerun.stderr and "_staging/" in rerun.stderr
     assert sorted(p.name for p in out.iterdir()) == OUTPUT_LISTING
     assert _content_hash(out) == reference[1]
 
@@ -227,3 +227,52 @@ def test_a_truncated_cache_file_fails_the_job_in_one_clear_line(raw_input, tmp_p
     assert "cache-cut.arrow in the embedding cache is not a vector file" in err and "while running" in err
     assert not [r for r in caplog.records if r.exc_info], [r.getMessage()[:200] for r in caplog.records]
     assert sorted(p.name for p in out.iterdir()) == ["embed_cache"]  # the staging directory is discarded
+
+
+@pytest.mark.parametrize("typo", [["--postion-index", "0.9"], ["--min-relation-cout", "1"], ["--no_such_beam_flag"]])
+def test_a_misspelt_option_is_refused_before_the_build(raw_input, tmp_path, capsys, typo):
+    # Beam only logged "Discarding unparseable args" and the build ran with the default.
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, *typo]) == 2
+    err = capsys.readouterr().err
+    assert f"unknown option {typo[0]}: neither cdtp's nor Beam's" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_ctrl_c_during_the_job_is_an_interruption_and_keeps_the_old_outputs(reference, raw_input, tmp_path):
+    out = tmp_path / "out"
+    shutil.copytree(reference[0], out)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(_cli("build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, "--overwrite"),
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    spill = out / "_staging" / "_spill"
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if spill.is_dir() and any(spill.rglob("*.*")):
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, "the build ended before it could be interrupted"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    # It was reported as a failed job ("the Beam job failed on the runner (RuntimeError): KeyboardInterrupt").
+    assert proc.returncode == 130, err[-2000:]
+    assert "cdtp: interrupted" in err and "job failed" not in err and "Traceback" not in err
+    assert _content_hash(out) == reference[1]
+
+
+@pytest.mark.parametrize("flags, said", [
+    (["--search-backend", "local", "--searxng-url", "http://127.0.0.1:9"], "--searxng-url cannot go with --search-backend local"),
+    (["--search-backend", "searxng", "--search-index", "x.duckdb"], "--search-index cannot go with --search-backend searxng"),
+    (["--search-backend", "off", "--search-index", "x.duckdb"], "--search-index cannot go with --search-backend off"),
+    (["--search-index", "x.duckdb", "--searxng-url", "http://127.0.0.1:9"], "--search-index and --searxng-url cannot go with each other"),
+])
+def test_options_of_two_search_backends_are_refused(raw_input, tmp_path, capsys, flags, said):
+    # `--search-backend local --searxng-url URL` ran the local backend and ignored the URL.
+    out = tmp_path / "out"
+    assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, *flags]) == 2
+    assert said in capsys.readouterr().err
+    assert not out.exists()

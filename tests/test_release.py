@@ -310,3 +310,14 @@ def test_the_card_names_the_open_relations_whose_tails_are_not_asked():
     card = render_card(facts)
     assert "open relation" in card and "功用价值 610, 地理分布 1,174" in card
     assert "open relation" not in render_card(ReleaseFacts("plants", {"items": {"open_relations": {}}}, {}, {}, {}))
+
+
+def test_a_build_of_no_pair_is_not_released(tmp_path, capsys, cjk_font):
+    # It used to publish a card of placeholder configs (`pairs_unknown`, split `unassigned`).
+    empty = tmp_path / "raw-00000.jsonl"
+    empty.write_text("", encoding="utf-8")
+    out = tmp_path / "build"
+    assert main(["build", "--input", str(empty), "--out", str(out), "--no-domain"]) == 0
+    assert main(["release", "--shards", str(out), "--out", str(tmp_path / "R")]) == 2
+    assert "holds no pair" in capsys.readouterr().err
+    assert not (tmp_path / "R").exists()

@@ -140,3 +140,20 @@ def test_cache_key_follows_index_content_not_file_name(tmp_path):
     assert second.backend_id != first_id
     assert second.documents == 1
     second.close()
+
+
+def test_index_out_replaces_an_index_but_never_another_file(tmp_path, capsys):
+    from tests.build_fixtures import write_fixture
+
+    raw = tmp_path / "raw-00000.jsonl"
+    write_fixture(raw)
+    notes = tmp_path / "notes.md"
+    notes.write_text("# my notes\n", encoding="utf-8")
+    assert main(["search", "index", "--input", str(raw), "--out", str(notes)]) == 2
+    assert "exists and is not a search index: it is left as it is" in capsys.readouterr().err
+    assert notes.read_text(encoding="utf-8") == "# my notes\n"
+    index = tmp_path / "index.duckdb"
+    assert main(["search", "index", "--input", str(raw), "--out", str(index)]) == 0
+    assert main(["search", "index", "--input", str(raw), "--out", str(index)]) == 0  # an index is rebuilt
+    assert main(["search", "index", "--input", str(raw), "--out", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err

@@ -70,6 +70,24 @@ def _segment_document(args: tuple[Document, int]) -> tuple[Document, list[tuple[
     return doc, [(p, segment(f"{doc.title}\n{p}")) for p in (passages(doc.text, passage_chars) or [""])]
 
 
+def refuse_other_file(out_path: str) -> None:
+    """An index replaces only an index: `--out notes.md` or a crawl shard given by
+    mistake would otherwise be overwritten with a database, and lost."""
+    if os.path.isdir(out_path):
+        raise LocalIndexError(f"--out {out_path} is a folder; give the index file's path")
+    if not os.path.exists(out_path):
+        return
+    try:
+        con = connect(out_path, read_only=True)
+        try:
+            con.execute("SELECT format FROM index_meta").fetchone()
+        finally:
+            con.close()
+    except Exception:  # noqa: BLE001 - not a DuckDB file, or one without the index's table
+        raise LocalIndexError(f"--out {out_path} exists and is not a search index: it is left as it is; "
+                              "remove it or give another path") from None
+
+
 def build_index(
     documents: Iterable[Document],
     out_path: str,
@@ -85,6 +103,7 @@ def build_index(
     import pyarrow as pa
 
     start = time.perf_counter()
+    refuse_other_file(out_path)
     os.makedirs(os.path.dirname(os.path.abspath(out_path)) or ".", exist_ok=True)
     tmp = f"{out_path}.tmp-{os.getpid()}"
     for stale in (tmp, f"{tmp}.wal"):
