@@ -77,6 +77,7 @@ def run_demo(args) -> int:
     corpus = Path(args.search_corpus) if args.search_corpus else site / SEARCH_CORPUS
     if not corpus.is_file():
         raise CdtpError(f"search corpus {corpus} does not exist")
+    refuse_foreign_folder(out, site)
     raw_glob = str(raw_dir / "raw-*.jsonl*")
     with running_site(site) as (_server, base_url):
         print(f"serving the sample Baike site {site} at {base_url}", flush=True)
@@ -105,6 +106,47 @@ def run_demo(args) -> int:
     print(f"\nDone: raw entries in {raw_dir}, search index {index}, shards, items, results and the "
           f"leaderboard in {build_dir}.")
     return 0
+
+
+# What a demo writes into its --out folder.
+DEMO_NAMES = frozenset({"raw", "build", "search_index.duckdb", "eval"})
+
+
+def refuse_foreign_folder(out: Path, site: Path) -> None:
+    """The demo crawls into DIR/raw and rebuilds DIR/build with --overwrite: in a
+    folder that holds anything else, or a crawl of other seeds, it would mix the
+    sample pages into that crawl and replace that build. It runs only in a new or
+    empty folder, or in an earlier demo's (whose crawl it resumes)."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise CdtpError(f"--out {out} is a file, where the demo's folder is wanted")
+    names = {p.name for p in out.iterdir()}
+    other = sorted(names - DEMO_NAMES)
+    seeds = {ln.strip() for ln in (site / "seeds.txt").read_text(encoding="utf-8").splitlines() if ln.strip()}
+    crawled = _seeds_crawled(out / "raw")
+    if other or not crawled <= seeds:
+        what = (f"holds {', '.join(other[:3])}" if other
+                else f"holds a crawl from other seeds ({', '.join(sorted(crawled - seeds)[:3])})")
+        raise CdtpError(f"--out {out} {what}: the demo writes only into a new or empty folder, or an earlier "
+                        "demo's; give another --out")
+
+
+def _seeds_crawled(raw_dir: Path) -> set[str]:
+    """The seed of every entry crawled into raw_dir (a crawl's entries name the seed they came from)."""
+    from transforms.safejson import loads
+
+    found: set[str] = set()
+    for path in sorted(raw_dir.glob("raw-*.jsonl")) if raw_dir.is_dir() else ():
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                try:
+                    seed = loads(line).get("seed")
+                except (ValueError, AttributeError):
+                    continue  # a torn last line of a killed crawl: the crawl itself deals with it
+                if isinstance(seed, str):
+                    found.add(seed)
+    return found
 
 
 # The offline baselines (evaluation/baselines.py): floors any model must beat.

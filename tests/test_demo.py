@@ -162,3 +162,34 @@ def test_demo_end_to_end_with_search_validation(tmp_path):
         "SELECT model, score FROM leaderboard WHERE level = 'overall'").fetchall())
     assert overall == pytest.approx(board["overall"])
     assert "the leaderboard through cdtp query" in done.stdout
+
+
+def test_the_demo_refuses_a_folder_of_other_runs(tmp_path, capsys):
+    """`cdtp demo --out DIR` crawls into DIR/raw and rebuilds DIR/build with
+    --overwrite: it merged the sample pages into a crawl of other seeds there, and
+    replaced that build. It now runs only in a new, empty or earlier demo's folder."""
+    from crawlers.site import sample_site_dir
+    from pipeline.cli import main
+    from pipeline.demo import refuse_foreign_folder
+    from pipeline.errors import CdtpError
+
+    site = sample_site_dir()
+    refuse_foreign_folder(tmp_path / "new", site)  # a new folder
+    (tmp_path / "empty").mkdir()
+    refuse_foreign_folder(tmp_path / "empty", site)
+    earlier = tmp_path / "earlier" / "raw"
+    earlier.mkdir(parents=True)
+    (earlier / "raw-00001.jsonl").write_text(json.dumps({"title": "李白", "seed": "李白"}, ensure_ascii=False)
+                                             + "\n{\"title\": \"torn", encoding="utf-8")
+    refuse_foreign_folder(tmp_path / "earlier", site)  # an earlier demo's crawl, killed mid-line
+    other = tmp_path / "other" / "raw"
+    other.mkdir(parents=True)
+    (other / "raw-00001.jsonl").write_text(json.dumps({"title": "上海大学", "seed": "上海大学"}, ensure_ascii=False)
+                                           + "\n", encoding="utf-8")
+    with pytest.raises(CdtpError, match="holds a crawl from other seeds \\(上海大学\\)"):
+        refuse_foreign_folder(tmp_path / "other", site)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "notes.md").write_text("mine", encoding="utf-8")
+    assert main(["demo", "--out", str(tmp_path / "notes")]) == 2
+    assert "holds notes.md: the demo writes only into a new or empty folder" in capsys.readouterr().err
+    assert (tmp_path / "notes" / "notes.md").read_text(encoding="utf-8") == "mine"
