@@ -9,6 +9,7 @@ Registration stays cheap: Scrapy and Twisted are imported inside the handler.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from dataclasses import dataclass, field
@@ -72,7 +73,16 @@ def _check_setting_type(key: str, value: object) -> None:
 
     known = {k: getattr(default_settings, k) for k in dir(default_settings) if k.isupper()}
     known.update(scrapy_settings(CrawlSettings()))
-    if key not in known or known[key] is None:
+    if key not in known:
+        # A typo (`DOWNLOAD_DELAI=5`) would set nothing and crawl without the delay
+        # it meant; a key of no known setting may still be an extension's.
+        close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.85)
+        if close:
+            raise CdtpError(f"--set {key}: no such Scrapy setting; did you mean {close[0]}?")
+        print(f"cdtp crawl: --set {key} is no setting of Scrapy's or cdtp's: passed on for an extension",
+              file=sys.stderr, flush=True)
+        return
+    if known[key] is None:
         return
     default = known[key]
     if isinstance(default, bool):

@@ -286,7 +286,12 @@ def execute_build(cfg, beam_args: list[str], overwrite: bool = False, force_loca
     if cfg.search.enabled:  # index the build's own input when no index is given; default cache in OUT
         from pipeline.search_stage import prepare_search
 
-        cfg.search = prepare_search(cfg.search, cfg.input.patterns, out)
+        try:
+            cfg.search = prepare_search(cfg.search, cfg.input.patterns, out)
+        except BaseException:
+            if staging_dir != out:
+                staging.discard(staging_dir)  # refused before it ran: it leaves nothing behind
+            raise
     staged = dataclasses.replace(cfg, output=dataclasses.replace(cfg.output, out_dir=staging_dir))
     from pipeline.gc_tuning import tune_gc
 

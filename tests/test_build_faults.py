@@ -276,3 +276,12 @@ def test_options_of_two_search_backends_are_refused(raw_input, tmp_path, capsys,
     assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, *flags]) == 2
     assert said in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_build_refused_for_its_search_index_leaves_nothing(raw_input, tmp_path, capsys):
+    out = tmp_path / "out"
+    bad = tmp_path / "not-an-index.duckdb"
+    bad.write_bytes(b"not a duckdb file")
+    assert main(["build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, "--search-index", str(bad)]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+    assert not (out / "_staging").exists()  # it stayed until the next build removed it

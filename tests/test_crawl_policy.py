@@ -227,3 +227,15 @@ def test_jobdir_with_its_pickled_queues_is_refused():
 
     with pytest.raises(CdtpError, match="JOBDIR is not supported"):
         _parse_set(["JOBDIR=/tmp/shared-bucket"])
+
+
+def test_a_misspelt_setting_is_refused_and_an_extension_s_is_passed_on(capsys):
+    # `DOWNLOAD_DELAI=5` was taken without a word, and the crawl ran without its delay.
+    from crawlers.commands import _parse_set
+    from pipeline.errors import CdtpError
+
+    with pytest.raises(CdtpError, match="no such Scrapy setting; did you mean DOWNLOAD_DELAY"):
+        _parse_set(["DOWNLOAD_DELAI=5"])
+    assert _parse_set(["SCHEDULER_PERSIST=true"]) == {"SCHEDULER_PERSIST": True}
+    assert "SCHEDULER_PERSIST is no setting of Scrapy's or cdtp's: passed on" in capsys.readouterr().err
+    assert _parse_set(["DOWNLOAD_DELAY=2"]) == {"DOWNLOAD_DELAY": 2}
