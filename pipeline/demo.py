@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from pipeline.errors import CdtpError
@@ -67,8 +68,33 @@ def _cdtp(*args: str) -> None:
         raise CdtpError(f"`cdtp {args[0]}` failed with exit status {done.returncode}")
 
 
+# The port the sample site is served on when it is free. Entries record the URL
+# they were fetched from (source_url), so a demo in a fresh folder gives the
+# same bytes as another only when the site had the same address.
+DEMO_PORT = 38462
+
+
+@contextmanager
+def _demo_site(site: Path):
+    """`running_site` on DEMO_PORT, or on a free port when that one is taken (said on stderr)."""
+    from crawlers.site import running_site
+
+    try:
+        served = running_site(site, port=DEMO_PORT)
+        entered = served.__enter__()
+    except OSError:
+        print(f"cdtp demo: port {DEMO_PORT} is taken: the sample site is served on a free port, which "
+              "the pairs' source_url will name", file=sys.stderr, flush=True)
+        served = running_site(site)
+        entered = served.__enter__()
+    try:
+        yield entered
+    finally:
+        served.__exit__(None, None, None)
+
+
 def run_demo(args) -> int:
-    from crawlers.site import running_site, sample_site_dir
+    from crawlers.site import sample_site_dir
 
     out = Path(args.out)
     raw_dir, build_dir = out / "raw", out / "build"
@@ -79,7 +105,7 @@ def run_demo(args) -> int:
         raise CdtpError(f"search corpus {corpus} does not exist")
     refuse_foreign_folder(out, site)
     raw_glob = str(raw_dir / "raw-*.jsonl*")
-    with running_site(site) as (_server, base_url):
+    with _demo_site(site) as (_server, base_url):
         print(f"serving the sample Baike site {site} at {base_url}", flush=True)
         _cdtp("crawl", "--seeds", str(site / "seeds.txt"), "--out", str(raw_dir),
               "--base-url", base_url, "--depth-limit", str(args.depth_limit))
