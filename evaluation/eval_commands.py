@@ -61,10 +61,10 @@ def run(args) -> int:
         sys.stdout.write(fh.read())
     c = doc["counts"]
     if doc["results_table"] is None:
-        raise CdtpError(f"{c['errors']} of {c['asked']} model calls failed (e.g. {doc['first_error']}); "
-                        f"the run is in {args.out} but nothing was added to the results table: "
-                        "ask them again with the same --out and --retry-errors")
+        raise CdtpError(f"{doc['not_added']} (the run is in {args.out})")
     print(f"{c['asked']} answers scored ({c['errors']} errors, {c['unparseable']} unparseable, "
+          f"{c['no_triples']} T2KG with no triples, {c['empty_output']} T2T empty, "
+          f"{c['output_truncated']} T2T cut to the scored length, "
           f"{c['missing']} missing, {c['invalid_items']} invalid items); run {doc['run_id']}, "
           f"results table {doc['results_table']}", file=sys.stderr)
     return 0

@@ -32,8 +32,11 @@ class ItemSelection:
 class LoadedItems:
     items: list[dict[str, Any]]
     invalid: list[tuple[dict[str, Any], str]] = field(default_factory=list)
-    fingerprint: str = ""
+    fingerprint: str = ""  # the whole selection: the run's identity
     glob: str = ""
+    # per dataset (task, domain) and per task (task, "ALL"): the items a
+    # dataset's score is over, so runs with other --tasks/--domains compare
+    datasets: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 def items_glob(path: str) -> str:
@@ -165,6 +168,29 @@ def fingerprint(items: Sequence[dict[str, Any]]) -> str:
     return h.hexdigest()[:16]
 
 
+def dataset_fingerprints(items: Sequence[dict[str, Any]]) -> dict[tuple[str, str], str]:
+    """The fingerprint of each (task, domain)'s items and of each (task, "ALL").
+
+    A dataset's score depends only on its own items, so it is identified by
+    them alone: the same QA items asked in a run of every task or of QA only
+    get the same fingerprint, and the leaderboard compares them."""
+    groups: dict[tuple[str, str], list] = {}
+    for it in items:
+        task, domain = it.get("task") or "", it.get("domain") or ""
+        groups.setdefault((task, domain), []).append(it)
+        groups.setdefault((task, "ALL"), []).append(it)
+    return {key: fingerprint(grp) for key, grp in sorted(groups.items())}
+
+
+def duplicate_ids(rows: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """item_id -> how often it occurs, for the ids that occur more than once."""
+    seen: dict[str, int] = {}
+    for r in rows:
+        if r.get("item_id"):
+            seen[r["item_id"]] = seen.get(r["item_id"], 0) + 1
+    return {k: n for k, n in seen.items() if n > 1}
+
+
 def load_items(path: str, sel: ItemSelection) -> LoadedItems:
     bad = [t for t in sel.tasks if t not in TASKS]
     if bad:
@@ -172,6 +198,12 @@ def load_items(path: str, sel: ItemSelection) -> LoadedItems:
     glob = items_glob(path)
     _check_shards(glob)  # once per run: load_train reads the same, already checked, files
     rows = _fetch(glob, *_sql(glob, sel))
+    dups = duplicate_ids(rows)
+    if dups:  # answers are keyed by item_id: a second copy would be scored as one item, or lost
+        first = sorted(dups)[0]
+        raise CdtpError(f"{glob}: {len(dups)} item_id(s) occur more than once in the selection "
+                        f"(e.g. {first!r} {dups[first]} times), as when a partition file is copied; "
+                        "remove the copies")
     good, invalid = [], []
     for row in rows:
         reason = validate(row)
@@ -179,7 +211,7 @@ def load_items(path: str, sel: ItemSelection) -> LoadedItems:
     if not rows:
         raise CdtpError(f"no items match task in {list(sel.tasks)}, domain in {sel.domains or 'any'}, "
                         f"split={sel.split}{', subset' if sel.subset else ''} under {glob}")
-    return LoadedItems(good, invalid, fingerprint(rows), glob)
+    return LoadedItems(good, invalid, fingerprint(rows), glob, dataset_fingerprints(rows))
 
 
 def load_train(glob: str, sel: ItemSelection) -> list[dict[str, Any]]:

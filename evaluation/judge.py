@@ -42,22 +42,31 @@ OPEN_QA_TEMPLATE = "请用一句话回答下面的问题。\n问题：{question}
 
 WIN, TIE, LOSS = "win", "tie", "loss"
 
-_VERDICT = re.compile(r"(?:结论|verdict|answer)\s*[:：]?\s*(回答\s*)?(1|2|一|二|平局|tie|相同|持平)", re.I)
+# Tie words come before the digits: "一样好" and "二者相同" are ties, not answer 一 / 二.
+_TIE_WORDS = r"平局|平手|打平|持平|相同|一样|同样|相当|不分|二者|两者|都|tie|draw|equal|same|both|neither"
+# A verdict is a keyword, then the first verdict word after it. 结论/verdict/判断 are
+# explicit on their own; "answer" only with a colon or "is" ("Answer: 2", "the
+# better answer is 1"), since an explanation names answers ("answer 1 is shorter").
+_VERDICT = re.compile(
+    r"(?:(?:结论|判断|verdict)\s*(?:[:：]|是|为|is)?|answer\s*(?:[:：]|is))\s*(?:回答|answer)?\s*"
+    rf"(?P<v>{_TIE_WORDS}|1|2|一|二)", re.I)
 
 
 def parse_verdict(text: str | None) -> str | None:
     """'1', '2', 'tie', or None when the judge's output names no verdict.
 
-    The last stated verdict wins (judges often restate the question first)."""
+    Each verdict is the first verdict word after its keyword; of several, the
+    last stated one wins (judges often restate the template's "结论：1 …
+    结论：2 … 结论：平局" before giving their own)."""
     if not text:
         return None
-    found = _VERDICT.findall(text)
+    found = [m.group("v") for m in _VERDICT.finditer(text)]
     if not found:
         bare = text.strip().strip("。.!！ ")
-        found = [("", bare)] if bare in {"1", "2", "平局", "tie"} else []
+        found = [bare] if bare in {"1", "2", "平局", "tie"} else []
     if not found:
         return None
-    v = found[-1][1].lower()
+    v = found[-1].lower()
     return {"1": "1", "一": "1", "2": "2", "二": "2"}.get(v, "tie")
 
 

@@ -136,11 +136,16 @@ class Leaderboard:
         return sorted(self.models, key=lambda m: (self.overall[m] is None, -(self.overall[m] or 0.0), m))
 
 
-def latest_rows(rows: Iterable[dict[str, Any]], split: str | None = "eval") -> list[dict[str, Any]]:
-    """The newest row per (model, dataset, metric), on the item set most models share.
+def select_rows(rows: Iterable[dict[str, Any]], split: str | None = "eval"
+                ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """(kept, dropped): the newest row per (model, dataset, metric) on the item
+    set most models share, and the newest rows left out because they were
+    scored on another item set of that dataset.
 
-    Runs are appended, so a re-run supersedes the older one. Per dataset only one
-    item set (fingerprint) is compared: the one the most models were scored on."""
+    Runs are appended, so a re-run supersedes the older one (not reported:
+    that is what a re-run is for). Per dataset only one item set (fingerprint)
+    is compared, the one the most models were scored on; a row of another item
+    set is dropped and returned, so the board can say so."""
     rows = [r for r in rows if split is None or r.get("split") == split]
     newest: dict[tuple, dict] = {}
     for r in rows:
@@ -151,8 +156,29 @@ def latest_rows(rows: Iterable[dict[str, Any]], split: str | None = "eval") -> l
     for (model, dataset, _metric, fp) in newest:
         by_dataset.setdefault(dataset, {}).setdefault(fp, set()).add(model)
     chosen = {d: max(fps.items(), key=lambda kv: (len(kv[1]), str(kv[0])))[0] for d, fps in by_dataset.items()}
-    return [r for (m, d, _x, fp), r in sorted(newest.items(), key=lambda kv: tuple(map(str, kv[0])))
-            if chosen[d] == fp]
+    ordered = sorted(newest.items(), key=lambda kv: tuple(map(str, kv[0])))
+    kept = [r for (_m, d, _x, fp), r in ordered if chosen[d] == fp]
+    dropped = [{**r, "chosen_fingerprint": chosen[d], "chosen_models": len(by_dataset[d][chosen[d]])}
+               for (_m, d, _x, fp), r in ordered if chosen[d] != fp]
+    return kept, dropped
+
+
+def latest_rows(rows: Iterable[dict[str, Any]], split: str | None = "eval") -> list[dict[str, Any]]:
+    """The rows `select_rows` keeps."""
+    return select_rows(rows, split)[0]
+
+
+def dropped_notes(dropped: Iterable[dict[str, Any]]) -> list[str]:
+    """One note per (model, dataset, run) left out for its item set: which run, and why."""
+    notes: dict[tuple, str] = {}
+    for r in dropped:
+        key = (r["dataset"], r["model"], r.get("run_id"), r.get("fingerprint"))
+        if key in notes:
+            continue
+        notes[key] = (f"{r['dataset']}: {r['model']} (run {r.get('run_id')}) left out: scored on item set "
+                      f"{r.get('fingerprint')}, not on {r['chosen_fingerprint']}, the one "
+                      f"{r['chosen_models']} model(s) were scored on; evaluate it on the same items to compare")
+    return [notes[k] for k in sorted(notes, key=lambda k: tuple(map(str, k)))]
 
 
 def build_leaderboard(rows: Iterable[dict[str, Any]], hierarchy: Hierarchy, *, baseline: str | None = None,
@@ -166,7 +192,16 @@ def build_leaderboard(rows: Iterable[dict[str, Any]], hierarchy: Hierarchy, *, b
     notes: list[str] = []
     raw: dict[str, dict[str, float | None]] = {}
     dataset_task: dict[str, str] = {}
-    for r in latest_rows(rows, split):
+    kept, dropped = select_rows(rows, split)
+
+    def shown(r: dict[str, Any]) -> bool:
+        spec = hierarchy.task(r["task"])
+        return (spec is not None and r["metric"] == spec.metric and r["domain"] != "ALL"
+                and (not task_filter or r["task"] in task_filter)
+                and (not domain_filter or r["domain"] in domain_filter))
+
+    notes.extend(dropped_notes(r for r in dropped if shown(r)))
+    for r in kept:
         spec = hierarchy.task(r["task"])
         if spec is None or r["metric"] != spec.metric:
             continue

@@ -211,9 +211,14 @@ def _run(args) -> int:
             w.writeheader()
             w.writerows(significance)
         written.append(path)
-        real = [s for s in significance if s["p_value"] < 0.05]
-        print(f"\nsignificance: {len(real)} of {len(significance)} model pairs differ at p < 0.05 "
-              f"(paired bootstrap, per dataset; {path})")
+        from evaluation.significance import MIN_PAIRED_ITEMS
+
+        tested = [s for s in significance if s["p_value"] is not None]
+        real = [s for s in tested if s["p_value"] < 0.05]
+        few = len(significance) - len(tested)
+        print(f"\nsignificance: {len(real)} of {len(tested)} tested model pairs differ at p < 0.05 "
+              f"(paired bootstrap, per dataset; {path})"
+              + (f"; {few} pair(s) not tested: too few items (fewer than {MIN_PAIRED_ITEMS} paired)" if few else ""))
     with open(os.path.join(args.out, "leaderboard.json"), "w", encoding="utf-8") as fh:
         json.dump({"overall": board.overall, "capabilities": board.capability_scores, "tasks": board.task_scores,
                    "datasets": board.dataset_scores, "raw": board.raw, "notes": board.notes,
@@ -325,7 +330,7 @@ def _judge(args) -> int:
         for metric, value in metrics.items():
             result_rows.append(dict(run_id=run_id, model=args.model, task="qa_open", domain=d, split=args.split,
                                     dataset=f"CDTP_{d}_QA_OPEN", metric=metric, value=float(value), n=rates["n"],
-                                    fingerprint=loaded.fingerprint, code_version=code_version(),
+                                    fingerprint=loaded.datasets[("qa", d)], code_version=code_version(),
                                     created_at=created))
     path = append_results(result_rows, args.results or results_home(args.items), run_id)
     overall = report["domains"]["ALL"]
@@ -345,7 +350,7 @@ def register_ood(subparsers) -> None:
     p.add_argument("name", choices=OOD_SETS, help="which set")
     p.add_argument("--data", required=True, metavar="DIR", help="the set's folder, e.g. ../shared/data/ood/yago3-10")
     p.add_argument("--out", required=True, metavar="DIR", help="items/task=…/domain=NAME/split=… go here")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N QA/KGC items per split")
+    p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N items per split")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--embedder", default="use-m3", help="embedder spec for the semantic band")
     p.set_defaults(handler=_ood)
@@ -379,5 +384,14 @@ def _ood(args) -> int:
         print(f"{task} {domain} {split}: {len(rows)} items")
     with open(os.path.join(args.out, f"ood-{args.name}-stats.json"), "w", encoding="utf-8") as fh:
         json.dump(dict(sorted(stats.items())), fh, ensure_ascii=False, indent=1)
+    # Written last, as a build writes its stats.json: `cdtp eval --items OUT` reads OUT/items/
+    # as finished and checks its shards against this record (all sets written into OUT).
+    shards = sorted((Path(args.out) / "items").rglob("*.parquet"))
+    record = {"output_check": {"items": {"files": len(shards),
+                                         "rows": sum(pq.read_metadata(p).num_rows for p in shards)}}}
+    tmp = os.path.join(args.out, "stats.json.tmp")
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(record, fh, indent=1)
+    os.replace(tmp, os.path.join(args.out, "stats.json"))
     print(f"wrote {len(items)} items to {args.out}/items (counts by reason in ood-{args.name}-stats.json)")
     return 0

@@ -61,7 +61,13 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _send(self, status: int, doc: dict | None = None, raw: bytes | None = None, headers: dict | None = None):
-        body = raw if raw is not None else json.dumps(doc, ensure_ascii=False).encode()
+        if raw is not None:
+            body = raw
+        else:
+            try:
+                body = json.dumps(doc, ensure_ascii=False).encode()
+            except UnicodeEncodeError:  # a scripted lone surrogate goes out as a \ud800 escape
+                body = json.dumps(doc).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))

@@ -71,9 +71,10 @@ def _webnlg_entries(path: str) -> Iterator[ET.Element]:
     yield from root.iter("entry")
 
 
-def load_webnlg(folder: str, *, seed: int = 0, subset_share: float = 0.25,
+def load_webnlg(folder: str, *, seed: int = 0, limit: int | None = None, subset_share: float = 0.25,
                 stats: Counter | None = None) -> Iterator[dict[str, Any]]:
-    """T2T items from WebNLG `dev/` (train split) and `test/` (eval split) XML files."""
+    """T2T items from WebNLG `dev/` (train split) and `test/` (eval split) XML
+    files, at most `limit` of each split (the first in file order)."""
     stats = stats if stats is not None else Counter()
     parts = [("dev", "train"), ("test", "eval")]
     if not any(os.path.isdir(os.path.join(folder, p)) for p, _ in parts):
@@ -82,28 +83,39 @@ def load_webnlg(folder: str, *, seed: int = 0, subset_share: float = 0.25,
         base = os.path.join(folder, part)
         if not os.path.isdir(base):
             continue
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames.sort()
-            for name in sorted(f for f in filenames if f.endswith(".xml")):
-                for entry in _webnlg_entries(os.path.join(dirpath, name)):
-                    triples = []
-                    for mt in entry.iter("mtriple"):
-                        pieces = [p.strip() for p in (mt.text or "").split("|")]
-                        if len(pieces) == 3 and all(pieces):
-                            triples.append({"head": _entity(pieces[0]), "relation": pieces[1],
-                                            "tail": _entity(pieces[2])})
-                    texts = [(lex.findtext("text") or "").strip() for lex in entry.iter("lex")
-                             if lex.get("comment", "good") == "good"]
-                    texts = [t for t in texts if t]
-                    if not triples or not texts:
-                        stats["webnlg_skipped_no_triples_or_text"] += 1
-                        continue
-                    key = f"{part}/{entry.get('category')}/{entry.get('size')}/{entry.get('eid')}"
-                    stats[f"webnlg_{split}"] += 1
-                    yield empty_item(
-                        item_id=item_id("t2t", WEBNLG, key), task="t2t", domain=WEBNLG, split=split,
-                        in_subset=in_subset(key, seed, subset_share), pair_id=key,
-                        head=triples[0]["head"], triples=triples, reference=texts[0])
+        made = 0  # per split, as for YAGO3-10 and HotpotQA: a limited set still has eval items
+        for item in _webnlg_split(base, part, split, seed, subset_share, stats):
+            if limit is not None and made >= limit:
+                break
+            made += 1
+            stats[f"webnlg_{split}"] += 1
+            yield item
+
+
+def _webnlg_split(base: str, part: str, split: str, seed: int, subset_share: float,
+                  stats: Counter) -> Iterator[dict[str, Any]]:
+    """Every usable entry under `base`, in file order (the caller counts what it keeps)."""
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames.sort()
+        for name in sorted(f for f in filenames if f.endswith(".xml")):
+            for entry in _webnlg_entries(os.path.join(dirpath, name)):
+                triples = []
+                for mt in entry.iter("mtriple"):
+                    pieces = [p.strip() for p in (mt.text or "").split("|")]
+                    if len(pieces) == 3 and all(pieces):
+                        triples.append({"head": _entity(pieces[0]), "relation": pieces[1],
+                                        "tail": _entity(pieces[2])})
+                texts = [(lex.findtext("text") or "").strip() for lex in entry.iter("lex")
+                         if lex.get("comment", "good") == "good"]
+                texts = [t for t in texts if t]
+                if not triples or not texts:
+                    stats["webnlg_skipped_no_triples_or_text"] += 1
+                    continue
+                key = f"{part}/{entry.get('category')}/{entry.get('size')}/{entry.get('eid')}"
+                yield empty_item(
+                    item_id=item_id("t2t", WEBNLG, key), task="t2t", domain=WEBNLG, split=split,
+                    in_subset=in_subset(key, seed, subset_share), pair_id=key,
+                    head=triples[0]["head"], triples=triples, reference=texts[0])
 
 
 # ---------------------------------------------- ten-option items, same generator
@@ -313,6 +325,5 @@ def load(name: str, folder: str, **kwargs) -> Iterator[dict[str, Any]]:
     if name not in LOADERS:
         raise OodError(f"unknown OOD set {name!r}: choose from {', '.join(OOD_SETS)}")
     if name == WEBNLG:
-        kwargs.pop("limit", None)
-        kwargs.pop("embedder", None)
+        kwargs.pop("embedder", None)  # its items have no options to choose
     return LOADERS[name](folder, **kwargs)

@@ -56,6 +56,42 @@ class HTTPOptions:
     logprobs: bool = False
 
 
+def reply_text(content: object) -> tuple[str, str | None]:
+    """(text, problem) of a reply's `content`/`text` field. Servers send a
+    string, null, or (OpenAI content parts) a list of {"type": "text", "text": …}
+    parts, whose text parts are joined; anything else (a number, an object) is
+    no answer and is recorded as an error instead of reaching the parser."""
+    if content is None:
+        return "", None
+    if isinstance(content, str):
+        return content, None
+    if isinstance(content, list):
+        texts = [p if isinstance(p, str) else p.get("text") if isinstance(p, dict) else None for p in content]
+        texts = [t for t in texts if isinstance(t, str)]
+        if content and not texts:
+            return "", "reply content is a list with no text part"
+        return "".join(texts), None
+    return "", f"reply content is {type(content).__name__}, not text"
+
+
+def continuation_logprob(offsets: object, values: object, start: int) -> float:
+    """Sum of the token logprobs at or after character `start` (the continuation),
+    from an echoed completion's `text_offset` and `token_logprobs`. A malformed
+    pair (not lists, different lengths, a non-number) is a clear CdtpError, which
+    the runner records for the item."""
+    if not (isinstance(offsets, list) and isinstance(values, list) and len(offsets) == len(values)):
+        raise CdtpError("the server's echoed logprobs are malformed (text_offset and token_logprobs must be "
+                        "lists of the same length)")
+    total = 0.0
+    for off, v in zip(offsets, values):
+        if not isinstance(off, int) or isinstance(off, bool) or not (
+                v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))):
+            raise CdtpError(f"the server's echoed logprobs are malformed (offset {off!r}, logprob {v!r})")
+        if off >= start and v is not None:
+            total += float(v)
+    return total
+
+
 class _Failure(Exception):
     def __init__(self, reason: str, retryable: bool, wait: float | None = None) -> None:
         super().__init__(reason)
@@ -159,10 +195,11 @@ class OpenAIBackend:
             return Generation("", err, attempts)
         try:
             choice = reply["choices"][0]
-            text = choice["message"]["content"] if self.mode == "chat" else choice["text"]
+            content = choice["message"]["content"] if self.mode == "chat" else choice["text"]
         except (KeyError, IndexError, TypeError):
             return Generation("", "reply has no choices[0] text", attempts)
-        return Generation(text or "", None, attempts)
+        text, problem = reply_text(content)
+        return Generation(text, problem, attempts)
 
     def generate(self, prompts: Sequence[str]) -> list[Generation]:
         return list(self._pool.map(self._generate_one, prompts))
@@ -184,8 +221,7 @@ class OpenAIBackend:
             offsets, values = lp["text_offset"], lp["token_logprobs"]
         except (KeyError, IndexError, TypeError):
             raise CdtpError("the server does not return echoed logprobs: drop logprobs=1") from None
-        start = len(str(prompt))
-        return float(sum(v for off, v in zip(offsets, values) if off >= start and v is not None))
+        return continuation_logprob(offsets, values, len(str(prompt)))
 
     def loglikelihood(self, prompt: str, continuations: Sequence[str]) -> list[float]:
         if not self.supports_loglikelihood:

@@ -31,7 +31,9 @@ PREDICTION_SCHEMA = pa.schema([
     ("prompt", pa.string()),
     ("raw_output", pa.string()),
     ("logliks", pa.list_(pa.float64())),  # per option, when ranked by log-likelihood
-    ("parse_status", pa.string()),  # full | partial | unparseable | loglik | text | error
+    # full | partial | unparseable | loglik (QA/KGC); text | empty_output | output_truncated (T2T);
+    # text | no_triples (T2KG); error
+    ("parse_status", pa.string()),
     ("ranking", pa.list_(pa.int32())),  # option indices (rotated order), best first
     ("prediction", pa.string()),  # the top option / generated text / parsed triples as JSON
     ("scores", pa.map_(pa.string(), pa.float64())),
@@ -77,7 +79,12 @@ def write_predictions(rows: Sequence[dict[str, Any]], path: str) -> None:
 
 
 def result_rows(metrics: dict[str, dict[str, dict[str, float]]], counts: dict[str, dict[str, int]], *,
-                run_id: str, model: str, split: str, fingerprint: str, created_at: str) -> list[dict]:
+                run_id: str, model: str, split: str, fingerprints: dict[tuple[str, str], str],
+                created_at: str) -> list[dict]:
+    """Long rows of the results table. Each row carries its own dataset's
+    fingerprint (`fingerprints[(task, domain)]`, domain "ALL" for the task),
+    not the whole run's, so the same items scored in runs of other tasks or
+    domains are one item set to the leaderboard."""
     rows = []
     for task, by_domain in sorted(metrics.items()):
         for domain, values in sorted(by_domain.items()):
@@ -85,7 +92,8 @@ def result_rows(metrics: dict[str, dict[str, dict[str, float]]], counts: dict[st
                 rows.append({"run_id": run_id, "model": model, "task": task, "domain": domain, "split": split,
                              "dataset": f"CDTP_{domain}_{TASK_LABEL.get(task, task.upper())}",
                              "metric": metric, "value": float(value), "n": int(counts[task][domain]),
-                             "fingerprint": fingerprint, "code_version": code_version(), "created_at": created_at})
+                             "fingerprint": fingerprints[(task, domain)], "code_version": code_version(),
+                             "created_at": created_at})
     return rows
 
 

@@ -25,7 +25,8 @@ from evaluation.config import EvalConfig
 from evaluation.items import ItemSelection, LoadedItems, load_items, load_ontology_files, load_train, results_home
 from evaluation.results import (append_results, code_version, markdown_table, now_iso, result_rows,
                                 stable_hash, write_predictions)
-from evaluation.scoring import aggregate, item_ontologies, ontology_key, rotate, rotation_shifts, score_record
+from evaluation.scoring import (EMPTY_OUTPUT, NO_TRIPLES, OUTPUT_TRUNCATED, aggregate, item_ontologies,
+                                loglik_problem, ontology_key, rotate, rotation_shifts, score_record)
 from pipeline.errors import CdtpError
 
 JOURNAL, RUN_FILE = "journal.jsonl", "run.json"
@@ -76,7 +77,12 @@ class Journal:
         self._fh = open(path, "a", encoding="utf-8")
 
     def append(self, rec: dict) -> None:
-        self._fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+        line = json.dumps(rec, ensure_ascii=False)
+        try:
+            line.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: \u escapes read back the same, never a crash
+            line = json.dumps(rec)
+        self._fh.write(line + "\n")
         self._fh.flush()
         self.records[rec["key"]] = rec
 
@@ -158,17 +164,52 @@ def build_requests(items: list[dict], cfg: EvalConfig, model: Model | None, demo
     return reqs
 
 
+def clean_text(text: str) -> str:
+    """`text` writable as UTF-8: a lone surrogate (a server's broken "\\ud800"
+    escape) becomes U+FFFD, so the journal line and the Parquet row can be written."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def _record(req: Request, gen: Generation | None, logliks: list[float] | None = None,
             error: str | None = None) -> dict:
     it = req.item
+    text = gen.text if gen else ""
+    problem = (gen.error if gen else None) or error
     return {"key": req.key, "item_id": it["item_id"], "task": it["task"], "domain": it["domain"],
             "split": it["split"], "rotation": req.rotation, "prompt": req.prompt,
-            "raw_output": gen.text if gen else "", "logliks": logliks,
-            "error": (gen.error if gen else None) or error, "attempts": gen.attempts if gen else 1}
+            "raw_output": clean_text(text), "logliks": logliks,
+            "error": clean_text(problem) if problem else None, "attempts": gen.attempts if gen else 1}
+
+
+def _adapter_failure(what: str, exc: BaseException) -> str:
+    return f"the model's {what} raised {type(exc).__name__}: {exc}"[:500]
+
+
+def _checked_generation(gen: Any) -> Generation:
+    """A backend's answer as a Generation whose text is a string; anything else is an error, never a crash."""
+    if not isinstance(gen, Generation):
+        return Generation("", f"the model returned {type(gen).__name__}, not a Generation")
+    if gen.error is not None and not isinstance(gen.error, str):
+        gen = Generation("", str(gen.error), gen.attempts)
+    if not isinstance(gen.text, str):
+        return Generation("", gen.error or f"the model's answer is {type(gen.text).__name__}, not text",
+                          gen.attempts if isinstance(gen.attempts, int) else 1)
+    if not isinstance(gen.attempts, int):
+        gen = Generation(gen.text, gen.error, 1)
+    return gen
 
 
 def ask(model: Model, requests: list[Request], journal: Journal, progress: Progress, chunk: int) -> None:
-    """Ask every request, journaling each answer as soon as it arrives."""
+    """Ask every request, journaling each answer as soon as it arrives.
+
+    Whatever a backend does, each request ends as a journal line or stays
+    unasked (missing, asked on resume): an exception, a NaN score or a
+    malformed answer is recorded as that item's `error`, never a traceback
+    that loses the chunk."""
     gen_reqs = [r for r in requests if not r.loglik]
     ll_reqs = [(r, Prompt(r.prompt, {**r.item, "options": r.options})) for r in requests if r.loglik]
     if ll_reqs and hasattr(model, "prime"):
@@ -176,21 +217,46 @@ def ask(model: Model, requests: list[Request], journal: Journal, progress: Progr
         progress.start = progress.last = time.monotonic()  # the rate counts answers, not priming
     for r, prompt in ll_reqs:
         try:
-            scores = model.loglikelihood(prompt, r.options)
-            rec = _record(r, None, [float(s) for s in scores])
+            scores = list(model.loglikelihood(prompt, r.options))
+            problem = loglik_problem(scores, len(r.options))
+            rec = (_record(r, None, error=problem) if problem
+                   else _record(r, None, [float(s) for s in scores]))
         except CdtpError as exc:
             rec = _record(r, None, error=str(exc))
+        except Exception as exc:  # noqa: BLE001 - an adapter's bug is this item's error, not the run's end
+            rec = _record(r, None, error=_adapter_failure("loglikelihood", exc))
         journal.append(rec)
         progress.tick(bool(rec["error"]))
     for start in range(0, len(gen_reqs), max(1, chunk)):
         batch = gen_reqs[start : start + chunk]
         prompts = [Prompt(r.prompt, {**r.item, "options": r.options or r.item.get("options")}) for r in batch]
-        stream: Iterable = (model.generate_stream(prompts) if hasattr(model, "generate_stream")
-                            else enumerate(model.generate(prompts)))
-        for i, gen in stream:
-            rec = _record(batch[i], gen)
-            journal.append(rec)
-            progress.tick(bool(rec["error"]))
+        done: set[int] = set()
+        try:
+            stream: Iterable = (model.generate_stream(prompts) if hasattr(model, "generate_stream")
+                                else enumerate(model.generate(prompts)))
+            for i, gen in stream:
+                if not isinstance(i, int) or not 0 <= i < len(batch) or i in done:
+                    continue  # an answer to no prompt of this batch, or a second one
+                done.add(i)
+                rec = _record(batch[i], _checked_generation(gen))
+                journal.append(rec)
+                progress.tick(bool(rec["error"]))
+        except Exception as exc:  # noqa: BLE001 - the unanswered prompts are recorded, not lost
+            why = _adapter_failure("generate", exc)
+            for i, r in enumerate(batch):
+                if i not in done:
+                    rec = _record(r, None, error=why)
+                    journal.append(rec)
+                    progress.tick(True)
+        # Prompts the backend gave no answer for stay unjournaled: the run
+        # reports them as missing, keeps them out of the results table, and a
+        # resume asks them again.
+
+
+def _failed(rec: dict, req: Request) -> bool:
+    """A journaled answer that scores as an error (asked again under --retry-errors)."""
+    return bool(rec.get("error")) or bool(req.loglik and rec.get("logliks")
+                                          and loglik_problem(rec["logliks"], len(req.options or [])))
 
 
 def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str | None,
@@ -260,7 +326,7 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
         try:
             if not reuse:
                 pending = [r for r in requests if r.key not in journal.records
-                           or (cfg.retry_errors and journal.records[r.key].get("error"))]
+                           or (cfg.retry_errors and _failed(journal.records[r.key], r))]
                 if pending:
                     ask(model, pending, journal, Progress(len(pending)), cfg.chunk)
         finally:
@@ -300,24 +366,40 @@ def finalize(out_dir: str, loaded: LoadedItems, records: dict[str, dict], ontolo
         "counts": {"items": len(loaded.items), "asked": len(rows), "missing": len(expected - records.keys()),
                    "errors": sum(1 for r in rows if r.get("error")),
                    "unparseable": sum(1 for r in rows if r.get("parse_status") == "unparseable"),
+                   **{status: sum(1 for r in rows if r.get("parse_status") == status)
+                      for status in (NO_TRIPLES, EMPTY_OUTPUT, OUTPUT_TRUNCATED)},
                    "invalid_items": len(loaded.invalid)},
         "invalid_items": [{"item_id": it.get("item_id"), "task": it.get("task"), "reason": why}
                           for it, why in loaded.invalid],
         "metrics": metrics, "n": counts,
+        "dataset_fingerprints": {f"{t}/{d}": fp for (t, d), fp in loaded.datasets.items()},
     }
     with open(os.path.join(out_dir, "results.json"), "w", encoding="utf-8") as fh:
         json.dump(doc, fh, ensure_ascii=False, indent=1)
     with open(os.path.join(out_dir, "results.md"), "w", encoding="utf-8") as fh:
         fh.write(markdown_table(metrics, counts, model=model_spec, fingerprint=loaded.fingerprint))
-    if doc["counts"]["errors"]:
+    c = doc["counts"]
+    if c["errors"] or c["missing"]:
         # A failed call is no answer: scored as wrong, it would rank the model
-        # by its server's outages (an unreachable URL gives accuracy 0). The
-        # run's files stay, to read and to resume with --retry-errors; the
-        # results table, which the leaderboard reads, gets the run once whole.
+        # by its server's outages (an unreachable URL gives accuracy 0). A
+        # missing answer (a backend that returned fewer answers than prompts)
+        # would score the dataset over fewer items than it has. The run's files
+        # stay, to read and to resume; the results table, which the
+        # leaderboard reads, gets the run once whole.
         doc["results_table"] = None
-        doc["first_error"] = next(r["error"] for r in rows if r.get("error"))
+        why = []
+        if c["errors"]:
+            doc["first_error"] = next(r["error"] for r in rows if r.get("error"))
+            why.append(f"{c['errors']} of {c['asked']} model calls failed (e.g. {doc['first_error']})")
+        if c["missing"]:
+            why.append(f"{c['missing']} of {len(expected)} answers are missing (the model gave no answer to "
+                       "those prompts)")
+        hint = ("run the same command again to ask the missing ones" if c["missing"] else "")
+        if c["errors"]:
+            hint = " and ".join(x for x in (hint, "add --retry-errors to ask the failed calls again") if x)
+        doc["not_added"] = f"{'; '.join(why)}: nothing was added to the results table; {hint} with the same --out"
         return doc
     table_rows = result_rows(metrics, counts, run_id=run_id, model=model_spec, split=cfg.split,
-                             fingerprint=loaded.fingerprint, created_at=created)
+                             fingerprints=loaded.datasets, created_at=created)
     doc["results_table"] = append_results(table_rows, results_dir, run_id)
     return doc

@@ -7,7 +7,11 @@ Both print JSON on stdout (and write it to --out when given), so other tools
 can depend on the shape: text2kg gives p, r, f1, oc, sh, rh, oh per ontology
 (under "ontologies", keyed like `1_movie`) and under "global", rounded to 2
 decimals exactly as Text2KGBench's script prints them, with the unrounded
-values under "exact"; t2t gives bleu4, rouge1, rouge2, rougeL, meteor and n.
+values under "exact", and counts of what the scores do not show: responses
+with no triple (`no_triples`, scored OC 1 as the script does), ids not in the
+ontology's ground truth (`unknown_ids`, not scored) and repeated ids
+(`duplicate_ids`, the last one scored); t2t gives bleu4, rouge1, rouge2,
+rougeL, meteor, n, and the counts `empty_output` and `output_truncated`.
 """
 from __future__ import annotations
 
@@ -49,6 +53,12 @@ def _text2kg(args) -> int:
     if report.missing_responses:
         print(f"cdtp: warning: no responses for {', '.join(report.missing_responses)}; "
               "global = mean over the ontologies scored", file=sys.stderr)
+    if report.unknown_ids:
+        print(f"cdtp: warning: {report.unknown_ids} response id(s) are not in their ontology's ground truth "
+              "(another ontology's file, or a mistyped id) and were not scored; see unknown_ids", file=sys.stderr)
+    if report.duplicate_ids:
+        print(f"cdtp: warning: {report.duplicate_ids} response id(s) occur more than once; the last one was "
+              "scored, as the official script does; see duplicate_ids", file=sys.stderr)
     return 0
 
 
@@ -73,6 +83,10 @@ def _t2t(args) -> int:
         raise CdtpError(str(exc)) from None
     if not preds:
         raise CdtpError(f"{args.predictions}: no predictions")
+    from evaluation.t2t_metrics import cap_output
+
     scores = corpus_t2t_scores(preds, refs)
-    _emit({**{k: round(v, 6) for k, v in scores.items()}, "n": len(preds)}, args.out)
+    counts = {"empty_output": sum(1 for p in preds if not p.strip()),
+              "output_truncated": sum(1 for p, r in zip(preds, refs) if cap_output(p, r)[1])}
+    _emit({**{k: round(v, 6) for k, v in scores.items()}, "n": len(preds), **counts}, args.out)
     return 0

@@ -8,13 +8,17 @@ Rules the counts follow:
     unrotated presentation; with circular evaluation `acc_circular` counts an
     item right only if it is right in every rotation.
   * T2T: corpus BLEU-4 over the domain; ROUGE/METEOR averaged per item. A
-    failed call scores 0.
+    failed call scores 0. An empty output scores 0 and is counted
+    (`empty_output`); an output longer than t2t_metrics.max_output_chars is
+    scored on its start and counted (`output_truncated`).
   * T2KG: Text2KGBench's rule: sums over items that have an output, divided
-    by all items of the domain.
+    by all items of the domain. An output with no triple scores as that rule
+    scores it (OC 1, SH/OH 0) and is counted (`no_triples`).
 """
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 from typing import Any, Sequence
 
@@ -22,6 +26,10 @@ from evaluation import metrics as M
 from evaluation import t2t_metrics as T
 from evaluation import text2kg as K
 from evaluation.ranking import UNPARSEABLE, parse_ranking, ranking_from_scores
+
+
+# parse_status of outputs that are scored but are no real answer, counted in every report
+NO_TRIPLES, EMPTY_OUTPUT, OUTPUT_TRUNCATED = "no_triples", "empty_output", "output_truncated"
 
 
 def rotate(options: Sequence[str], answer_index: int, shift: int) -> tuple[list[str], int]:
@@ -57,6 +65,23 @@ def item_ontologies(items: Sequence[dict[str, Any]], files: dict[str, dict] | No
     return out
 
 
+def loglik_problem(scores: Sequence[Any] | None, n_options: int) -> str | None:
+    """Why per-option log-likelihoods cannot rank the options, or None.
+
+    One real number per option; -inf (an impossible option) is a score, NaN is
+    not: sorted as if answered it would rank the options in presented order."""
+    if scores is None:
+        return "no log-likelihoods"
+    if len(scores) != n_options:
+        return f"{len(scores)} log-likelihoods for {n_options} options"
+    for i, v in enumerate(scores):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            return f"log-likelihood of option {i} is {type(v).__name__}, not a number"
+        if math.isnan(v) or v == math.inf:
+            return f"log-likelihood of option {i} is {v}"
+    return None
+
+
 def score_record(rec: dict[str, Any], item: dict[str, Any], ontologies: dict[str, dict]) -> dict[str, Any]:
     """A prediction row (PREDICTION_SCHEMA) for one journal record."""
     row = {k: rec.get(k) for k in ("key", "item_id", "task", "domain", "split", "rotation", "prompt",
@@ -64,7 +89,10 @@ def score_record(rec: dict[str, Any], item: dict[str, Any], ontologies: dict[str
     task = item["task"]
     if task in ("qa", "kgc"):
         options, gold = rotate(item["options"], int(item["answer_index"]), rec.get("rotation") or 0)
-        if rec.get("error"):
+        problem = loglik_problem(rec["logliks"], len(options)) if rec.get("logliks") else None
+        if problem:  # a journal written before NaN scores were refused at asking time
+            row["error"] = problem
+        if row.get("error"):
             ranking, status = None, "error"
         elif rec.get("logliks"):
             ranking, status = ranking_from_scores(rec["logliks"]), "loglik"
@@ -81,8 +109,10 @@ def score_record(rec: dict[str, Any], item: dict[str, Any], ontologies: dict[str
                    scores=scores)
     elif task == "t2t":
         out = "" if rec.get("error") else (rec.get("raw_output") or "")
-        row.update(parse_status="error" if rec.get("error") else "text", prediction=out,
-                   scores=T.item_t2t_scores(out, item["reference"]))
+        scored, cut = T.cap_output(out, item["reference"])
+        status = ("error" if rec.get("error") else EMPTY_OUTPUT if not out.strip()
+                  else OUTPUT_TRUNCATED if cut else "text")
+        row.update(parse_status=status, prediction=scored, scores=T.item_t2t_scores(scored, item["reference"]))
     else:  # t2kg
         gold = [[t["head"], t["relation"], t["tail"]] for t in item.get("gold_triples") or []]
         if rec.get("error"):
@@ -90,7 +120,10 @@ def score_record(rec: dict[str, Any], item: dict[str, Any], ontologies: dict[str
         else:
             triples = [list(t) for t in K.parse_triples(rec.get("raw_output") or "")]
             ont = ontologies.get(ontology_key(item)) or {"relations": [], "concepts": []}
-            row.update(parse_status="text", prediction=json.dumps(triples, ensure_ascii=False),
+            # No triples scores OC 1, SH/OH 0, as Text2KGBench's run_eval.py scores it (its
+            # Vicuna-13B files do): kept for comparability, and counted apart as `no_triples`.
+            row.update(parse_status=NO_TRIPLES if not triples else "text",
+                       prediction=json.dumps(triples, ensure_ascii=False),
                        scores=K.sentence_scores(gold, triples, ont, item.get("text") or "", lang="auto"))
     return row
 
@@ -118,9 +151,12 @@ def aggregate(rows: Sequence[dict[str, Any]], items: dict[str, dict[str, Any]]
         elif task == "t2t":
             preds = [r["prediction"] or "" for r in base]
             vals = T.corpus_t2t_scores(preds, [items[r["item_id"]]["reference"] for r in base])
+            for status in (EMPTY_OUTPUT, OUTPUT_TRUNCATED):
+                vals[status] = float(sum(1 for r in base if r.get("parse_status") == status))
         else:
             with_output = [r["scores"] for r in base if not r.get("error")]
             vals = {k: sum(s[k] for s in with_output) / n for k in K.METRICS} if n else {}
+            vals[NO_TRIPLES] = float(sum(1 for r in base if r.get("parse_status") == NO_TRIPLES))
         vals["errors"] = float(errors)
         metrics[task][dom] = vals
         counts[task][dom] = n

@@ -6,6 +6,9 @@
   items. Two models' per-item scores are resampled together; the p-value is
   the share of resamples in which the observed winner does not win, so a gap
   that hangs on a handful of items gets a large p.
+  Below MIN_PAIRED_ITEMS shared items no p-value is given: with two items
+  the resamples can only repeat them, and a one-item gap "wins" in almost
+  every resample (p = 0.001 on 2 items), which reads as a real difference.
 - `pearson` / `spearman`: agreement of closed- and open-ended results across
   models (SuperCLUE checks that the two rankings agree). Ties get average
   ranks, as scipy does.
@@ -19,6 +22,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+MIN_PAIRED_ITEMS = 20
+TOO_FEW = f"too few items (fewer than {MIN_PAIRED_ITEMS} paired)"
 
 def bootstrap_ci(values: Sequence[float], statistic: Callable[[np.ndarray], float] = np.mean, *,
                  n_resamples: int = 1000, confidence: float = 0.95, seed: int = 0) -> tuple[float, float, float]:
@@ -87,11 +92,13 @@ def spearman(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 def pairwise_pvalues(per_model: dict[str, dict[str, float]], *, n_resamples: int = 1000,
-                     seed: int = 0) -> list[dict]:
+                     seed: int = 0, min_items: int = MIN_PAIRED_ITEMS) -> list[dict]:
     """Paired bootstrap p-value for every pair of models, on the items both were scored on.
 
     `per_model` maps a model to {item_id: score}. Items only one model has are
-    left out of that pair (the test is paired), and the pair says how many it used."""
+    left out of that pair (the test is paired), and the pair says how many it used.
+    A pair with fewer than `min_items` shared items gets no p-value (None) and
+    the note TOO_FEW instead."""
     models = sorted(per_model)
     out = []
     for i, a in enumerate(models):
@@ -99,8 +106,11 @@ def pairwise_pvalues(per_model: dict[str, dict[str, float]], *, n_resamples: int
             shared = sorted(set(per_model[a]) & set(per_model[b]))
             xs = [per_model[a][k] for k in shared]
             ys = [per_model[b][k] for k in shared]
+            enough = len(shared) >= min_items
             out.append(dict(model_a=a, model_b=b, n=len(shared),
                             mean_a=float(np.mean(xs)) if xs else math.nan,
                             mean_b=float(np.mean(ys)) if ys else math.nan,
-                            p_value=paired_bootstrap_pvalue(xs, ys, n_resamples=n_resamples, seed=seed)))
+                            p_value=(paired_bootstrap_pvalue(xs, ys, n_resamples=n_resamples, seed=seed)
+                                     if enough else None),
+                            note="" if enough else TOO_FEW))
     return out

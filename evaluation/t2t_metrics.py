@@ -17,6 +17,13 @@ sacrebleu, rouge-score and nltk on English, where the tokenisations agree.
   alpha 0.9, beta 3, gamma 0.5; several references → the best one.
   As in every METEOR, a perfect single-chunk match of m tokens scores
   1 − 0.5/m³, a hair under 1.
+
+Scored length. An output is scored on at most `max_output_chars(reference)`
+characters: 20 times the longest reference, capped at 20,000 (never under
+twice the reference). A runaway generation (a million characters of
+repetition) once took half a minute per item to tokenise and align, while
+anything that long scores next to nothing; the runs count the outputs cut
+(`output_truncated`).
 """
 from __future__ import annotations
 
@@ -25,6 +32,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 
 MAX_ORDER = 4
+OUTPUT_FACTOR, OUTPUT_CAP = 20, 20_000
 METEOR_ALPHA, METEOR_BETA, METEOR_GAMMA = 0.9, 3.0, 0.5
 T2T_METRICS = ("bleu4", "rouge1", "rouge2", "rougeL", "meteor")
 
@@ -174,10 +182,22 @@ def meteor(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> float:
     return max((meteor_single(hyp, r) for r in refs), default=0.0)
 
 
+def max_output_chars(reference: str | Sequence[str]) -> int:
+    """The most characters of an output that are scored against `reference` (see the module docstring)."""
+    longest = max((len(r) for r in ([reference] if isinstance(reference, str) else reference)), default=0)
+    return max(2 * longest, min(OUTPUT_FACTOR * longest, OUTPUT_CAP))
+
+
+def cap_output(prediction: str, reference: str | Sequence[str]) -> tuple[str, bool]:
+    """(the scored part of `prediction`, whether it was cut to max_output_chars)."""
+    limit = max_output_chars(reference)
+    return (prediction[:limit], True) if len(prediction) > limit else (prediction, False)
+
+
 def item_t2t_scores(prediction: str, reference: str | Sequence[str]) -> dict[str, float]:
-    """Per-item T2T scores from raw strings (jieba-tokenised here)."""
+    """Per-item T2T scores from raw strings (jieba-tokenised here), the output cut to max_output_chars."""
     refs_text = [reference] if isinstance(reference, str) else list(reference)
-    hyp = tokenize(prediction)
+    hyp = tokenize(cap_output(prediction, refs_text)[0])
     refs = [tokenize(r) for r in refs_text]
     return score_tokens(hyp, refs)
 
@@ -193,13 +213,13 @@ def score_tokens(hyp: Sequence[str], refs: Sequence[Sequence[str]]) -> dict[str,
 
 
 def corpus_t2t_scores(predictions: Sequence[str], references: Sequence[str | Sequence[str]]) -> dict[str, float]:
-    """Corpus BLEU-4 plus the mean per-item ROUGE-1/2/L and METEOR."""
+    """Corpus BLEU-4 plus the mean per-item ROUGE-1/2/L and METEOR (outputs cut to max_output_chars)."""
     if len(predictions) != len(references):
         raise ValueError("predictions and references differ in length")
     n = len(predictions)
     if n == 0:
         return {}
-    hyps = [tokenize(p) for p in predictions]
+    hyps = [tokenize(cap_output(p, r)[0]) for p, r in zip(predictions, references)]
     refs = [[tokenize(r)] if isinstance(r, str) else [tokenize(x) for x in r] for r in references]
     per = [score_tokens(h, rs) for h, rs in zip(hyps, refs)]
     out = {k: sum(s[k] for s in per) / n for k in T2T_METRICS}

@@ -26,6 +26,9 @@ class Text2KGReport:
     missing_responses: list[str]
     parsed_from_text: int
     malformed_triples: int
+    no_triples: int = 0  # responses scored with no triple (OC 1, SH/OH 0 by the official rule)
+    unknown_ids: int = 0  # response ids not in their ontology's ground truth: not scored
+    duplicate_ids: int = 0  # response ids given more than once: the last one is scored
 
     def to_json(self) -> dict:
         """Metrics rounded as the official script prints them (2 decimals), so
@@ -37,6 +40,9 @@ class Text2KGReport:
             "missing_responses": self.missing_responses,
             "parsed_from_text": self.parsed_from_text,
             "malformed_triples": self.malformed_triples,
+            "no_triples": self.no_triples,
+            "unknown_ids": self.unknown_ids,
+            "duplicate_ids": self.duplicate_ids,
         }
 
 
@@ -49,8 +55,8 @@ def _read_jsonl(path: str) -> list[dict]:
     rows = []
     try:
         for n, row in safejson.iter_jsonl(path):
-            if not isinstance(row, dict) or "id" not in row:
-                raise CdtpError(f"{path}:{n}: expected an object with an 'id'")
+            if not isinstance(row, dict) or not isinstance(row.get("id"), (str, int)) or isinstance(row["id"], bool):
+                raise CdtpError(f"{path}:{n}: expected an object with an 'id' (a string or a number)")
             rows.append(row)
     except OSError as exc:
         raise CdtpError(f"{path}: {exc.strerror}") from None
@@ -81,9 +87,13 @@ def ontology_keys(data_dir: str) -> list[str]:
     return sorted(keys, key=lambda k: (int(k.split("_")[0]) if k.split("_")[0].isdigit() else 10**9, k))
 
 
-def _system_triples(rows: list[dict], counters: dict[str, int]) -> dict[str, list]:
+def _system_triples(rows: list[dict], counters: dict[str, int]) -> tuple[dict[str, list], list[str]]:
+    """id -> triples, and the ids given more than once (once each, in file order)."""
     out: dict[str, list] = {}
+    repeated: list[str] = []
     for row in rows:
+        if row["id"] in out and row["id"] not in repeated:
+            repeated.append(row["id"])
         if isinstance(row.get("triples"), list):
             triples = []
             for tr in row["triples"]:
@@ -97,7 +107,7 @@ def _system_triples(rows: list[dict], counters: dict[str, int]) -> dict[str, lis
             counters["parsed"] += 1
             triples = [list(t) for t in K.parse_triples(str(row.get("response", "")))]
         out[row["id"]] = triples  # a repeated id: the last one wins, as in the official script
-    return out
+    return out, repeated
 
 
 def score_folder(data_dir: str, responses_dir: str, *, lang: str = "auto",
@@ -105,7 +115,7 @@ def score_folder(data_dir: str, responses_dir: str, *, lang: str = "auto",
     if not os.path.isdir(responses_dir):
         raise CdtpError(f"{responses_dir}: no such responses folder")
     keys = ontology_keys(data_dir)
-    counters = {"malformed": 0, "parsed": 0}
+    counters = {"malformed": 0, "parsed": 0, "no_triples": 0, "unknown": 0, "duplicate": 0}
     scored, per_ont, missing = [], {}, []
     for key in keys:
         resp_file = _file_for(responses_dir, key, ".jsonl")
@@ -134,17 +144,28 @@ def score_folder(data_dir: str, responses_dir: str, *, lang: str = "auto",
                 raise CdtpError(f"{gt_file}, row {n}: expected a `sent` string and `triples` of "
                                 "{sub, rel, obj} strings")
             gold[row["id"]] = {"sent": sent, "triples": [[t["sub"], t["rel"], t["obj"]] for t in triples]}
-        system = _system_triples(_read_jsonl(resp_file), counters)
+        system, repeated = _system_triples(_read_jsonl(resp_file), counters)
+        unknown = [i for i in system if i not in gold]
         agg, rows = K.score_ontology(key, ontology, gold, system, lang=lang)
+        no_triples = sum(1 for i in system if i in gold and not system[i])
+        counters["no_triples"] += no_triples
+        counters["unknown"] += len(unknown)
+        counters["duplicate"] += len(repeated)
         scored.append(agg)
         avgs = agg.averages()
         entry = {**official_rounding(avgs), "exact": {k: round(v, 9) for k, v in avgs.items()}}
         entry.update(n_gold=agg.n_gold, n_with_output=agg.n_with_output,
-                     responses=os.path.basename(resp_file))
+                     responses=os.path.basename(resp_file), no_triples=no_triples,
+                     unknown_ids=len(unknown), duplicate_ids=len(repeated))
+        if unknown:
+            entry["unknown_id_examples"] = [str(i) for i in unknown[:5]]
+        if repeated:
+            entry["duplicate_id_examples"] = [str(i) for i in repeated[:5]]
         if per_sentence:
             entry["sentences"] = rows
         per_ont[key] = entry
     if not scored:
         raise CdtpError(f"{responses_dir}: no response file names an ontology key of {data_dir} "
                         f"(keys: {', '.join(keys)})")
-    return Text2KGReport(per_ont, K.global_scores(scored), missing, counters["parsed"], counters["malformed"])
+    return Text2KGReport(per_ont, K.global_scores(scored), missing, counters["parsed"], counters["malformed"],
+                         counters["no_triples"], counters["unknown"], counters["duplicate"])

@@ -43,3 +43,38 @@ def test_unparseable_and_scores():
     assert (p.ranking, p.status) == (None, UNPARSEABLE)
     assert parse_ranking("", OPTS).status == UNPARSEABLE
     assert ranking_from_scores([0.1, 0.5, 0.5, -1.0]) == [1, 2, 0, 3]  # ties keep presented order
+
+
+@pytest.mark.parametrize("text, first", [
+    ("I think the answer is C.", 2),  # "I" is the pronoun, not option I
+    ("A good answer would be C.", 2),  # "A" is the article
+    ("J'ai choisi C", 2),  # "J'" is French
+    ("I'd say B", 1),
+    ("The answer is A because it fits", 0),  # after "answer is", A is the answer
+    ("A and B are both wrong; C is right", 2),
+    ("C is correct", 2),
+    ("C.", 2), ("(C)", 2), ("答案是C", 2), ("选C", 2), ("Option D.", 3), ("I", 8),
+    ("I would rank them: C > A > I > B", 2),
+])
+def test_english_words_are_not_option_letters(text, first):
+    p = parse_ranking(text, OPTS)
+    assert p.ranking[0] == first, text
+
+
+def test_only_answer_letters_are_placed():
+    assert parse_ranking("I would rank them: C > A > I > B", OPTS).found == 4  # the pronoun is not placed
+    assert parse_ranking("I think the answer is C.", OPTS).found == 1
+    assert parse_ranking("A good answer would be C.", OPTS).found == 1
+
+
+@pytest.mark.parametrize("text", [
+    "I think so.",  # a pronoun alone is no answer
+    "A good question, hard to say.",
+    "J'ai oublié",
+    "I would choose a different one",
+    "公元前221年（221 BC）",  # an era, not options B and C
+    "if i had to",  # lowercase English words
+])
+def test_words_without_an_answer_stay_unparseable(text):
+    p = parse_ranking(text, OPTS)
+    assert (p.ranking, p.status, p.found) == (None, UNPARSEABLE, 0), text

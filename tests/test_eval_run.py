@@ -29,7 +29,8 @@ def test_baselines_end_to_end(build, capsys):
     doc = json.loads((out / "results.json").read_text(encoding="utf-8"))
     assert doc["model"] == "most-frequent" and len(doc["fingerprint"]) == 16 and doc["code_version"]
     assert doc["config"]["split"] == "eval" and doc["counts"] == {
-        "items": 24, "asked": 24, "missing": 0, "errors": 0, "unparseable": 0, "invalid_items": 0}
+        "items": 24, "asked": 24, "missing": 0, "errors": 0, "unparseable": 0, "invalid_items": 0,
+        "no_triples": 6, "empty_output": 0, "output_truncated": 0}  # baselines extract no triple
     preds = pq.read_table(out / "predictions.parquet").to_pylist()
     assert len(preds) == 24 and len({p["key"] for p in preds}) == 24
     # 唐朝 is the most frequent QA answer in train (twice), so 杜甫's 朝代 is ranked first and right.
@@ -43,9 +44,11 @@ def test_baselines_end_to_end(build, capsys):
     # The results table sits beside items/ and `cdtp query` sees it.
     assert main(["query", str(build), "SELECT count(DISTINCT metric) FROM results WHERE task = 'qa'"]) == 0
     assert capsys.readouterr().out.split()[-3] == "9"  # mrr hits@1/3/10 acc f1_char unparseable f1_cdtp errors
-    rows = duckdb.sql(f"SELECT DISTINCT model, fingerprint, split FROM read_parquet('{build}/results/*.parquet')"
-                      ).fetchall()
-    assert rows == [("most-frequent", doc["fingerprint"], "eval")]
+    rows = duckdb.sql(f"SELECT DISTINCT model, task || '/' || domain, fingerprint, split "
+                      f"FROM read_parquet('{build}/results/*.parquet')").fetchall()
+    # each dataset's rows carry the fingerprint of that dataset's items (domain ALL: the task's)
+    assert sorted(rows) == sorted(("most-frequent", k, fp, "eval") for k, fp in doc["dataset_fingerprints"].items())
+    assert len(rows) == 12 and len({r[2] for r in rows}) == 12
 
 
 def test_random_is_deterministic_and_reuse_rescores_without_model(build):

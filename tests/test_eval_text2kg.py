@@ -211,3 +211,103 @@ def test_score_inputs_nested_too_deeply_are_clear_errors(tmp_path, capsys):
     assert main(["score", "t2t", "--predictions", str(preds)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cdtp: error:") and "preds.jsonl:2" in err and "Traceback" not in err
+
+
+def test_official_outputs_with_no_triples_keep_their_score_and_are_counted(tekgen):
+    """run_eval.py scores an empty extraction OC 1.00, SH/OH 0 (its own files: 346 such
+    sentences, each onto_conf "1.00"): the score is kept, and the count is reported."""
+    from evaluation.text2kg_io import score_folder
+
+    base = tekgen / "baselines" / "Vicuna-13B"
+    official = [r for f in sorted((base / "eval_metrics").glob("ont_*_llm_stats.jsonl")) for r in _official(f)
+                if "llm_triples" in r]
+    empty = [r for r in official if not r["llm_triples"]]
+    assert len(empty) == 346 and {r["onto_conf"] for r in empty} == {"1.00"}
+    report = score_folder(str(tekgen), str(base / "llm_responses"))
+    assert (report.no_triples, report.unknown_ids, report.duplicate_ids) == (346, 0, 0)
+    assert report.to_json()["no_triples"] == 346
+
+
+def _tiny_dataset(tmp_path):
+    data, responses = tmp_path / "d", tmp_path / "r"
+    (data / "ground_truth").mkdir(parents=True)
+    (data / "ontologies").mkdir()
+    responses.mkdir()
+    (data / "ontologies" / "1_x_ontology.json").write_text('{"relations": [{"label": "朝代"}]}', encoding="utf-8")
+    gold = [{"id": f"ont_1_x_test_{i}", "sent": "杜甫是唐朝诗人。", "triples": [{"sub": "杜甫", "rel": "朝代",
+                                                                               "obj": "唐朝"}]} for i in (1, 2, 3)]
+    (data / "ground_truth" / "ont_1_x_ground_truth.jsonl").write_text(
+        "".join(json.dumps(g, ensure_ascii=False) + "\n" for g in gold), encoding="utf-8")
+    return data, responses
+
+
+def test_unknown_and_repeated_response_ids_are_counted_not_silent(tmp_path, capsys):
+    """Once silently ignored (ids of another ontology's file) or silently overridden (a repeated id)."""
+    from pipeline.cli import main
+
+    data, responses = _tiny_dataset(tmp_path)
+    rows = [{"id": "ont_1_x_test_1", "triples": []},  # no triples: OC 1 by the official rule, counted
+            {"id": "ont_1_x_test_2", "triples": [["杜甫", "朝代", "宋朝"]]},
+            {"id": "ont_1_x_test_2", "triples": [["杜甫", "朝代", "唐朝"]]},  # repeated: the last one is scored
+            {"id": "ont_2_y_test_7", "triples": [["李白", "朝代", "唐朝"]]}]  # another ontology's id
+    (responses / "ont_1_x_response.jsonl").write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    assert main(["score", "text2kg", "--data", str(data), "--responses", str(responses)]) == 0
+    captured = capsys.readouterr()
+    doc = json.loads(captured.out)
+    assert (doc["no_triples"], doc["unknown_ids"], doc["duplicate_ids"]) == (1, 1, 1)
+    onto = doc["ontologies"]["1_x"]
+    assert onto["unknown_id_examples"] == ["ont_2_y_test_7"] and onto["duplicate_id_examples"] == ["ont_1_x_test_2"]
+    assert onto["n_with_output"] == 2 and onto["exact"]["f1"] == pytest.approx(1 / 3)  # the last test_2 scored
+    assert onto["exact"]["oc"] == pytest.approx(2 / 3)  # the empty one's OC 1, as the official script
+    assert "1 response id(s) are not in their ontology's ground truth" in captured.err
+    assert "1 response id(s) occur more than once" in captured.err
+
+
+def test_eval_counts_t2kg_outputs_without_triples_and_empty_t2t(tmp_path):
+    """An empty extraction scored OC 1.0 / SH 0 / OH 0 with parse_status 'text', like a clean
+    one, and empty T2T output was counted nowhere."""
+    import pyarrow.parquet as pq
+
+    from evaluation.config import EvalConfig
+    from evaluation.runner import run_eval
+    from tests.eval_fixtures import write_items
+
+    from evaluation.backends import Generation
+
+    class Silent:  # answers every prompt with nothing
+        spec, supports_loglikelihood = "silent", False
+
+        def generate(self, prompts):
+            return [Generation("  ") for _ in prompts]
+
+        def close(self):
+            pass
+
+    build = write_items(tmp_path / "b")
+    doc = run_eval(str(build), str(tmp_path / "o"), EvalConfig(tasks=["t2kg", "t2t"]), model_spec="silent",
+                   model=Silent())
+    assert doc["counts"]["no_triples"] == 6 and doc["counts"]["empty_output"] == 6
+    assert doc["metrics"]["t2kg"]["ALL"]["no_triples"] == 6.0 and doc["metrics"]["t2t"]["HP"]["empty_output"] == 3.0
+    statuses = {p["task"]: p["parse_status"] for p in pq.read_table(tmp_path / "o" / "predictions.parquet").to_pylist()}
+    assert statuses == {"t2kg": "no_triples", "t2t": "empty_output"}
+    assert doc["metrics"]["t2kg"]["ALL"]["oc"] == 1.0  # Text2KGBench's rule, kept for comparability
+
+
+def test_runaway_t2t_output_is_scored_on_a_bounded_prefix_and_counted(tmp_path, capsys):
+    from evaluation import t2t_metrics as T
+    from pipeline.cli import main
+
+    ref = "李白是唐代诗人"
+    assert T.max_output_chars(ref) == 20 * len(ref) and T.max_output_chars("长" * 5000) == 20_000
+    assert T.max_output_chars(["甲", "长" * 15_000]) == 30_000  # never under twice the longest reference
+    runaway = ref + "啊" * 1_000_000
+    assert T.cap_output(runaway, ref) == (runaway[:140], True) and T.cap_output(ref, ref) == (ref, False)
+    # the same scores as for the prefix that is scored (the 1M-character output once took ~30 s)
+    assert T.item_t2t_scores(runaway, ref) == T.item_t2t_scores(runaway[:140], ref)
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(json.dumps({"reference": ref, "prediction": runaway}, ensure_ascii=False) + "\n"
+                     + json.dumps({"reference": ref, "prediction": " "}, ensure_ascii=False) + "\n", encoding="utf-8")
+    assert main(["score", "t2t", "--predictions", str(preds)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["n"], doc["output_truncated"], doc["empty_output"]) == (2, 1, 1)

@@ -69,6 +69,12 @@ def test_the_newest_run_wins_and_one_item_set_is_compared():
     board = build_leaderboard(rows, _hierarchy())
     assert board.raw["m1"]["CDTP_HP_QA"] == 0.5
     assert "m2" not in board.models
+    # ... and the board says which run was left out, and why (once silent)
+    assert board.notes == ["CDTP_HP_QA: m2 (run m2-qa) left out: scored on item set other-items, not on fp1, "
+                           "the one 2 model(s) were scored on; evaluate it on the same items to compare"]
+    assert "> CDTP_HP_QA: m2 (run m2-qa) left out" in markdown_table(board, _hierarchy())
+    # a dataset the board does not show gets no note
+    assert build_leaderboard(rows, _hierarchy(), tasks=["kgc"]).notes == []
 
 
 def test_baseline_without_a_score_is_a_note_not_a_crash():
@@ -131,6 +137,17 @@ def test_paired_bootstrap_tells_real_gaps_from_noise():
         paired_bootstrap_pvalue([1.0], [1.0, 0.0])
 
 
+def test_pairs_with_too_few_items_get_no_p_value():
+    """Two items once gave p = 0.000999: a "significant" difference read off two answers."""
+    from evaluation.significance import MIN_PAIRED_ITEMS, TOO_FEW, pairwise_pvalues
+
+    two = pairwise_pvalues({"a": {"1": 1.0, "2": 1.0}, "b": {"1": 0.0, "2": 0.0}})
+    assert two == [dict(model_a="a", model_b="b", n=2, mean_a=1.0, mean_b=0.0, p_value=None, note=TOO_FEW)]
+    ids = [str(i) for i in range(MIN_PAIRED_ITEMS)]
+    enough = pairwise_pvalues({"a": dict.fromkeys(ids, 1.0), "b": dict.fromkeys(ids, 0.0)})[0]
+    assert enough["note"] == "" and enough["p_value"] < 0.01
+
+
 def test_bootstrap_interval_contains_the_rate():
     point, low, high = bootstrap_ci([1.0] * 30 + [0.0] * 70)
     assert point == pytest.approx(0.3)
@@ -142,6 +159,19 @@ def test_verdicts_parse_the_last_conclusion():
     assert parse_verdict("回答1更详细，但是错了。结论：回答2") == "2"
     assert parse_verdict("结论：平局") == "tie"
     assert parse_verdict("我无法判断") is None
+
+
+@pytest.mark.parametrize("text, verdict", [
+    ("结论：一样好", "tie"),  # once "1": the 一 of 一样
+    ("结论：二者相同", "tie"),  # once "2": the 二 of 二者
+    ("结论：两者都不好", "tie"),
+    ("Answer: 2. Although answer 1 is shorter, it is wrong.", "2"),  # once "1", from the explanation
+    ("The better answer is 1; answer 2 misses the date.", "1"),
+    ("结论：回答一", "1"),
+    ("Verdict: tie", "tie"),
+])
+def test_verdicts_read_ties_and_ignore_answers_named_in_the_explanation(text, verdict):
+    assert parse_verdict(text) == verdict
 
 
 def test_order_swap_turns_position_bias_into_ties():

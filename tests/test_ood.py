@@ -58,6 +58,19 @@ def test_hotpotqa_items_skip_yes_no_and_pass_the_invariants(shared_data):
         assert it["answer"].lower() not in {"yes", "no"}
 
 
+def test_webnlg_honours_limit_per_split(shared_data, tmp_path, capsys):
+    """`cdtp ood webnlg --limit 20` once dropped the limit silently and wrote 2,731 items."""
+    stats = Counter()
+    items = list(load_webnlg(str(_ood(shared_data, "webnlg")), limit=5, stats=stats))
+    assert Counter(it["split"] for it in items) == {"train": 5, "eval": 5}
+    assert stats["webnlg_train"] == stats["webnlg_eval"] == 5  # the stats count what was written
+    out = tmp_path / "ood"
+    assert main(["ood", "webnlg", "--data", str(_ood(shared_data, "webnlg")), "--out", str(out),
+                 "--limit", "20"]) == 0
+    assert "wrote 40 items" in capsys.readouterr().out
+    assert sum(pq.read_metadata(p).num_rows for p in (out / "items").rglob("*.parquet")) == 40
+
+
 @pytest.mark.slow
 def test_cdtp_eval_takes_ood_items(shared_data, tmp_path):
     out = tmp_path / "ood"
