@@ -166,22 +166,32 @@ def _cli(*args: str) -> list[str]:
     return [sys.executable, "-m", "pipeline.cli", *args]
 
 
-def test_a_killed_build_leaves_only_scratch_and_the_rerun_matches(reference, raw_input, tmp_path):
-    out = tmp_path / "out"
+def _signal_mid_job(raw_input: Path, out: Path, sig: int, *extra: str) -> tuple[subprocess.Popen, str]:
+    """Start a build in a child process, send it `sig` once its job has written
+    spill files, and wait for it; (the process, its stderr)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(_cli("build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS),
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 120
+    proc = subprocess.Popen(_cli("build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, *extra),
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     spill = out / "_staging" / "_spill"
+    deadline = time.monotonic() + 120
     try:
         while time.monotonic() < deadline and proc.poll() is None:
             if spill.is_dir() and any(spill.rglob("*.*")):
                 break
             time.sleep(0.01)
-        assert proc.poll() is None, "the build ended before it could be killed"
-        proc.send_signal(signal.SIGKILL)
+        assert proc.poll() is None, "the build ended before the signal could be sent"
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)
     finally:
-        proc.wait(timeout=60)
+        if proc.poll() is None:
+            proc.kill()
+    return proc, err
+
+
+def test_a_killed_build_leaves_only_scratch_and_the_rerun_matches(reference, raw_input, tmp_path):
+    out = tmp_path / "out"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc, _ = _signal_mid_job(raw_input, out, signal.SIGKILL)
     assert proc.returncode == -signal.SIGKILL
     # What the killed build left: scratch only, no outputs in OUT.
     assert sorted(p.name for p in out.iterdir()) == ["_staging"]
@@ -242,22 +252,7 @@ def test_a_misspelt_option_is_refused_before_the_build(raw_input, tmp_path, caps
 def test_ctrl_c_during_the_job_is_an_interruption_and_keeps_the_old_outputs(reference, raw_input, tmp_path):
     out = tmp_path / "out"
     shutil.copytree(reference[0], out)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(_cli("build", "--input", str(raw_input), "--out", str(out), *BUILD_ARGS, "--overwrite"),
-                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    spill = out / "_staging" / "_spill"
-    deadline = time.monotonic() + 120
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if spill.is_dir() and any(spill.rglob("*.*")):
-                break
-            time.sleep(0.01)
-        assert proc.poll() is None, "the build ended before it could be interrupted"
-        proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc, err = _signal_mid_job(raw_input, out, signal.SIGINT, "--overwrite")
     # It was reported as a failed job ("the Beam job failed on the runner (RuntimeError): KeyboardInterrupt").
     assert proc.returncode == 130, err[-2000:]
     assert "cdtp: interrupted" in err and "job failed" not in err and "Traceback" not in err
