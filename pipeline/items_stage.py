@@ -270,14 +270,19 @@ def _base(task: str, pair: dict, extra: str = "") -> dict[str, Any]:
             "pair_id": pair["pair_id"], "head": pair.get("entity"), "relation": None, "tail": None}
 
 
+# Why a pair has no T2T item, by what its input left out (t2kg.t2t_item).
+_T2T_EMPTY = {frozenset(): "t2t_empty", frozenset({"t2t_uncued_person_role"}): "t2t_only_uncued_person_roles",
+              frozenset({"t2t_trivial"}): "t2t_only_trivial_triples"}
+
+
 class _TextItems(ItemCounting):
     def process(self, element):
         for pair in items_of(element):
             body, left_out = t2t_item(pair)
-            if left_out:
-                self.count("left_out|t2t_uncued_person_role", left_out)
+            for why, n in sorted(left_out.items()):
+                self.count(f"left_out|{why}", n)
             if body is None:
-                self.count("skipped|t2t_only_uncued_person_roles" if left_out else "skipped|t2t_empty")
+                self.count(f"skipped|{_T2T_EMPTY.get(frozenset(left_out), 't2t_only_uncued_roles_or_trivial')}")
                 continue
             self.count(f"written|t2t|{pair.get('split')}")
             yield {**_base("t2t", pair), **body}

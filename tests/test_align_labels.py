@@ -390,7 +390,8 @@ def test_t2kg_gold_is_scored_against_the_labels():
     the labels find stated there and the gold lacks is counted as missing."""
     from transforms.align_labels import _t2kg_gold
 
-    text = "明湖大学位于杭州市。校长周文毕业于北京大学。"
+    # each sentence names its head (items/t2kg.py: a sentence that does not is no case)
+    text = "明湖大学位于杭州市。明湖大学校长周文毕业于北京大学。"
     i, j, k = text.index("杭州市"), text.index("周文"), text.index("北京大学")
     kept = [{"head": "明湖大学", "relation": "所在地", "tail": "杭州市", "start": i, "end": i + 3},
             {"head": "明湖大学", "relation": "校长", "tail": "北京大学", "start": k, "end": k + 4}]  # a wrong keep

@@ -382,15 +382,15 @@ def test_a_person_s_role_kept_without_a_cue_word_is_no_text_item_s_input():
     cued = t("丈夫", "窦唯", text.index("嫁给"), "嫁给", 1.0)
     born = t("出生地", "北京", 0, None, 0.5)  # not a person's role: no cue needed
     body, left_out = t2t_item({"text": text, "triples": [born, uncued]})
-    assert [x["relation"] for x in body["triples"]] == ["出生地"] and left_out == 1
-    assert t2t_item({"text": text, "triples": [uncued]}) == (None, 1)
-    assert t2t_item({"text": text, "triples": [born, cued]})[1] == 0
+    assert [x["relation"] for x in body["triples"]] == ["出生地"] and left_out == {"t2t_uncued_person_role": 1}
+    assert t2t_item({"text": text, "triples": [uncued]}) == (None, {"t2t_uncued_person_role": 1})
+    assert t2t_item({"text": text, "triples": [born, cued]})[1] == {}
     cases, skipped = t2kg_cases({"text": text, "triples": [born, uncued]}, frozenset({"出生地", "丈夫"}))
     assert [c["text"] for c in cases] == ["王菲出生于北京。"] and skipped == {"uncued_person_role": 1}
     cases, _ = t2kg_cases({"text": text, "triples": [born, cued]}, frozenset({"出生地", "丈夫"}))
     assert [c["text"] for c in cases] == ["王菲出生于北京。", "1996年王菲嫁给窦唯。"]
     role_check_off = {**uncued, "cue": None, "support_score": None}
-    assert t2t_item({"text": text, "triples": [role_check_off]})[1] == 0
+    assert t2t_item({"text": text, "triples": [role_check_off]})[1] == {}
 
 
 def test_ontology_has_text2kgbench_fields(shared_data):

@@ -199,7 +199,7 @@ def _t2kg_gold(entity: str, text: str, kept: list[dict], rows: dict[tuple[str, s
     from transforms.items.t2kg import sentences, t2kg_cases
     from transforms.trivial import trivial_reason
 
-    cases, _ = t2kg_cases({"text": text, "triples": kept}, frozenset(t["relation"] for t in kept))
+    cases, _ = t2kg_cases({"entity": entity, "text": text, "triples": kept}, frozenset(t["relation"] for t in kept))
     spans = sentences(text)
     for case in cases:
         a, b = spans[case["sentence"]]
@@ -222,6 +222,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     clean each page once."""
     from transforms.cells import clean_relation_name
     from transforms.items.t2kg import uncued_person_role
+    from transforms.trivial import trivial_reason
     from transforms.redundancy import CleaningConfig, clean_entry
 
     cfg = cfg or CleaningConfig()
@@ -250,7 +251,7 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
             k = (t["relation"], value_key(t["tail"]))
             row = rows.get(k)
             kept += 1
-            if not uncued_person_role(t):
+            if not uncued_person_role(t) and not trivial_reason(t["head"], t["relation"], t["tail"]):
                 t2t_input += 1
                 t2t_stated += bool(row and row["stated"])
             by_match[t["match"]][0] += 1

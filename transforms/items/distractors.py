@@ -64,6 +64,12 @@ class Draft:
     # (items/stated.py, called with the draft's relation): a true answer the
     # graph lacks. None: no text to ask.
     stated: Callable[[str, str], bool] | None = None
+    # Normalised names the graph links to the entity the question names, by
+    # any edge either way (generate.py: its other values, the heads pointing
+    # at it, its neighbours): 奉俊昊's 代表作品 汉江怪物 is his film, offered
+    # as one he did not direct. Not a true answer of the asked relation, but
+    # as a rule a true answer in other words.
+    linked: frozenset[str] = frozenset()
 
 
 def script(text: str) -> str:
@@ -95,6 +101,28 @@ def identity(text: str, place: bool = False) -> str:
     return normalise(t)
 
 
+# Marks of an option's form a reader sees without reading it: a ·-name (a
+# foreign name in Chinese), Latin letters inside a Chinese name, a bracket note.
+_FORM_MARKS = (("dot", re.compile("[·•・]")), ("bracket", re.compile("[（(]")))
+
+
+def form_marks(text: str) -> frozenset[str]:
+    """The marks of `text`'s form (`dot`, `latin`, `bracket`): the answer the
+    only option with one (the one ·-name among Chinese names) is found unread."""
+    marks = {name for name, rx in _FORM_MARKS if rx.search(text)}
+    if script(text) == "cjk" and any("a" <= ch.lower() <= "z" for ch in text):
+        marks.add("latin")
+    return frozenset(marks)
+
+
+def alone_in_form(gold: str, distractors: list[str]) -> str | None:
+    """A mark of the gold's form no distractor has (the first by name), or None."""
+    for mark in sorted(form_marks(gold)):
+        if not any(mark in form_marks(d) for d in distractors):
+            return mark
+    return None
+
+
 def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:
     return random.Random(stable_hash(seed, purpose, item_id))
 
@@ -107,7 +135,11 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
     candidate and numeric variant must be in it). `rejected` counts why the
     candidates looked at were turned away (for stats.json). Candidates are
     looked at lazily, origin by origin in their seeded order, so an item
-    with a large pool costs about as much as one with a small pool."""
+    with a large pool costs about as much as one with a small pool.
+
+    A gold with a mark of form (form_marks: a ·-name, Latin letters, a
+    bracket note) takes the candidates of its form first, then the others:
+    `莱昂纳多·迪卡普里奥` as the one ·-name of ten was found unread."""
     rejected = rejected if rejected is not None else {}
     low, high = band
     seen = {normalise(draft.gold)}
@@ -138,6 +170,9 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             why = "names_an_option_again"
         else:
             why = exclusion_reason(text, draft.gold, draft.relation, draft.known, draft.aliases)
+            if why is None and draft.linked and (n in draft.linked or not pieces(text, draft.relation).isdisjoint(
+                    draft.linked)):
+                why = "linked_to_question_entity"
             if why is None and draft.stated is not None and draft.stated(text, draft.relation):
                 why = "stated_in_text"
         if why is not None:
@@ -171,31 +206,49 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             yield from group[start:]
             yield from group[:start]
 
-    queues = {o: ordered(o) for o in ORIGIN_PRIORITY if o in tiers}
+    marks = form_marks(draft.gold)
 
-    def pull(origin: str):
-        for text, ctype, _, _ in queues[origin]:
-            sim = admit(text, ctype, origin)
-            if sim is not None:
-                return text, origin, sim
-        del queues[origin]
-        return None
+    def of_form(cand) -> bool:
+        return marks <= form_marks(cand[0])
+
+    def fill(queues: dict) -> None:
+        """Round-robin over the origins' queues, `max_per_origin` each until every one is capped."""
+        def pull(origin: str):
+            for text, ctype, _, _ in queues[origin]:
+                sim = admit(text, ctype, origin)
+                if sim is not None:
+                    return text, origin, sim
+            del queues[origin]
+            return None
+
+        cap = max_per_origin
+        while len(chosen) < NUM_DISTRACTORS and queues:
+            progressed = False
+            for o in ORIGIN_PRIORITY:
+                if len(chosen) >= NUM_DISTRACTORS:
+                    break
+                if o in queues and taken[o] < cap:
+                    got = pull(o)
+                    if got is not None:
+                        chosen.append(got)
+                        taken[o] += 1
+                        progressed = True
+            if not progressed and queues:
+                cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
 
     taken = {o: 0 for o in ORIGIN_PRIORITY}
-    cap = max_per_origin
-    while len(chosen) < NUM_DISTRACTORS and queues:
-        progressed = False
+    if marks and len(chosen) < NUM_DISTRACTORS:
+        # The gold's form first; each candidate is still looked at once, in one pass or the other.
+        later: dict[str, list] = {}
+        first: dict[str, list] = {}
         for o in ORIGIN_PRIORITY:
-            if len(chosen) >= NUM_DISTRACTORS:
-                break
-            if o in queues and taken[o] < cap:
-                got = pull(o)
-                if got is not None:
-                    chosen.append(got)
-                    taken[o] += 1
-                    progressed = True
-        if not progressed and queues:
-            cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
+            if o in tiers:
+                for cand in ordered(o):
+                    (first if of_form(cand) else later).setdefault(o, []).append(cand)
+        fill({o: iter(c) for o, c in first.items()})
+        fill({o: iter(c) for o, c in later.items()})
+    else:
+        fill({o: ordered(o) for o in ORIGIN_PRIORITY if o in tiers})
     if len(chosen) < NUM_DISTRACTORS:
         return None
     return chosen[:NUM_DISTRACTORS]

@@ -16,6 +16,9 @@ For an item asking (h, r, ?) with gold g, a candidate x is excluded when
     in it, or ends in the gold's head noun (its last two characters: Chinese
     compounds are head-final, so `落叶乔木或灌木` offers a tree for the gold
     `小乔木`): an option right in part is a second answer;
+  - `either_or_gold_part`: the gold offers alternatives (`落叶灌木或小乔木`) and
+    x is one of them, holds one or is held by one (`落叶小乔木`, `灌木`): the
+    gold says x may be right, so x is no wrong answer;
   - `same_taxon`: x and the gold (or a true value) name one plant taxon
     under two names, or a family one classification sinks into the other
     (`槭树科` / `无患子科`, `木犀科` / `木樨科`: resources/taxon_synonyms.json);
@@ -112,4 +115,14 @@ def exclusion_reason(candidate: str, gold: str, relation: str, known: frozenset[
             return "contains_true_answer"
     if "或" in nc and any(_holds(part, (ng, *known)) for part in _EITHER_OR.split(nc) if part):
         return "either_or_holds_true"
+    if "或" in ng and _part_of_either_or(nc, ng):
+        return "either_or_gold_part"
     return None
+
+
+def _part_of_either_or(candidate: str, gold: str) -> bool:
+    """The candidate (normalised) is, holds or is held by one alternative of an
+    either-or gold: `落叶小乔木` holds 小乔木 of `落叶灌木或小乔木`. Unlike a
+    candidate's alternatives, no head noun is shared: `常绿灌木` stays a wrong
+    answer to a deciduous shrub."""
+    return any(len(alt) >= 2 and (alt in candidate or candidate in alt) for alt in _EITHER_OR.split(gold))

@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol
 
 from transforms.entity_type import tail_type
 from transforms.items import templates
-from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
+from transforms.items.distractors import Candidate, Draft, alone_in_form, assemble, choose, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.group_input import HOP_RECORD, GroupInput, one_hop_sample, read_group
@@ -120,6 +120,26 @@ def _neighbour_candidates(hops: dict[str, dict], keys: list[str], gold: str, piv
     return out
 
 
+def _linked_names(group: GroupInput) -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """Names the graph links to the group's name by any edge, either way, as
+    a worker sees them (normalised, split into their pieces): per sense, for
+    its tail questions, and for the name as a tail, for its head questions.
+
+    Out-edges are all here; in-edges and neighbours only as the group keeps
+    them (group_input.py): all of them up to `one_hop_limit`, a seeded sample
+    of a hub's. The in-edges and neighbours cannot be told apart by sense, so
+    they count for every sense; another sense's own values do not (杜鹃（鸟）'s
+    values are wrong answers about 杜鹃（植物）, which the question names)."""
+    by_sense: dict[str, set[str]] = {}
+    for e in group.outs:
+        by_sense.setdefault(e[0], set()).update(pieces(e[5], e[4]))
+    every_value = set().union(*by_sense.values()) if by_sense else set()
+    heads = {p for e in (*group.ins, *group.ins_sample) for p in pieces(e[1])}
+    around = heads | (set(group.hop_keys) - every_value)
+    linked_head = frozenset(every_value | around)
+    return {sense: frozenset(values | around) for sense, values in by_sense.items()}, linked_head
+
+
 def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict], scorer: Scorer, cfg,
                 count: Callable[[str, int], None], texts: dict[str, StatedInText] | None = None,
                 open_relations: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
@@ -162,6 +182,7 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
     outs_1hop_by_sense = {sense: one_hop_sample([x for x in outs if x[0] == sense], limit, cfg.seed)
                           for sense in senses}
     ins_1hop, hop_keys = group.ins_sample, group.hop_keys
+    linked_tail, linked_head = _linked_names(group)
     known_cache: dict[tuple, frozenset[str]] = {}
 
     def known(kind: str, key: str, relation: str) -> frozenset[str]:
@@ -181,10 +202,15 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
             chosen = choose(draft, sims, band, cfg.seed, cfg.max_per_origin, rejected)
             for why, n in rejected.items():
                 count(f"rejected|{why}", n)
-            if chosen is not None:
+            # The gold the one option of its form (the one ·-name): a wider draft may find others of it.
+            alone = chosen is not None and alone_in_form(draft.gold, [t for t, _, _ in chosen])
+            if chosen is not None and not alone:
                 break
         if chosen is None:
             count("skipped|too_few_distractors", len(tasks))
+            return
+        if alone:
+            count(f"skipped|alone_in_its_form|{alone}", len(tasks))
             return
         if wide:
             count("widened|credit_among_its_field", len(tasks))
@@ -200,11 +226,15 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
             labels = {t: coarse(c) if c else c for t, c in typed}
             gold_type = coarse(draft.gold_type or "other")
             retype = lambda o: labels.get(o, gold_type)  # noqa: E731
+        # A work's title in 《》 in a question's prose (`《十七岁的雨季》的演唱者是谁？`); the
+        # KGC triple form shows the name as the graph holds it.
+        qa_head = (templates.as_title(shown_head, edge[1]) if asked == "tail" and templates.names_a_work(edge[3], edge[4])
+                   else shown_head)
         for task in tasks:
             iid = templates.item_id(task, edge[0], edge[4], edge[5], asked)
             d = Draft(**{**draft.__dict__, "item_id": iid})
             body = assemble(d, chosen, cfg.seed)
-            question = (templates.qa_question(edge[4], asked, shown_head, edge[5], several, edge[6]) if task == "qa"
+            question = (templates.qa_question(edge[4], asked, qa_head, edge[5], several, edge[6]) if task == "qa"
                         else templates.kgc_question(edge[4], asked, shown_head, edge[5]))
             item = {
                 "item_id": iid, "task": task, "domain": edge[7], "split": edge[8], "in_subset": edge[9],
@@ -244,7 +274,7 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "tail"), gold, gold_type, e[4],
                       known("tail", role, e[4]), g_summary["aliases"] if g_summary else frozenset(),
                       cands, below, above, frozenset({key, normalise(e[1])}) | own_aliases,
-                      texts.get(e[0]) if texts else None)
+                      texts.get(e[0]) if texts else None, linked_tail[e[0]])
         return draft, sims, typed
 
     def head_draft(e: tuple, max_tier: int, wide: bool = False):
@@ -262,7 +292,7 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
         typed = [(c[0], c[1]) for c in cands]
         draft = Draft(templates.item_id("question", e[0], e[4], e[5], "head"), gold, gold_type, e[4],
                       known("head", e[4], ""), g_summary["aliases"] if g_summary else frozenset(),
-                      cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases)
+                      cands, [], [], frozenset({key, normalise(e[5])}) | own_aliases, linked=linked_head)
         return draft, sims, typed
 
     asked_per_query: Counter = Counter()

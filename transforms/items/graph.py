@@ -18,7 +18,7 @@ from collections import Counter
 from typing import Any, Iterable
 
 from transforms.items.exclusion import ALIAS_RELATIONS, pieces
-from transforms.items.kinds import coarse, is_alias, option_kind, option_type, pair_kind
+from transforms.items.kinds import coarse, is_alias, is_range, option_kind, option_type, pair_kind
 from transforms.items.numeric import variants
 from transforms.role_cues import role_of
 from transforms.split import stable_hash
@@ -78,10 +78,11 @@ def _majority(counter: Counter) -> str:
 
 
 def _as_thing(types_as_tail: Counter) -> Counter:
-    """A name's types as a tail, without its alias kinds when the graph also
-    uses it as a thing (HBO, the 简称 of one company and the 出品公司 of a
-    series, is a company among companies)."""
-    things = Counter({t: n for t, n in types_as_tail.items() if not is_alias(t)})
+    """A name's types as a tail, without its alias and range kinds when the
+    graph also uses it as a thing (HBO, the 简称 of one company and the 出品公司
+    of a series, is a company among companies; 云南, a plant's 地理分布 and a
+    person's 出生地, a place among places)."""
+    things = Counter({t: n for t, n in types_as_tail.items() if not is_alias(t) and not is_range(t)})
     return things or types_as_tail
 
 
@@ -162,8 +163,9 @@ def pool_entries(key: str, acc: NameSummary, summary: dict[str, Any], seed: int)
     rank = stable_hash(seed, "pool", key)
     name = summary["name"]
     out = [(("type", summary["type"], b), (rank, name, summary["type"]))]
-    # `work:music` is also a work, for golds whose kind is unknown; an alias is not a thing of its own
-    if coarse(summary["type"]) != summary["type"] and not is_alias(summary["type"]):
+    # `work:music` is also a work, for golds whose kind is unknown; an alias is not a
+    # thing of its own, nor a species' range a town (kinds.py)
+    if coarse(summary["type"]) != summary["type"] and not is_alias(summary["type"]) and not is_range(summary["type"]):
         out.append((("type", coarse(summary["type"]), b), (rank, name, summary["type"])))
     for r, c in acc.rel_types.items():
         out.append((("rel", r, b), (rank, name, _majority(c))))

@@ -28,6 +28,12 @@ Another name of a thing (the value of 别名, 简称, 号…) is of the kind
 never offered as a thing of its own (京剧's 京戏 as 梅兰芳's 代表作品,
 深圳's 鹏城 as a birthplace).
 
+Where a species lives (the value of 地理分布, 分布区域, 原产地: `云南南部和西南`,
+`朝鲜北部`) is of the kind `range`: it is asked among ranges and offered
+for no other relation (28 of a build's 35 birthplace questions offered a
+plant's range), unless the graph also uses it as a place (云南, a birthplace
+too) or it is a country.
+
 An option's type is `work:<kind>`, `person:<field>`, `place:<kind>` or
 `<type>:alias` when the kind is known (`option_kind`); a gold of a known kind
 takes options of that kind only, a gold of unknown kind any of its type but
@@ -173,6 +179,9 @@ def _fields_named(text: str) -> set[str]:
 _COUNTRY_RELATIONS = frozenset({"国籍", "国家", "所属国家", "制片国家"})
 COUNTRY, LOCAL, SITE = "country", "local", "site"
 ALIAS = "alias"
+RANGE = "range"
+# Relations whose value is where a species lives (the module doc).
+RANGE_RELATIONS = frozenset({"地理分布", "分布区域", "分布范围", "分布", "原产地", "产地"})
 # Types whose names have aliases worth a kind: a date, a number or a name
 # typed `other` has no pool of its own (generate.UNTYPED), its aliases neither.
 _ALIASED = frozenset({"person", "organisation", "place", "work", "species", "event", "taxon", "school"})
@@ -265,6 +274,8 @@ def _place_option_kind(relation: str | None, head_kind: str | None, name: str) -
     head), as the value of 周边景点 or by how its name ends; else a town or region."""
     if relation in _COUNTRY_RELATIONS or name in countries():
         return COUNTRY
+    if relation in RANGE_RELATIONS:
+        return RANGE
     if relation in _SITE_TAIL_RELATIONS or (relation is None and head_kind == SITE) or _SITE_NAME.search(name):
         return SITE
     return LOCAL
@@ -290,11 +301,17 @@ def is_alias(typed: str | None) -> bool:
     return bool(typed) and typed.endswith(":" + ALIAS)
 
 
+def is_range(typed: str | None) -> bool:
+    return bool(typed) and typed.endswith(":" + RANGE)
+
+
 def compatible(candidate: str | None, gold: str | None) -> bool:
     """A candidate's type may stand beside the gold's: the same type and kind,
-    or any kind of the gold's type but an alias when the gold's kind is
-    unknown (another name of a thing is no thing of its own)."""
+    or any kind of the gold's type but an alias or a range when the gold's
+    kind is unknown (another name of a thing is no thing of its own, and
+    where a plant grows is no town)."""
     if candidate == gold:
         return True
-    return bool(candidate and gold and ":" not in gold and coarse(candidate) == gold and not is_alias(candidate))
+    return bool(candidate and gold and ":" not in gold and coarse(candidate) == gold and not is_alias(candidate)
+                and not is_range(candidate))
 

@@ -39,9 +39,13 @@ import re
 from collections import Counter
 from typing import Any, Iterable
 
+from transforms.cells import PairConfig, split_values
+from transforms.items.exclusion import ALIAS_RELATIONS
 from transforms.pairs import DROPPED_MENTIONS
 from transforms.role_cues import PERSON_RELATIONS
 from transforms.trivial import trivial_reason
+
+_SPLIT_ALL = PairConfig(no_split_relations=frozenset())
 
 # The coarse types of transforms/entity_type.py as ontology concepts.
 CONCEPT_LABELS = {
@@ -72,12 +76,21 @@ def uncued_person_role(triple: dict[str, Any]) -> bool:
             and not triple.get("cue"))
 
 
-def t2t_item(pair: dict[str, Any]) -> tuple[dict[str, Any] | None, int]:
-    """(the T2T item of a pair or None, how many uncued person's roles its input leaves out)."""
+def t2t_item(pair: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, int]]:
+    """(the T2T item of a pair or None, the kept triples its input leaves out, by reason).
+
+    Left out: an uncued person's role (the module doc), and a trivial triple
+    (`荒野生存 中文名 荒野生存`, transforms/trivial.py), as T2KG's gold leaves it
+    out: it asks a model to restate the title, and rewards copying it."""
     kept = pair.get("triples") or []
-    triples = [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in kept
-               if not uncued_person_role(t)]
-    left_out = len(kept) - len(triples)
+    triples, left_out = [], {}
+    for t in kept:
+        why = ("t2t_uncued_person_role" if uncued_person_role(t)
+               else "t2t_trivial" if trivial_reason(t["head"], t["relation"], t["tail"]) else None)
+        if why:
+            left_out[why] = left_out.get(why, 0) + 1
+        else:
+            triples.append({"head": t["head"], "relation": t["relation"], "tail": t["tail"]})
     if not triples or not (pair.get("text") or "").strip():
         return None, left_out
     return {"triples": triples, "reference": pair["text"]}, left_out
@@ -116,8 +129,35 @@ def build_ontology(domain: str, relation_type_counts: dict[str, Counter], min_co
     }
 
 
+# A ·-name's parts (迪卡普里奥 of 莱昂纳多·迪卡普里奥): Chinese text names a foreign person by one.
+_NAME_PARTS = re.compile("[·•・]")
+
+
+def own_names(pair: dict[str, Any]) -> frozenset[str]:
+    """The names the pair gives its entity: the entity, its triples' heads, the
+    values of its alias relations (中文名, 别名, 本名…) and a ·-name's parts of
+    two characters or more, without title marks."""
+    names = {pair.get("entity") or ""}
+    for t in pair.get("triples") or []:
+        names.add(t.get("head") or "")
+        if t.get("relation") in ALIAS_RELATIONS:
+            names.update(split_values(t.get("tail") or "", t["relation"], _SPLIT_ALL))
+    out = set()
+    for n in names:
+        n = n.strip().strip("《》").strip()
+        out.add(n)
+        out.update(p.strip() for p in _NAME_PARTS.split(n) if len(p.strip()) >= 2)
+    out.discard("")
+    return frozenset(out)
+
+
 def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """T2KG cases of one pair (sentence, gold triples) and the sentences skipped, by reason."""
+    """T2KG cases of one pair (sentence, gold triples) and the sentences skipped, by reason.
+
+    A sentence that names none of the entity's own names (`own_names`) is not
+    used (`head_not_named`): Text2KGBench's sentences name their subject, and
+    a model given `他执导了《鬼子来了》` cannot name 姜文, so a right answer
+    scores as a hallucinated subject."""
     text = pair.get("text") or ""
     spans = sentences(text)
     skipped: dict[str, int] = {}
@@ -135,6 +175,7 @@ def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tupl
     values = [(t["relation"], t["tail"]) for t in pair.get("triples") or []
               if len(t["tail"].strip()) >= 2 and not trivial_reason(t["head"], t["relation"], t["tail"])]
     dropped = pair.get(DROPPED_MENTIONS) or ()
+    names = own_names(pair)
     out = []
     for k in sorted(by_sentence):
         triples = by_sentence[k]
@@ -154,6 +195,8 @@ def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tupl
             held = {(g["relation"], g["tail"]) for g in gold}
             if any(v in text[a:b] and (r, v) not in held for r, v in values):
                 why = "names_a_value_supported_elsewhere"
+        if why is None and not any(n in text[a:b] for n in names):
+            why = "head_not_named"
         if why:
             skipped[why] = skipped.get(why, 0) + 1
             continue

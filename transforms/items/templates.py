@@ -141,6 +141,28 @@ def shown_head(entity: str, subtitle: str | None, polysemous: bool) -> str:
     return entity
 
 
+# Relations whose head is a work whatever its page's type says (a poem typed
+# a place by its page's opening): a credit, an author, an album, a release.
+WORK_HEAD_RELATIONS = frozenset({"作者", "导演", "编剧", "主演", "歌手", "演唱者", "作词", "作曲", "填词", "谱曲",
+                                 "所属专辑", "上映时间", "发行时间", "出品公司", "制片人", "出版社"})
+
+
+def names_a_work(head_type: str | None, relation: str) -> bool:
+    """Whether a question's head is a work: by its type (`work:<kind>`) or its relation."""
+    return coarse(head_type or "") == "work" or relation in WORK_HEAD_RELATIONS
+
+
+def as_title(shown: str, name: str) -> str:
+    """A work's name as Chinese prose writes it, in 《》 (`《十七岁的雨季》的演唱者是谁？`,
+    not `十七岁的雨季的演唱者是谁？`, where the title runs into the question):
+    `shown` is the name as the question shows it (with its sense,
+    `《杜鹃》（歌曲）`), `name` the bare name. A name already in 《》 is left alone."""
+    bare = (name or "").strip()
+    if not bare or bare.startswith("《") or not shown.startswith(bare):
+        return shown
+    return f"《{bare}》{shown[len(bare):]}"
+
+
 def qa_question(relation: str, asked: str, head_shown: str, tail: str, several: bool = False,
                 tail_type: str | None = None) -> str:
     """The question of a QA item. `several`: the entity has other values of the

@@ -1,0 +1,220 @@
+"""Defects an auditor read off a 4,486-entry build's items, one rule each.
+
+Every fixture is written here with real facts and sentences of our own: 奉俊昊
+directed 杀人回忆, 汉江怪物, 母亲 and 雪国列车; 王家卫 directed 花样年华 and
+重庆森林; 林志颖 sang 十七岁的雨季; 克里斯托弗·诺兰 directed 盗梦空间; 滇丁香
+grows in southern 云南. Similarities come from the real USE embedder through the
+stage's own vector file and faiss pools, as in tests/test_items_group.py.
+"""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.items_embed import embed_all, read_vectors
+from pipeline.items_stage import _Scorer
+from transforms.align_labels import _t2kg_gold, value_key
+from transforms.items import templates
+from transforms.items.config import ItemsConfig
+from transforms.items.distractors import Candidate, Draft, alone_in_form, choose, form_marks
+from transforms.items.exclusion import exclusion_reason, known_set
+from transforms.items.generate import group_items
+from transforms.items.graph import edges_of, freq_bin, keyed_edges, name_summary, pool_entries
+from transforms.items.graph import NameSummary
+from transforms.items.kinds import compatible
+from transforms.items.t2kg import own_names, t2kg_cases, t2t_item
+
+BONG = ["汉江怪物", "母亲", "雪国列车"]  # 奉俊昊's other films
+OTHER_FILMS = ["霸王别姬", "活着", "红高粱", "让子弹飞", "卧虎藏龙", "无间道", "阳光灿烂的日子", "英雄", "大红灯笼高高挂"]
+SINGERS = ["王菲", "陈奕迅", "孙燕姿", "蔡依林", "林俊杰", "张学友", "刘若英", "梁静茹", "莫文蔚", "李宗盛"]
+DIRECTORS = ["张艺谋", "陈凯歌", "冯小刚", "姜文", "王家卫", "李安", "吴宇森", "贾樟柯", "侯孝贤", "许鞍华"]
+FOREIGN_DIRECTORS = ["史蒂文·斯皮尔伯格", "詹姆斯·卡梅隆", "马丁·斯科塞斯", "昆汀·塔伦蒂诺", "大卫·芬奇",
+                     "雷德利·斯科特", "彼得·杰克逊", "斯坦利·库布里克", "伍迪·艾伦"]
+
+
+def _edge(pair_id, entity, relation, tail, tail_type, entity_type="person"):
+    return (pair_id, entity, None, entity_type, relation, tail, tail_type, "HS", "eval", True)
+
+
+@pytest.fixture(scope="module")
+def vectors(tmp_path_factory):
+    d = tmp_path_factory.mktemp("audit_vectors")
+    strings = {"奉俊昊", "杀人回忆", "王家卫", "重庆森林", "花样年华", "十七岁的雨季", "林志颖", "盗梦空间",
+               "克里斯托弗·诺兰", *BONG, *OTHER_FILMS, *SINGERS, *DIRECTORS, *FOREIGN_DIRECTORS}
+    return read_vectors(embed_all(sorted(strings), "use-m3", str(d / "cache"), str(d / "vectors.arrow")))
+
+
+def _run(vectors, pools, key, records, tasks=("qa",)):
+    counts: dict[str, int] = {}
+    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=tasks)
+    items = group_items(key, records, {}, _Scorer(*vectors, pools, 0.0), cfg,
+                        lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
+    return items, counts
+
+
+# ------------------------------------------------------------------ 1. linked to the asked entity
+
+
+def test_a_film_the_graph_links_to_the_director_is_no_wrong_answer_to_which_film_he_directed(vectors):
+    """`下列哪部作品由奉俊昊执导？` (杀人回忆) offered 汉江怪物, 母亲 and 雪国列车: his
+    films too, linked to him by his page's 代表作品, not by 导演."""
+    films = [(f, "work:screen") for f in BONG + OTHER_FILMS]
+    pools = {("head", "导演", freq_bin(0)): films, ("type", "work:screen", freq_bin(0)): films,
+             ("rel", "代表作品", freq_bin(1)): films}
+    records = [("in", _edge("p_mom", "杀人回忆", "导演", "奉俊昊", "person:screen", "work:screen"))]
+    records += [("out", _edge("p_bong", "奉俊昊", "代表作品", f, "work:screen")) for f in BONG]
+    items, counts = _run(vectors, pools, "奉俊昊", records)
+    (head,) = [i for i in items if i["asked"] == "head"]
+    assert head["question"] == "下列哪部作品由奉俊昊执导？" and head["answer"] == "杀人回忆"
+    assert not set(BONG) & set(head["options"])
+    assert set(head["options"]) == {"杀人回忆", *OTHER_FILMS}
+    assert counts["rejected|linked_to_question_entity"] >= len(BONG)
+
+
+def test_a_film_pointing_at_the_person_is_no_wrong_answer_to_his_representative_work(vectors):
+    """王家卫's 代表作品 question offered 花样年华: (花样年华, 导演, 王家卫) is an edge the other way."""
+    films = [(f, "work:screen") for f in ["花样年华", *OTHER_FILMS]]
+    pools = {("rel", "代表作品", freq_bin(1)): films, ("type", "work:screen", freq_bin(1)): films}
+    records = [("out", _edge("p_wkw", "王家卫", "代表作品", "重庆森林", "work:screen")),
+               ("in", _edge("p_hynh", "花样年华", "导演", "王家卫", "person:screen", "work:screen"))]
+    items, counts = _run(vectors, pools, "王家卫", records)
+    (tail,) = [i for i in items if i["asked"] == "tail"]
+    assert "花样年华" not in tail["options"] and set(tail["options"]) == {"重庆森林", *OTHER_FILMS}
+    assert counts["rejected|linked_to_question_entity"] >= 1
+
+
+# ------------------------------------------------------------------ 2. half-right either-or answers
+
+
+def test_one_alternative_of_an_either_or_answer_is_no_wrong_answer():
+    """`落叶灌木或小乔木` was asked with `落叶小乔木` among the wrong answers."""
+    known = known_set(["落叶灌木或小乔木"])
+    assert exclusion_reason("落叶小乔木", "落叶灌木或小乔木", "植物分类", known, frozenset()) == "either_or_gold_part"
+    assert exclusion_reason("常绿小乔木", "常绿灌木或小乔木", "植物分类", known_set(["常绿灌木或小乔木"]),
+                            frozenset()) == "either_or_gold_part"
+    # an evergreen shrub is wrong for a deciduous one, and a herb for either
+    assert exclusion_reason("常绿灌木", "落叶灌木或小乔木", "植物分类", known, frozenset()) is None
+    assert exclusion_reason("多年生草本", "落叶灌木或小乔木", "植物分类", known, frozenset()) is None
+
+
+# ------------------------------------------------------------------ 3. a species' range is no place
+
+
+def test_a_plant_s_range_stays_out_of_the_places_pools():
+    """28 of 35 birthplace questions offered a plant's range (`云南南部`): typed
+    `place` like a town, it sat in the town pool. A range is of kind `range`,
+    and a name the graph also uses as a place (云南, a birthplace) stays a place."""
+    plant = {"entity": "滇丁香", "entity_type": "species",
+             "triples": [{"relation": "地理分布", "tail": "云南南部", "tail_type": "place"},
+                         {"relation": "地理分布", "tail": "云南", "tail_type": "place"}]}
+    person = {"entity": "聂耳", "entity_type": "person",
+              "triples": [{"relation": "出生地", "tail": "云南", "tail_type": "place"}]}
+    edges = edges_of(plant) + edges_of(person)
+    assert [e[6] for e in edges] == ["place:range", "place:range", "place:local"]
+    born_type = edges[2][6]
+    assert not compatible("place:range", born_type) and not compatible("place:range", "place")
+    by_name: dict[str, list] = {}
+    for e in edges:
+        for key, rec in keyed_edges(e):
+            by_name.setdefault(key, []).append(rec)
+
+    def pools_of(name):
+        acc = NameSummary(8, 0)
+        for side, e in by_name[name]:
+            acc.add(side, e)
+        return {k[:2] for k, _ in pool_entries(name, acc, acc.result(), 0)}
+
+    assert name_summary(by_name["云南南部"], 8, 0)["type"] == "place:range"
+    assert not {("type", "place"), ("type", "place:local")} & pools_of("云南南部")
+    assert ("rel", "地理分布") in pools_of("云南南部")
+    assert {("type", "place"), ("type", "place:local")} <= pools_of("云南")
+
+
+# ------------------------------------------------------------------ 4. T2KG sentences name their subject
+
+
+def test_a_t2kg_sentence_that_never_names_its_head_is_no_case():
+    text = "姜文是中国男演员、导演。他执导了《鬼子来了》。1995年，姜文执导的《阳光灿烂的日子》获奖。"
+
+    def t(relation, tail):
+        start = text.index(tail)
+        return {"head": "姜文", "relation": relation, "tail": tail, "start": start, "end": start + len(tail)}
+
+    pair = {"entity": "姜文", "text": text, "triples": [t("代表作品", "鬼子来了"), t("代表作品", "阳光灿烂的日子")]}
+    cases, skipped = t2kg_cases(pair, frozenset({"代表作品"}))
+    assert [c["text"] for c in cases] == ["1995年，姜文执导的《阳光灿烂的日子》获奖。"]
+    assert skipped == {"head_not_named": 1}
+    # the labelled-set report counts the same cases
+    rows = {("代表作品", value_key(v)): {"stated": True, "spans": [(text.index(v), text.index(v) + len(v))],
+                                        "relation": "代表作品", "tail": v} for v in ("鬼子来了", "阳光灿烂的日子")}
+    counts = dict.fromkeys(("sentences", "gold", "gold_stated", "said", "missing"), 0)
+    _t2kg_gold("姜文", text, pair["triples"], rows, counts)
+    assert counts["sentences"] == 1 and counts["gold"] == 1
+
+
+def test_a_t2kg_sentence_may_name_its_head_by_an_alias_or_part_of_a_foreign_name():
+    text = "莱昂纳多·迪卡普里奥是美国演员。1997年，迪卡普里奥主演了《泰坦尼克号》。李世民即位后，年号贞观。"
+    dicaprio = {"entity": "莱昂纳多·迪卡普里奥", "text": text, "triples": [
+        {"head": "莱昂纳多·迪卡普里奥", "relation": "代表作品", "tail": "泰坦尼克号",
+         "start": text.index("泰坦尼克号"), "end": text.index("泰坦尼克号") + 5}]}
+    assert [c["sentence"] for c in t2kg_cases(dicaprio, frozenset({"代表作品"}))[0]] == [1]
+    taizong = {"entity": "唐太宗", "text": text, "triples": [
+        {"head": "唐太宗", "relation": "本名", "tail": "李世民", "start": text.index("李世民"),
+         "end": text.index("李世民") + 3},
+        {"head": "唐太宗", "relation": "年号", "tail": "贞观", "start": text.index("贞观"),
+         "end": text.index("贞观") + 2}]}
+    assert "李世民" in own_names(taizong)
+    cases, skipped = t2kg_cases(taizong, frozenset({"本名", "年号"}))
+    assert [c["text"] for c in cases] == ["李世民即位后，年号贞观。"] and skipped == {}
+
+
+# ------------------------------------------------------------------ 5. T2T input without trivial triples
+
+
+def test_t2t_input_leaves_out_a_trivial_triple_and_counts_it():
+    text = "《荒野生存》是西恩·潘执导的电影。"
+    trivial = {"head": "荒野生存", "relation": "中文名", "tail": "荒野生存"}
+    director = {"head": "荒野生存", "relation": "导演", "tail": "西恩·潘"}
+    body, left_out = t2t_item({"text": text, "triples": [trivial, director]})
+    assert body["triples"] == [director] and left_out == {"t2t_trivial": 1}
+    assert t2t_item({"text": text, "triples": [trivial]}) == (None, {"t2t_trivial": 1})
+
+
+# ------------------------------------------------------------------ 6. a work's title in 《》
+
+
+def test_a_work_is_named_in_title_marks_in_a_question_and_its_options_stay_bare(vectors):
+    assert templates.as_title("十七岁的雨季", "十七岁的雨季") == "《十七岁的雨季》"
+    assert templates.as_title("杜鹃（歌曲）", "杜鹃") == "《杜鹃》（歌曲）"
+    assert templates.as_title("《活着》", "《活着》") == "《活着》"
+    assert templates.names_a_work("work:music", "类型") and templates.names_a_work("person", "歌手")
+    assert not templates.names_a_work("person", "出生地")
+    pools = {("rel", "歌手", freq_bin(1)): [(s, "person:music") for s in SINGERS]}
+    records = [("out", _edge("p_17", "十七岁的雨季", "歌手", "林志颖", "person:music", "work:music"))]
+    items, _ = _run(vectors, pools, "十七岁的雨季", records, tasks=("qa", "kgc"))
+    by_task = {i["task"]: i for i in items}
+    assert by_task["qa"]["question"] == "《十七岁的雨季》的演唱者是谁？"
+    assert by_task["kgc"]["question"] == "(十七岁的雨季, 歌手, ?)"
+    assert not any("《" in o for o in by_task["qa"]["options"])
+
+
+# ------------------------------------------------------------------ 7. the answer alone in its form
+
+
+def test_a_dot_name_gold_takes_dot_names_first():
+    """The one ·-name of ten options was the answer in 52 items of the build."""
+    assert form_marks("克里斯托弗·诺兰") == {"dot"} and form_marks("宿主The Host") == {"latin"}
+    assert form_marks("The Host") == frozenset() and form_marks("国科大（UCAS）") == {"bracket", "latin"}
+    cands = [Candidate(n, "person:screen", "same_relation") for n in DIRECTORS[1:] + FOREIGN_DIRECTORS]
+    draft = Draft("i-dot", "克里斯托弗·诺兰", "person:screen", "导演", known_set(["克里斯托弗·诺兰"]), frozenset(),
+                  cands, [], [])
+    chosen = choose(draft, {c.text: 0.5 for c in cands}, (0.15, 0.9), 0, 4)
+    assert sorted(t for t, _, _ in chosen) == sorted(FOREIGN_DIRECTORS)
+    assert alone_in_form("克里斯托弗·诺兰", DIRECTORS[:9]) == "dot"
+    assert alone_in_form("克里斯托弗·诺兰", DIRECTORS[:8] + ["伍迪·艾伦"]) is None
+
+
+def test_an_item_whose_answer_stays_alone_in_its_form_is_not_written_and_is_counted(vectors):
+    pools = {("rel", "导演", freq_bin(1)): [(d, "person:screen") for d in DIRECTORS]}
+    records = [("out", _edge("p_inc", "盗梦空间", "导演", "克里斯托弗·诺兰", "person:screen", "work:screen"))]
+    items, counts = _run(vectors, pools, "盗梦空间", records, tasks=("qa", "kgc"))
+    assert items == [] and counts["skipped|alone_in_its_form|dot"] == 2
