@@ -114,12 +114,9 @@ def _move(src: str, dst: str) -> None:
 def swap_in(out_dir: str, staging: str) -> None:
     """Move the finished outputs from `staging` into OUT, replacing an earlier build's.
 
-    Locally, the manifest is written first and `finish_swap` does the moves, so
-    that a swap cut short is finished the same way by the next build. An
-    object store has no staging directory (execute_build writes there directly)."""
-    if "://" in staging:
-        _swap_steps(out_dir, staging, [n for n in OUTPUT_NAMES if _exists(FileSystems.join(staging, n))])
-        return
+    The manifest is written first and `finish_swap` does the moves, so that a
+    swap cut short is finished the same way by the next build. Local only: on
+    an object store a build writes into OUT directly (execute_build)."""
     new = [n for n in OUTPUT_NAMES if os.path.exists(os.path.join(staging, n))]
     manifest = os.path.join(staging, SWAP_MANIFEST)
     with open(manifest + ".part", "w", encoding="utf-8") as fh:
