@@ -105,10 +105,13 @@ _LOGGERS_OF_WORKER_ERRORS = ("apache_beam.runners.common", "apache_beam.runners.
 
 def _not_a_user_error(record: logging.LogRecord) -> bool:
     """False for Beam's log record of a CdtpError (the logging filter in main):
-    raised here, or named in a record relayed from a worker's process."""
+    raised here, or named in a record relayed from a worker's process; and of a
+    KeyboardInterrupt, whose traceback Beam logs before it stops."""
     raised = record.exc_info[1] if record.exc_info else None
     if isinstance(raised, CdtpError) or isinstance(record.msg, CdtpError):
         return False
+    if isinstance(raised, KeyboardInterrupt) or str(record.msg).startswith("KeyboardInterrupt"):
+        return False  # Ctrl-C in a bundle: the user stopped the build, said once as `cdtp: interrupted`
     if record.levelno < logging.ERROR:
         return True
     return RELAYED_NAME not in record.getMessage() and RELAYED_NAME not in str(raised or "")
