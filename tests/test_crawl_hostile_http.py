@@ -11,6 +11,7 @@ import gzip
 import json
 import re
 import time
+from urllib.parse import unquote
 
 import pytest
 
@@ -285,3 +286,28 @@ def test_bad_crawl_options_are_clear_errors_not_reactor_crashes(tmp_path, args, 
     proc = subprocess.run([sys.executable, "-m", "pipeline.cli", "crawl", "--seeds", str(seeds_file(tmp_path, "甲")),
                            "--out", str(tmp_path / "out"), *args], cwd=ROOT, env=_env(), capture_output=True, text=True)
     assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+
+
+def test_entries_are_recorded_under_their_lemma_id_url_unless_the_id_is_disputed(tmp_path):
+    """`/item/甲` is recorded as `/item/甲/100` (its page's id), so crawl order
+    never decides source_url; 乙 claims the same id, keeps no id, and so is
+    recorded under the URL it was fetched by, never under 甲's."""
+    site = RecordingServer({
+        item("起点"): start_page("起点", [("甲", item("甲")), ("乙", item("乙"))]),
+        item("甲"): start_page("甲", [], lemma_id="100"),
+        item("乙"): start_page("乙", [], lemma_id="100"),
+    })
+    try:
+        out = tmp_path / "out"
+        done = run_crawl(seeds_file(tmp_path, "起点"), out, site.base_url, "--depth-limit", "1",
+                         "--set", "CONCURRENT_REQUESTS=1", *FAST_FAIL)
+        assert done.returncode == 0, done.stderr[-3000:]
+        urls = {e["title"]: (unquote(e["url"].removeprefix(site.base_url)), e["lemma_id"]) for e in read_entries(out)}
+        first = min(("甲", "乙"), key=lambda t: site.hits.index(item(t)))
+        second = "乙" if first == "甲" else "甲"
+        assert urls["起点"] == ("/item/起点/1", "1")
+        assert urls[first] == (f"/item/{first}/100", "100")
+        assert urls[second] == (f"/item/{second}", None)
+        assert read_stats(out)["totals"]["notes"] == {"lemma_id_conflict": 1}
+    finally:
+        site.stop()

@@ -152,6 +152,20 @@ def test_current_markup_fixture():
     assert entry["tags"] == ["中国高校", "综合类高校"]
 
 
+def test_an_entry_is_recorded_under_its_lemma_id_url_whichever_link_reached_it(shared_data):
+    """Crawl order decides whether `/item/<t>` or `/item/<t>/<id>` fetches a
+    page first; the recorded URL (the pairs' source_url) must not depend on it."""
+    for path, url in [(FIXTURES / "baidu_current_fudan.html", "http://127.0.0.1:8000/item/%E5%A4%8D%E6%97%A6%E5%A4%A7%E5%AD%A6"),
+                      (_pages(shared_data)[0], "https://baike.baidu.com/item/x?fromModule=lemma_search-box#2")]:
+        bare = _parse(path, url)
+        lemma = bare["lemma_id"]
+        assert lemma and bare["url"] == url.split("?")[0].split("#")[0] + f"/{lemma}"
+        assert _parse(path, bare["url"])["url"] == bare["url"]
+    sogou = "http://127.0.0.1:9/v800001.htm"
+    assert _parse(FIXTURES / "sogou_huangpujiang.html", sogou)["url"] == sogou
+    assert _parse(FIXTURES / "baidu_current_fudan.html", "http://127.0.0.1:8000/item/x/5")["url"].endswith("/item/x/5")
+
+
 def test_current_markup_polysemous_subtitle():
     entry = _parse(FIXTURES / "baidu_current_libai.html")
     assert (entry["title"], entry["subtitle"], entry["lemma_id"]) == ("李白", "唐代诗人", "900010")

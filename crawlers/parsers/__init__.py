@@ -9,7 +9,7 @@ from typing import Any
 
 from lxml import etree
 
-from crawlers.parsers.common import decode_html, detect_source, to_tree
+from crawlers.parsers.common import canonical_entry_url, decode_html, detect_source, to_tree
 
 __all__ = ["parse_entry", "page_identity", "markup_of", "decode_html", "read_page"]
 
@@ -72,8 +72,10 @@ def page_identity(html: str | bytes | etree._Element) -> tuple[str, str | None, 
 def parse_entry(html: str | bytes, url: str) -> dict[str, Any] | None:
     """Parse one entry page into RawEntry fields (without depth/seed/fetched_at).
 
-    Returns None when the HTML is empty or unparseable. The caller decides
-    whether the result has usable content (see `has_content`).
+    The entry's `url` is its canonical form (common.canonical_entry_url), so
+    the crawl order never decides it. Returns None when the HTML is empty or
+    unparseable. The caller decides whether the result has usable content
+    (see `has_content`).
     """
     text = decode_html(html) if isinstance(html, bytes) else html
     if not text:
@@ -82,16 +84,17 @@ def parse_entry(html: str | bytes, url: str) -> dict[str, Any] | None:
     if kind == "baidu_legacy":
         from crawlers.parsers import baidu_legacy
 
-        return baidu_legacy.parse_html(text, url)
+        entry = baidu_legacy.parse_html(text, url)
     else:
         if kind == "sogou":
             from crawlers.parsers import sogou as mod
         else:
             from crawlers.parsers import baidu_current as mod
         tree = to_tree(text)
-    if tree is None:
-        return None
-    return mod.parse(tree, url, text)
+        entry = None if tree is None else mod.parse(tree, url, text)
+    if entry:
+        entry["url"] = canonical_entry_url(entry["url"], entry.get("lemma_id"))
+    return entry
 
 
 def has_content(entry: dict[str, Any] | None) -> bool:

@@ -292,6 +292,25 @@ def item_path_parts(url: str) -> tuple[str | None, str | None]:
     return None, None
 
 
+def canonical_entry_url(url: str, lemma_id: str | None) -> str:
+    """The URL an entry is recorded under: `/item/<title>` with its lemma id
+    appended when the page gave one (`/item/<title>/<id>`), else `url` as is.
+
+    An entry reached by both `/item/唐朝` and `/item/唐朝/6103522` is stored
+    once, under whichever link the crawl followed first; recording the id form
+    keeps `source_url` (and so every build output) independent of crawl order."""
+    if not lemma_id:
+        return url
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    m = _ITEM_PATH_RE.match(parts.path)
+    if m is None or m.group(2):
+        return url
+    return parts._replace(path=f"/item/{m.group(1)}/{lemma_id}", query="", fragment="").geturl()
+
+
 def collect_links(
     anchors: Iterable[etree._Element], base_url: str, self_url: str | None = None
 ) -> list[dict[str, str]]:

@@ -264,7 +264,8 @@ class BaikeSpider(scrapy.Spider):
         if status == "duplicate":
             self._inc("duplicates_skipped")
         else:
-            if status == "conflict":
+            if status == "conflict":  # its lemma id names another entry: so must not its URL
+                entry["url"] = response.url
                 self._inc("notes/lemma_id_conflict")
                 logger.warning("%s claims a lemma id already held by another entry; stored under its title", response.url)
             self._inc("parsed")
