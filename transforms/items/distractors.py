@@ -237,18 +237,11 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
                 cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
 
     taken = {o: 0 for o in ORIGIN_PRIORITY}
-    if marks and len(chosen) < NUM_DISTRACTORS:
-        # The gold's form first; each candidate is still looked at once, in one pass or the other.
-        later: dict[str, list] = {}
-        first: dict[str, list] = {}
-        for o in ORIGIN_PRIORITY:
-            if o in tiers:
-                for cand in ordered(o):
-                    (first if of_form(cand) else later).setdefault(o, []).append(cand)
-        fill({o: iter(c) for o, c in first.items()})
-        fill({o: iter(c) for o, c in later.items()})
-    else:
-        fill({o: ordered(o) for o in ORIGIN_PRIORITY if o in tiers})
+    # The gold's form first, then the others (one pass when it has no mark);
+    # each candidate is still looked at lazily, and once.
+    for keep in ((of_form, lambda cand: not of_form(cand)) if marks else (lambda cand: True,)):
+        if len(chosen) < NUM_DISTRACTORS:
+            fill({o: (cand for cand in ordered(o) if keep(cand)) for o in ORIGIN_PRIORITY if o in tiers})
     if len(chosen) < NUM_DISTRACTORS:
         return None
     return chosen[:NUM_DISTRACTORS]
