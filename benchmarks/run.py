@@ -44,6 +44,7 @@ BENCHMARKS = (
     ("split", "benchmarks.bench_split", [], ["--n", "20000", "--subset", "2000"]),
     ("eval", "benchmarks.bench_eval", [], ["--items", "300", "--requests", "100", "--repeats", "1"]),
     ("items", "benchmarks.bench_items", [], ["--n", "3000", "--repeats", "1", "--workers", "1"]),
+    ("embed_scale", "benchmarks.bench_embed_scale", [], ["--strings", "20000"]),
     ("typing", "benchmarks.bench_typing", [], ["--n", "2000", "--repeats", "1"]),
     ("domain", "benchmarks.embed_domain", [], ["500"]),
     ("stages", "benchmarks.bench_stages", [], ["--n", "500", "--repeats", "1"]),

@@ -101,11 +101,14 @@ def export_text2kgbench(shards: str, out: str, split: str | None = None) -> dict
     onto_dir = os.path.join(shards, "ontologies")
     if not os.path.isdir(onto_dir):
         raise CdtpError(f"{shards} has no ontologies/ (the T2KG task was not built)")
+    # The items are read (and checked) first: a refused build must leave --out as it was, not
+    # holding ontologies/ that make the next export into it "not empty".
+    items = _items(shards, split, "task = 't2kg'")
     os.makedirs(os.path.join(out, "ontologies"), exist_ok=True)
     for name in sorted(os.listdir(onto_dir)):
         shutil.copyfile(os.path.join(onto_dir, name), os.path.join(out, "ontologies", name))
     files: dict[str, list[dict]] = {}
-    for item in _items(shards, split, "task = 't2kg'"):
+    for item in items:
         part = "test" if item["split"] == "eval" else "train"
         name = f"{part}/{item['ontology']}_{part}.jsonl"
         rows = files.setdefault(name, [])

@@ -40,6 +40,7 @@ BATCH = 256
 _ROWS = 65536  # texts looked up at a time
 _COPY_ROWS = 1024  # vectors copied at a time from the cache files into this run's matrix (2 MB)
 _COPY = 16 << 20
+_INT32_MAX = 2**31 - 1
 _LOCAL: dict[str, str] = {}  # remote vector file -> its local copy, for this process
 
 
@@ -81,10 +82,14 @@ def _write_table(path: str, texts: list[str], vectors: np.ndarray) -> None:
 
     dim = vectors.shape[1] if vectors.ndim == 2 else 0
     flat = pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1), pa.float32())
-    table = pa.table({"text": pa.array(texts, pa.string()),
+    # Past 2**31 - 1 values in one array (4.2M vectors of 512) Arrow's IPC writer
+    # refuses the batch unless told 64-bit lengths are fine; texts past 2 GB of
+    # UTF-8 need 64-bit offsets (a character is at most 4 bytes).
+    text_type = pa.large_string() if 4 * sum(map(len, texts)) > _INT32_MAX else pa.string()
+    table = pa.table({"text": pa.array(texts, text_type),
                       "vector": pa.FixedSizeListArray.from_arrays(flat, dim)})
     with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
-        with pa.ipc.new_stream(fh, table.schema) as w:
+        with pa.ipc.new_stream(fh, table.schema, options=pa.ipc.IpcWriteOptions(allow_64bit=True)) as w:
             w.write_table(table, max_chunksize=max(len(texts), 1))
 
 

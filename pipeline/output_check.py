@@ -168,7 +168,8 @@ def stats_problems(stats: dict[str, Any], cfg) -> list[str]:
     return problems
 
 
-def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | None = None) -> dict[str, Any]:
+def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | None = None,
+                   read_back: bool = False) -> dict[str, Any]:
     """Compare the written outputs with the funnel; a report dict, or CdtpError listing every mismatch.
 
     `input_bytes` (what the launcher matched) guards the other side: workers
@@ -179,15 +180,25 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | 
 
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA
 
-    expected = expected_counts(stats)
-    problems = stats_problems(stats, cfg)
-    records = expected["audit_entries"] + int(stats.get("blank_lines", 0) or 0)
+    try:
+        expected = expected_counts(stats)
+        problems = stats_problems(stats, cfg)
+        records = expected["audit_entries"] + int(stats.get("blank_lines", 0) or 0)
+        written = items_written(stats)
+    except (AttributeError, TypeError, ValueError, KeyError) as exc:  # a section of the wrong type
+        raise CdtpError(f"{out_dir}/stats.json is not a complete cdtp stats file: a section has the wrong "
+                        f"type ({type(exc).__name__}: {exc})") from None
+    # read_back: a finished build read again (release) is also held to what it found after writing
+    # (stats.json `output_check`): a shard or a whole output removed since must not pass for a
+    # smaller build. The funnel alone does not count discarded_triples/, nor items/ once the folder is gone.
+    recorded = stats.get("output_check") if read_back else None
+    recorded = {k: v for k, v in recorded.items() if isinstance(v, dict)} if isinstance(recorded, dict) else {}
     if input_bytes and not records:
         problems.append(f"the launcher matched {input_bytes:,} bytes of input, but the workers read no record "
                         "(an input on a disk they cannot see?)")
     report: dict[str, Any] = {}
     outputs = [("pairs", PAIR_SCHEMA), ("audit", AUDIT_SCHEMA), ("discarded_triples", DISCARDED_TRIPLE_SCHEMA)]
-    if list_shards(FileSystems.join(out_dir, "items")):
+    if list_shards(FileSystems.join(out_dir, "items")) or written is not None or "items" in recorded:
         from schemas.items import ITEM_SCHEMA
 
         outputs.append(("items", ITEM_SCHEMA))
@@ -200,9 +211,18 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | 
             problems.append(f"{path} does not have the declared {name} schema")
         want = expected.get(name)
         if name == "items":
-            want = items_written(stats)
+            want = written
         if want is not None and seen.rows != want:
             problems.append(f"{name}/ holds {seen.rows} rows in {seen.files} files, but the funnel counted {want}")
+        elif name in recorded and (seen.files, seen.rows) != (recorded[name].get("files"), recorded[name].get("rows")):
+            problems.append(f"{name}/ holds {seen.rows} rows in {seen.files} files, but the build wrote "
+                            f"{recorded[name].get('rows')} rows in {recorded[name].get('files')} files "
+                            "(stats.json output_check): a shard was removed, added or replaced")
+    if problems and read_back:  # a finished build read again (release): changed since, not lost by workers
+        raise CdtpError(
+            f"the build in {out_dir} no longer matches what it counted and wrote:\n  - " + "\n  - ".join(problems)
+            + "\nA shard was removed, added, replaced or damaged, or stats.json was edited, after the build; "
+              "nothing here should be released. Rebuild, or restore the folder as the build left it.")
     if problems:
         raise CdtpError(
             f"the build finished but its outputs in {out_dir} do not match its own counts:\n  - "

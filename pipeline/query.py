@@ -94,7 +94,10 @@ def recorded_counts(out_dir: str) -> dict[str, dict]:
     except (OSError, ValueError) as exc:
         raise CdtpError(f"{path} cannot be read ({type(exc).__name__}): the build's record of its outputs is "
                         "damaged, so its shards cannot be checked; rebuild") from None
-    record = stats.get("output_check") if isinstance(stats, dict) else None
+    if not isinstance(stats, dict):  # `[]`, a string: JSON, but no build's record
+        raise CdtpError(f"{path} is not a cdtp stats file (a JSON {type(stats).__name__}, not an object): the "
+                        "build's record of its outputs is damaged, so its shards cannot be checked; rebuild")
+    record = stats.get("output_check")
     if not isinstance(record, dict):
         return {}
     return {k: v for k, v in record.items() if isinstance(v, dict) and {"files", "rows"} <= set(v)}
@@ -250,6 +253,37 @@ def open_views(out_dir: str) -> Views:
     return Views(con, out_dir, unavailable, scratch)
 
 
+def _explained_kind(con, sql: str) -> str:
+    """The type of the statement an EXPLAIN statement explains ('SELECT', 'COPY', ...).
+
+    `sql` is one EXPLAIN statement: the keyword, then ANALYZE/ANALYSE or a
+    parenthesised option list, then the statement (comments are not tokens).
+    """
+    import duckdb
+
+    def kinds(i: int) -> set[str]:
+        try:
+            return {getattr(s.type, "name", str(s.type)) for s in con.extract_statements(sql[starts[i]:])}
+        except (duckdb.Error, IndexError):
+            return set()
+
+    starts = [offset for offset, _ in duckdb.tokenize(sql)]
+    word = lambda i: sql[starts[i]:].split(None, 1)[0].upper() if i < len(starts) else ""  # noqa: E731
+    i = 1 if word(0) == "EXPLAIN" else len(starts)
+    if word(i) in ("ANALYZE", "ANALYSE"):
+        i += 1
+    elif i < len(starts) and sql[starts[i]] == "(" and kinds(i) != {"SELECT"}:  # options, not `(SELECT 1)`
+        depth = 0
+        for i in range(i, len(starts)):
+            ch = sql[starts[i]]
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0:
+                break
+        i += 1
+    inner = kinds(i)
+    return "SELECT" if inner == {"SELECT"} else f"EXPLAIN {'/'.join(sorted(inner)) or '(unrecognised)'}"
+
+
 def _check_statements(con, sql: str) -> None:
     import duckdb
 
@@ -261,9 +295,13 @@ def _check_statements(con, sql: str) -> None:
         raise CdtpError("empty query")
     for st in statements:
         kind = getattr(st.type, "name", str(st.type))
+        if kind == "EXPLAIN":
+            # EXPLAIN ANALYZE runs the statement it explains: `EXPLAIN ANALYZE COPY ... TO
+            # 'DIR/pairs/x.parquet'` wrote a shard into the build. Only a SELECT may be explained.
+            kind = _explained_kind(con, st.query)
         if kind not in ALLOWED_STATEMENTS:
             raise CdtpError(f"cdtp query is read-only: {kind} statements are not allowed "
-                            f"(only {', '.join(ALLOWED_STATEMENTS)}); open the Parquet files in DuckDB "
+                            f"(only SELECT, and EXPLAIN [ANALYZE] of a SELECT); open the Parquet files in DuckDB "
                             "yourself for anything else")
     if len(statements) > 1:  # only the last one's rows would be printed
         raise CdtpError(f"one statement per query, not {len(statements)}: run each on its own")

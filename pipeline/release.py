@@ -18,11 +18,14 @@ find the splits without the card. The shard bytes are copied unchanged.
 
 A release is only made from a build whose files still match its funnel
 (pipeline/output_check.py), and it is written to a temporary folder that is
-renamed into place, so a failed release leaves no half-made folder behind.
+renamed into place, so a failed release leaves no half-made folder behind, and
+an earlier release replaced with --overwrite stays until the new one is in.
 """
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -56,7 +59,7 @@ def load_build(shards: Path) -> tuple[dict[str, Any], Any]:
     except (ValueError, KeyError) as exc:  # not JSON, not UTF-8, no config object
         raise CdtpError(f"{stats_path} is not a complete cdtp stats file ({exc})") from None
     cfg.output.out_dir = str(shards)
-    verify_written(str(shards), stats, cfg)
+    verify_written(str(shards), stats, cfg, read_back=True)
     pairs = (stats.get("output_check") or {}).get("pairs") or {}
     if pairs.get("rows") == 0:
         # A build of no pair (an empty input, every entry dropped) makes a card of
@@ -131,6 +134,25 @@ def pair_columns(files: list[Path]) -> tuple[dict[str, dict[str, int]], list[int
     return by, lengths
 
 
+def relation_counts(files: list[Path], top: int = 20) -> list[dict[str, Any]]:
+    """The `top` most frequent relations of the pairs' triples in `files`, {relation, count}, ties by name.
+
+    Why not stats.json's `relations.top`: the relation-frequency stage counts
+    before search validation and near-duplicates drop triples, so it showed
+    relations the release does not hold (属性 60 where the pairs keep 5).
+    """
+    import pyarrow.compute as pc
+    import pyarrow.parquet as pq
+
+    counts: dict[str, int] = {}
+    for f in files:
+        triples = pq.read_table(f, columns=["triples"]).column("triples")
+        for rel in pc.struct_field(pc.list_flatten(triples), "relation").to_pylist():
+            counts[rel] = counts.get(rel, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] or ""))[:top]
+    return [{"relation": r, "count": n} for r, n in ranked]
+
+
 def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese data-text pairs",
                  license: str = "other", license_name: str | None = "encyclopedia-terms",
                  license_link: str | None = None, include_audit: bool = False,
@@ -144,15 +166,11 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
     from schemas.outputs import AUDIT_SCHEMA, DISCARDED_TRIPLE_SCHEMA, PAIR_SCHEMA, SCHEMA_VERSION
 
     license, license_name, license_link = check_license(license, license_name, license_link)
+    check_out(shards, out, overwrite)
+    out = Path(os.path.abspath(out))  # `--out .` has no name to put a partial folder beside
     stats, _cfg = load_build(shards)
     find_cjk_font()  # fail before copying anything when the plots cannot be drawn
-    if out.exists() and any(out.iterdir()):
-        if not overwrite:
-            raise CdtpError(f"{out} is not empty; pass --overwrite to replace it")
-        shutil.rmtree(out)
-    tmp = out.with_name(out.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
+    tmp, lock = _private_partial(out)
     try:
         pair_files = copy_output(shards / "pairs", tmp / DATA / "pairs", split_names=True)
         configs = describe_configs(tmp, "pairs", pair_files, PAIR_SCHEMA)
@@ -168,7 +186,7 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
                 extra.append(f"{AUX}/{aux_name}/")
                 schema_versions[aux_name] = SCHEMA_VERSION
         by_domain, lengths = pair_columns(pair_files)
-        make_plots(tmp / "plots", stats, by_domain, lengths)
+        make_plots(tmp / "plots", stats, by_domain, lengths, relations=relation_counts(pair_files))
         (tmp / "stats.json").write_bytes((shards / "stats.json").read_bytes())
         (tmp / "config.json").write_text(json.dumps(stats.get("config", {}), ensure_ascii=False, indent=2,
                                                     sort_keys=True) + "\n", encoding="utf-8")
@@ -186,8 +204,100 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
             "release": {"code_version": release_cv},
             "configs": {n: {"task": c["task"], "domain": c["domain"], "rows": c["rows"]} for n, c in configs.items()},
         })
-        tmp.rename(out)
+        _move_into_place(tmp, out, overwrite)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        os.close(lock)
     return manifest
+
+
+def _is_release(folder: Path) -> bool:
+    from pipeline.release_manifest import FORMAT, MANIFEST
+
+    try:
+        return json.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("format") == FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def check_out(shards: Path, out: Path, overwrite: bool) -> None:
+    """Refuse an --out that is, holds or lies in the build, and one holding anything but an earlier release.
+
+    Why: `--overwrite` removed whatever --out held, so `--out` naming the build
+    (or a folder around it) deleted the build, and a folder of other files was
+    emptied without a word.
+    """
+    s, o = shards.resolve(), out.resolve()
+    if o == s or s in o.parents or o in s.parents:
+        raise CdtpError(f"--out {out} and --shards {shards} overlap (one is or holds the other): "
+                        "give the release a folder of its own, beside the build")
+    if out.exists() and not out.is_dir():
+        raise CdtpError(f"--out {out} is a file, where a folder is wanted")
+    if out.is_dir() and any(out.iterdir()):
+        if not overwrite:
+            raise CdtpError(f"{out} is not empty; pass --overwrite to replace it")
+        if not _is_release(out):
+            raise CdtpError(f"{out} holds something other than a cdtp release (no cdtp manifest.json); "
+                            "--overwrite replaces only an earlier release, so it is left as it is")
+
+
+def _private_partial(out: Path) -> tuple[Path, int]:
+    """A new folder beside `out` for this run alone, locked while it runs; a dead run's folder is removed.
+
+    Why: one fixed `OUT.partial` was shared by two releases into one folder at
+    once; each removed the other's files and one printed success for a release
+    without its data (or with the other build's).
+    """
+    import fcntl
+    import glob
+    import tempfile
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for stale in [out.with_name(out.name + ".partial"), *out.parent.glob(f"{glob.escape(out.name)}.partial-*")]:
+        try:
+            fd = os.open(stale, os.O_RDONLY)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            shutil.rmtree(stale, ignore_errors=True)  # by name: a folder renamed into place meanwhile is not it
+        except OSError:
+            pass  # another release is writing it
+        finally:
+            os.close(fd)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{out.name}.partial-", dir=out.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp, 0o777 & ~umask)  # mkdtemp's 0700 would become the release's own mode
+    lock = os.open(tmp, os.O_RDONLY)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    return tmp, lock
+
+
+def _move_into_place(tmp: Path, out: Path, overwrite: bool) -> None:
+    """Rename the finished release to `out`; an earlier release there goes only once the new one is in.
+
+    The rename is refused by the system when `out` was filled meanwhile (another
+    release into it finished first): that is an error, never a mix of the two.
+    """
+    old = None
+    if overwrite and out.is_dir() and any(out.iterdir()):
+        if not _is_release(out):
+            raise CdtpError(f"{out} now holds something other than a cdtp release; it is left as it is")
+        old = out.with_name(f"{out.name}.old-{tmp.name.rsplit('-', 1)[-1]}")
+        os.rename(out, old)
+    try:
+        os.rename(tmp, out)
+    except OSError as exc:
+        if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
+            raise CdtpError(f"{out} was filled while this release was made (another `cdtp release` into it?); "
+                            f"this release is discarded and {out} left as it is") from None
+        raise
+    finally:
+        if old is not None and not out.exists():  # interrupted between the two renames
+            os.rename(old, out)
+            old = None
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

@@ -29,6 +29,7 @@ PAIR_FIELDS = {
     "triples": "kept triples, each aligned with its support: text[start:end], alignment level `match`",
     "source_url": "the page the pair was built from",
     "position_index": "end of the last matched triple / text length (kept when > threshold)",
+    "coverage": "share of the text's clauses (between ，；。) that hold the support of a kept triple",
     "num_triples": "number of triples", "text_length": "characters of text", "tags": "Baike's open tags",
     "entity_type": "coarse type of the entity", "domain": "HP, HS, TE, NE or unknown",
     "domain_confidence": "confidence of the domain", "domain_evidence": "the signals that decided the domain",

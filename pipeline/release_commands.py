@@ -40,6 +40,10 @@ def run_release(args) -> int:
 
     if not args.shards or not args.out:
         raise CdtpError("cdtp release needs --shards BUILD_DIR and --out RELEASE_DIR (or: cdtp release verify DIR)")
+    for flag, value in (("--shards", args.shards), ("--out", args.out)):
+        if "://" in value:  # Path() would make `gs://b/x` the local `gs:/b/x` and say it holds no build
+            raise CdtpError(f"{flag} {value}: a release is made from and into local folders; copy the build "
+                            "first (gsutil -m cp -r / aws s3 sync)")
     out = Path(args.out)
     manifest = make_release(Path(args.shards), out, name=args.name, license=args.license,
                             license_name=args.license_name, license_link=args.license_link,

@@ -157,6 +157,32 @@ def test_the_vectors_are_filled_on_disk_and_mapped_not_held(tmp_path):
     assert (tmp_path / "again.arrow").read_bytes() == (tmp_path / "vectors.arrow").read_bytes()
 
 
+def test_a_vector_file_may_outgrow_arrow_s_32_bit_lengths(tmp_path, monkeypatch):
+    """At 4.2M strings of 512 floats the one vector array passes 2**31 - 1 values:
+    Arrow's IPC writer refused the batch (ArrowCapacityError, found by
+    benchmarks/bench_embed_scale.py at 10M strings) unless allowed 64-bit
+    lengths. Texts past 2 GB of UTF-8 take 64-bit offsets. (Writing 8.6 GB here
+    is too much for a test: the writer's options and the text type are checked,
+    and a file of either text type reads back.)"""
+    import pyarrow as pa
+
+    from pipeline import items_embed
+
+    seen = []
+    real = pa.ipc.new_stream
+    monkeypatch.setattr(pa.ipc, "new_stream", lambda sink, schema, options=None: (
+        seen.append((schema.field("text").type, options and options.allow_64bit)) or real(sink, schema, options=options)))
+    texts = [f"名字{i}" for i in range(50)]
+    vectors = _Embedder().encode(texts)
+    items_embed._write_table(str(tmp_path / "small.arrow"), texts, vectors)
+    monkeypatch.setattr(items_embed, "_INT32_MAX", 4 * sum(map(len, texts)) - 1)
+    items_embed._write_table(str(tmp_path / "large.arrow"), texts, vectors)
+    assert seen == [(pa.string(), True), (pa.large_string(), True)]
+    for name in ("small.arrow", "large.arrow"):
+        index, matrix = read_vectors(str(tmp_path / name))
+        assert np.array_equal(matrix, vectors) and [index[t] for t in texts] == list(range(50))
+
+
 def test_a_remote_vector_file_is_copied_once_per_machine_and_mapped(tmp_path, monkeypatch):
     """A worker's vector file is in the object store (gs://, s3://): each
     machine copies it once, under a name of the path and size, and its worker

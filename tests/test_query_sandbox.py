@@ -92,6 +92,10 @@ OUTSIDE = [
     ("CREATE TABLE t AS SELECT 1", "not allowed"),
     ("SELECT 1; COPY (SELECT 1) TO '{parent}/two.csv'", "COPY statements are not allowed"),
     ("SELECT * FROM read_csv('http://127.0.0.1:9/x.csv')", "reads only the build directory"),
+    # EXPLAIN ANALYZE runs what it explains: it wrote a shard into the build (a second copy of pairs/)
+    ("EXPLAIN ANALYZE COPY (SELECT * FROM pairs) TO '{build}/pairs/evil.csv'", "EXPLAIN COPY statements are not allowed"),
+    ("/* c */ explain /* d */ (FORMAT json, ANALYZE) COPY (SELECT 1) TO '{build}/evil.csv'", "EXPLAIN COPY"),
+    ("EXPLAIN ANALYSE CREATE TABLE t AS SELECT 1", "EXPLAIN CREATE statements are not allowed"),
 ]
 
 
@@ -108,6 +112,13 @@ def test_query_cannot_leave_the_build_directory(build, sql, message, capsys):
     assert main(["query", str(build), sql]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cdtp: error: ") and "Traceback" not in err
+
+
+def test_explain_of_a_select_still_runs(build):
+    assert run_query(str(build), "EXPLAIN ANALYZE SELECT count(*) FROM pairs")[0] == ["explain_key", "explain_value"]
+    assert run_query(str(build), "/* plan */ EXPLAIN (FORMAT json) SELECT * FROM audit")[1]
+    assert run_query(str(build), "EXPLAIN (SELECT 1)")[1]
+    assert run_query(str(build), "EXPLAIN ANALYZE (SELECT count(*) FROM pairs) UNION ALL (SELECT 1)")[1]
 
 
 def test_settings_cannot_be_undone_from_inside_a_select(build):
@@ -208,13 +219,14 @@ FRAGMENTS = st.sampled_from([
     "true", "read_csv('/etc/passwd')", "read_text('../x')", "glob('/*')", "(", ")", ",", "UNION", "ALL",
     "PRAGMA", "CALL", "EXPORT DATABASE '/tmp/e'", "IMPORT DATABASE '/tmp/e'", "CHECKPOINT", "DETACH", "USE",
     "CREATE", "MACRO", "m()", "AS", "getenv('HOME')", "query_table('pairs')", "'\x00'", "--", "/*", "*/",
+    "EXPLAIN", "ANALYZE", "EXPLAIN ANALYZE COPY (SELECT 1) TO '{build}/pairs/x.csv'",
 ])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(FRAGMENTS, min_size=1, max_size=10), st.text(max_size=20))
 def test_any_sql_is_rows_or_a_clear_error_and_nothing_is_written(build, words, noise):
-    sql = " ".join(words) + " " + noise
+    sql = " ".join(words).replace("{build}", str(build)) + " " + noise
     before = sorted(p.relative_to(build.parent).as_posix() for p in build.parent.rglob("*"))
     try:
         run_query(str(build), sql)
@@ -222,6 +234,15 @@ def test_any_sql_is_rows_or_a_clear_error_and_nothing_is_written(build, words, n
         assert str(exc)
     after = sorted(p.relative_to(build.parent).as_posix() for p in build.parent.rglob("*"))
     assert after == before
+
+
+@pytest.mark.parametrize("text", ["[]", '"stats"', "null"])
+def test_a_stats_file_that_is_no_object_is_refused(build, text, capsys):
+    """stats.json `[]` was read as a build of a version without output_check: its shards unchecked."""
+    (build / "stats.json").write_text(text, encoding="utf-8")
+    assert main(["query", str(build), "SELECT count(*) FROM pairs"]) == 2
+    err = capsys.readouterr().err
+    assert "is not a cdtp stats file" in err and "Traceback" not in err
 
 
 def test_a_symlink_out_of_the_build_directory_is_refused(build, tmp_path):

@@ -253,6 +253,10 @@ def test_items_become_one_config_per_task_and_domain(build, tmp_path, hf_offline
     stats = json.loads((copy / "stats.json").read_text(encoding="utf-8"))
     written = stats.setdefault("items", {}).setdefault("written", {})
     written.setdefault("qa", {})["train"] = written.get("qa", {}).get("train", 0) + 2
+    # and its output check records the files and rows it wrote
+    recorded = stats["output_check"].setdefault("items", {"files": 0, "rows": 0})
+    recorded["files"] += 1
+    recorded["rows"] += 2
     (copy / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
     assert main(["release", "--shards", str(copy), "--out", str(out)]) == 0
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
@@ -323,3 +327,140 @@ def test_a_build_of_no_pair_is_not_released(tmp_path, capsys, cjk_font):
     assert main(["release", "--shards", str(out), "--out", str(tmp_path / "R")]) == 2
     assert "holds no pair" in capsys.readouterr().err
     assert not (tmp_path / "R").exists()
+
+
+# ------------------------------------------------ --out, --overwrite, concurrency, Ctrl-C (release audit)
+
+def test_a_release_never_goes_into_or_around_its_build(build, tmp_path, capsys, cjk_font):
+    """`--out` naming the build (or a folder holding it) with --overwrite deleted the build itself."""
+    copy = tmp_path / "p" / "b"
+    shutil.copytree(build, copy)
+    before = sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*"))
+    for out in (copy, copy.parent, copy / "release"):
+        assert main(["release", "--shards", str(copy), "--out", str(out), "--overwrite"]) == 2
+        err = capsys.readouterr().err
+        assert "overlap" in err and "Traceback" not in err, err
+    assert sorted(p.relative_to(copy).as_posix() for p in copy.rglob("*")) == before
+
+
+def test_overwrite_replaces_an_earlier_release_only(build, release, tmp_path, capsys, cjk_font):
+    """--overwrite emptied any folder: a user's files in --out were removed without a word."""
+    other = tmp_path / "mine"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["release", "--shards", str(build), "--out", str(other), "--overwrite"]) == 2
+    assert "something other than a cdtp release" in capsys.readouterr().err
+    assert [p.name for p in other.iterdir()] == ["notes.txt"]
+    again = tmp_path / "R"
+    shutil.copytree(release, again)
+    assert main(["release", "--shards", str(build), "--out", str(again), "--overwrite", "--name", "second"]) == 0
+    assert main(["release", "verify", str(again)]) == 0
+    assert "pretty_name: second" in (again / "README.md").read_text(encoding="utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["R", "mine"]  # no partial or old folder left
+
+
+def test_an_interrupted_overwrite_keeps_the_earlier_release(build, release, tmp_path, monkeypatch, capsys,
+                                                            cjk_font):
+    """Ctrl-C during `--overwrite` lost the earlier release: it was removed before the new one was made."""
+    import pipeline.release_plots as plots
+
+    kept = tmp_path / "R"
+    shutil.copytree(release, kept)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(plots, "make_plots", interrupted)
+    assert main(["release", "--shards", str(build), "--out", str(kept), "--overwrite"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert main(["release", "verify", str(kept)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["R"]
+
+
+def test_two_releases_into_one_folder_never_mix(build, tmp_path, monkeypatch, capsys, cjk_font):
+    """Two releases into one folder at once shared one `OUT.partial`: each removed the other's
+    files, and one said success for a release without its data or with the other build's.
+    Here a second release runs to its end while the first is drawing its plots."""
+    import pipeline.release_plots as plots
+    from pipeline.release import make_release
+    from pipeline.release_manifest import verify_release
+
+    out = tmp_path / "R"
+    draw = plots.make_plots
+    calls = []
+
+    def with_a_second_release(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            make_release(build, out, name="second")
+        return draw(*args, **kwargs)
+
+    monkeypatch.setattr(plots, "make_plots", with_a_second_release)
+    with pytest.raises(CdtpError, match="was filled while this release was made"):
+        make_release(build, out, name="first")
+    problems, manifest = verify_release(out)
+    assert problems == [] and manifest["name"] == "second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["R"]
+
+
+@pytest.mark.parametrize("damage, message", [
+    ("items", "items/ holds 0 rows in 0 files, but the funnel counted"),
+    ("discarded_triples", "discarded_triples/ holds 0 rows in 0 files, but the build wrote"),
+    ("output_check", "pairs/ holds .* but the build wrote 1 rows"),
+    ("totals", "a section has the wrong type"),
+])
+def test_a_build_changed_after_the_fact_is_not_released(build, tmp_path, capsys, cjk_font, damage, message):
+    """A whole output folder removed (items/, discarded_triples/) was released without it, exit 0; an
+    edited output_check was not compared; a stats section of the wrong type was a traceback."""
+    copy = tmp_path / "b"
+    shutil.copytree(build, copy)
+    stats = json.loads((copy / "stats.json").read_text(encoding="utf-8"))
+    if damage in ("items", "discarded_triples"):
+        assert stats["output_check"][damage]["rows"] > 0
+        shutil.rmtree(copy / damage)
+    elif damage == "output_check":
+        stats["output_check"]["pairs"]["rows"] = 1
+    else:
+        stats["totals"] = "x"
+    (copy / "stats.json").write_text(json.dumps(stats, ensure_ascii=False), encoding="utf-8")
+    assert main(["release", "--shards", str(copy), "--out", str(tmp_path / "R")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cdtp: error: ") and "Traceback" not in err
+    import re
+    assert re.search(message, err), err
+    assert not (tmp_path / "R").exists()
+
+
+def test_the_relations_plot_counts_the_released_pairs(build, tmp_path):
+    """stats.json's top relations are counted before search validation and near-duplicates drop
+    triples; Figure 6 of a release showed relations its pairs do not hold."""
+    from pipeline.release import relation_counts
+
+    files = sorted((build / "pairs").rglob("*.parquet"))
+    t = pa.concat_tables([pq.read_table(f, columns=["triples"]) for f in files])
+    counts: dict[str, int] = {}
+    for triples in t.column("triples").to_pylist():
+        for tr in triples:
+            counts[tr["relation"]] = counts.get(tr["relation"], 0) + 1
+    got = relation_counts(files)
+    assert {r["relation"]: r["count"] for r in got} == dict(sorted(counts.items(), key=lambda kv: -kv[1])[:20])
+    assert [r["count"] for r in got] == sorted((r["count"] for r in got), reverse=True)
+
+
+def test_every_pair_field_is_described_on_the_card():
+    """The card's field table left `coverage` (schema version 2) without a meaning."""
+    from pipeline.release_card import PAIR_FIELDS
+
+    assert [n for n in PAIR_SCHEMA.names if not PAIR_FIELDS.get(n)] == []
+
+
+@pytest.mark.parametrize("flag", ["--shards", "--out"])
+def test_an_object_store_path_is_named_as_such(build, tmp_path, capsys, monkeypatch, flag):
+    """`--shards gs://b/x` became the local path `gs:/b/x` and was refused as holding no stats.json;
+    `--out gs://b/x` made a release in a local folder `gs:`."""
+    monkeypatch.chdir(tmp_path)
+    args = {"--shards": str(build), "--out": str(tmp_path / "R"), flag: "gs://bucket/cdtp"}
+    assert main(["release", "--shards", args["--shards"], "--out", args["--out"]]) == 2
+    err = capsys.readouterr().err
+    assert f"{flag} gs://bucket/cdtp: a release is made from and into local folders" in err
+    assert not (tmp_path / "R").exists() and not Path("gs:").exists()

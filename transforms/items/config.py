@@ -39,7 +39,9 @@ class ItemsConfig:
         train keeps them all, each a fact to learn. (A head question's query
         has one answer by rule: templates.head_askable.)
     skip_open_relations / open_min_several / open_min_shared / open_min_heads:
-        the tail of an open relation is not asked as QA or KGC (items/open_relations.py).
+        the tail of an open relation is not asked as QA or KGC (items/open_relations.py),
+        nor, while skip_open_relations holds, an organism's part attribute (颜色,
+        形状, 物候期: open_relations.part_attribute), open by nature whatever the counts.
         A relation is open when at least open_min_heads entities hold it, at
         least open_min_several of them hold several values at once, and at
         least open_min_shared of its triples have a value another entity holds

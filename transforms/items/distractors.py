@@ -116,11 +116,25 @@ def form_marks(text: str) -> frozenset[str]:
 
 
 def alone_in_form(gold: str, distractors: list[str]) -> str | None:
-    """A mark of the gold's form no distractor has (the first by name), or None."""
+    """A mark of the gold's form no distractor has (the first by name),
+    `ending` when the gold is the one option without the ending all the others
+    share (odd_ending), or None."""
     for mark in sorted(form_marks(gold)):
         if not any(mark in form_marks(d) for d in distractors):
             return mark
-    return None
+    return "ending" if odd_ending(gold, distractors) else None
+
+
+def odd_ending(gold: str, distractors: list[str]) -> bool:
+    """Whether every distractor ends with one character the gold does not end
+    with. `万寿菊的植物分类是什么？` offered 草本 among nine woody forms (落叶乔木,
+    小乔木, 灌木…: the herbs of the pool hold 草本 and are turned away as holding
+    the gold), and `矮棕竹的高度` 1米或更高些 among nine `…米`: the odd one out is
+    the answer, read without the question. Title marks and spaces aside."""
+    if not distractors:
+        return False
+    ends = {d.strip().strip("《》 ")[-1:] for d in distractors}
+    return len(ends) == 1 and "" not in ends and gold.strip().strip("《》 ")[-1:] not in ends
 
 
 def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:

@@ -27,6 +27,7 @@ from transforms.items.graph import freq_bin
 from transforms.items.group_input import HOP_RECORD, GroupInput, one_hop_sample, read_group
 from transforms.items.kinds import coarse, compatible
 from transforms.items.numeric import ladder
+from transforms.items.open_relations import part_attribute
 from transforms.items.stated import StatedInText
 from transforms.role_cues import CREDIT_RELATIONS, KIN_RELATIONS, role_of
 from transforms.split import EVAL, stable_hash
@@ -305,6 +306,8 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
         if why is None and role in open_relations:
             why = "open_relation"
             count(f"open_relation|{role}", len(tasks))  # which ones, in stats.json
+        if why is None and cfg.skip_open_relations and part_attribute(e[3], e[4]):
+            why = "part_attribute"  # a flower's colour asked as the plant's (open_relations.py)
         if why:
             count(f"skipped|{why}", len(tasks))
             continue

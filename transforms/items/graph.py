@@ -51,8 +51,8 @@ def edges_of(pair: dict[str, Any]) -> list[tuple]:
         if not tail.strip():
             continue
         relation = t.get("relation") or ""
-        tail_type = option_kind(option_type(tail, t.get("tail_type") or "other"), relation, head_type, head_kind,
-                                tail)
+        tail_type = option_kind(option_type(tail, t.get("tail_type") or "other", relation), relation, head_type,
+                                head_kind, tail)
         out.append(base + (relation, tail, tail_type) + rest)
     return out
 

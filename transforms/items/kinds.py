@@ -51,6 +51,7 @@ from transforms.defining_clause import defining_phrases, opening_sentence
 from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS
 from transforms.other_roles import NEARBY_RELATIONS
+from transforms.role_cues import ALMA_MATER
 
 # The ranks a taxon's name ends with (胡颓子科, 溲疏属).
 _TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
@@ -67,25 +68,32 @@ def taxon_rank(name: str) -> str | None:
 
 
 
-def option_type(name: str, typed: str) -> str:
+def option_type(name: str, typed: str, relation: str | None = None) -> str:
     """The kind a name has as an option, finer than its type where the type
     lumps kinds a reader tells apart at once: a dynasty's page, typed a place
     (a polity), is an era (transforms/eras.py), `唐朝` being no one's
     birthplace; a family or a genus, typed `species` like a plant, is a taxon,
     `漆树科` being no plant's other name; a school, typed `organisation` like a
     company, is a school, `河南省淮阳中学` producing no film and a cartoon
-    company being no one's 毕业院校. option_kind then adds a work's, a
-    person's and a place's kind."""
+    company being no one's 毕业院校. The value of 毕业院校 (`relation`, a
+    tail's) is a school whatever its name ends with: `科斯基尔军校` and
+    `汉城大学戏剧电影系`, typed companies, were offered as 出品公司 and 唱片公司.
+    option_kind then adds a work's, a person's and a place's kind."""
     if is_dynasty(name):
         return "date"
     if typed == "species" and len(name) >= 2 and _TAXON.search(name):
         return "taxon"
-    if typed == "organisation" and SCHOOL_NAME.search(name):
+    if typed == "organisation" and (SCHOOL_NAME.search(name) or relation in ALMA_MATER):
         return "school"
     return typed
 
 
 SCREEN, MUSIC, LITERATURE, STAGE = "screen", "music", "literature", "stage"
+# A person who holds an office of a body (a company's 董事长, a school's 校长, the
+# founder of either): `武汉卓尔的董事长是谁？` offered 蒋欣, 炎亚纶 and the
+# lyricist 黄伟文, people the graph knows only by their credits; no page says
+# OFFICE, only the relation the person is the value of.
+OFFICE = "office"
 # Relations a work's own page states, by its kind. 制作人 and 发行时间 are
 # left out: records and films have both.
 _OWN_RELATIONS = {
@@ -122,6 +130,8 @@ _PERSON_TAIL_FIELD = {
     **dict.fromkeys(("歌手", "演唱", "歌曲原唱", "原唱", "作曲", "作词", "谱曲", "填词", "编曲", "专辑歌手"), MUSIC),
     **dict.fromkeys(("导演", "编剧", "主演", "出品人"), SCREEN),
     "作者": LITERATURE,
+    **dict.fromkeys(("董事长", "总经理", "总裁", "首席执行官", "法定代表人", "创始人", "创办人", "校长", "现任校长",
+                     "院长"), OFFICE),
 }
 
 

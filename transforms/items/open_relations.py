@@ -81,3 +81,26 @@ def open_relation_set(rows: Iterable[tuple[str, tuple[int, int, int, int]]], min
     whose triples have a value another entity holds too."""
     return frozenset(r for r, (heads, several, triples, shared) in rows
                      if heads >= min_heads and several >= min_several * heads and shared >= min_shared * triples)
+
+
+# Relations whose value describes one part or one phase of an organism, not the
+# organism: a plant's 颜色 is its flower's, its leaf's, its bark's or its fruit's
+# (the page says which, the triple does not), its 形状 a leaf's or a fruit's, its
+# 物候期 the months it flowers or fruits. `鸡爪槭的颜色是什么？` (紫色, its flowers)
+# offered 淡绿色 and 橙黄色, its leaves' colours in summer and autumn, and
+# `刺槐的颜色是什么？` (灰褐色至黑褐色, its bark) 乳白色, its flowers'.
+PART_ATTRIBUTES = frozenset({"颜色", "形状", "物候期"})
+# Head types of an organism (option_kind may add a kind: `species:…`).
+_ORGANISM_TYPES = frozenset({"species"})
+
+
+def part_attribute(head_type: str | None, relation: str) -> bool:
+    """Whether (h, relation, ?) asks a part's or a phase's attribute of an
+    organism as if it were the organism's own: the question cannot say which
+    part, so another value of the relation is as a rule true of another part
+    (a flower's colour offered for a question about the bark's). Such a triple
+    is not asked as QA or KGC; its T2T and T2KG items name the part with the
+    text. A relation the build finds open (open_relation_set) is skipped as open
+    first, so its counts do not move; `items.skip_open_relations=false`, which
+    asks the open relations to measure them, asks these too."""
+    return relation in PART_ATTRIBUTES and (head_type or "").split(":", 1)[0] in _ORGANISM_TYPES
