@@ -118,39 +118,32 @@ def describe_configs(root: Path, task: str, files: list[Path], schema) -> dict[s
     return configs
 
 
-def pair_columns(files: list[Path]) -> tuple[dict[str, dict[str, int]], list[int]]:
-    """Pairs per (domain, split) and every text length, for the plots."""
+def pair_columns(files: list[Path], top: int = 20) -> tuple[dict[str, dict[str, int]], list[int], list[dict[str, Any]]]:
+    """For the plots: pairs per (domain, split), every text length, and the `top`
+    most frequent relations of the pairs' triples ({relation, count}, ties by name).
+
+    Why the relations are counted here, not taken from stats.json's
+    `relations.top`: the relation-frequency stage counts before search
+    validation and near-duplicates drop triples, so it showed relations the
+    release does not hold (属性 60 where the pairs keep 5).
+    """
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     by: dict[str, dict[str, int]] = {}
     lengths: list[int] = []
+    counts: dict[str, int] = {}
     for f in files:
-        t = pq.read_table(f, columns=["domain", "split", "text_length"])
+        t = pq.read_table(f, columns=["domain", "split", "text_length", "triples"])
         for d, s, n in zip(*(t.column(c).to_pylist() for c in ("domain", "split", "text_length"))):
             d, s = d or "unknown", s or "unassigned"
             by.setdefault(d, {}).setdefault(s, 0)
             by[d][s] += 1
             lengths.append(int(n or 0))
-    return by, lengths
-
-
-def relation_counts(files: list[Path], top: int = 20) -> list[dict[str, Any]]:
-    """The `top` most frequent relations of the pairs' triples in `files`, {relation, count}, ties by name.
-
-    Why not stats.json's `relations.top`: the relation-frequency stage counts
-    before search validation and near-duplicates drop triples, so it showed
-    relations the release does not hold (属性 60 where the pairs keep 5).
-    """
-    import pyarrow.compute as pc
-    import pyarrow.parquet as pq
-
-    counts: dict[str, int] = {}
-    for f in files:
-        triples = pq.read_table(f, columns=["triples"]).column("triples")
-        for rel in pc.struct_field(pc.list_flatten(triples), "relation").to_pylist():
+        for rel in pc.struct_field(pc.list_flatten(t.column("triples")), "relation").to_pylist():
             counts[rel] = counts.get(rel, 0) + 1
     ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] or ""))[:top]
-    return [{"relation": r, "count": n} for r, n in ranked]
+    return by, lengths, [{"relation": r, "count": n} for r, n in ranked]
 
 
 def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese data-text pairs",
@@ -185,8 +178,8 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
             if copy_output(shards / aux_name, tmp / AUX / aux_name, split_names=False):
                 extra.append(f"{AUX}/{aux_name}/")
                 schema_versions[aux_name] = SCHEMA_VERSION
-        by_domain, lengths = pair_columns(pair_files)
-        make_plots(tmp / "plots", stats, by_domain, lengths, relations=relation_counts(pair_files))
+        by_domain, lengths, relations = pair_columns(pair_files)
+        make_plots(tmp / "plots", stats, by_domain, lengths, relations)
         (tmp / "stats.json").write_bytes((shards / "stats.json").read_bytes())
         (tmp / "config.json").write_text(json.dumps(stats.get("config", {}), ensure_ascii=False, indent=2,
                                                     sort_keys=True) + "\n", encoding="utf-8")

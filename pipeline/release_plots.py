@@ -195,18 +195,18 @@ def plot_funnel(F: _Figures, funnel: list[dict[str, Any]], totals: dict[str, Any
 
 
 def make_plots(out_dir: Path, stats: dict[str, Any], by_domain_split: dict[str, dict[str, int]],
-               lengths: list[int], relations: list[dict[str, Any]] | None = None) -> list[Path]:
+               lengths: list[int], relations: list[dict[str, Any]]) -> list[Path]:
     """Write the five PNGs into `out_dir`; their paths.
 
     `relations` ({relation, count}, most frequent first) are the released
-    pairs' own counts; without them the plot shows stats.json's top relations,
+    pairs' own counts (release.pair_columns), not stats.json's top relations,
     which the relation-frequency stage counted before later stages dropped
     triples (search validation, near-duplicates).
     """
     F = _Figures(find_cjk_font())
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / name for name in PLOTS]
-    plot_relations(F, relations if relations is not None else stats.get("relations", {}).get("top", []), paths[0])
+    plot_relations(F, relations, paths[0])
     plot_triples_per_pair(F, stats.get("triples_per_pair", {}).get("counts", {}), paths[1])
     plot_domains(F, by_domain_split, paths[2])
     plot_text_lengths(F, lengths, paths[3])

@@ -192,10 +192,10 @@ def test_plots_are_png_and_a_font_without_hanzi_is_an_error(release, build, tmp_
 
     stats = json.loads((build / "stats.json").read_text(encoding="utf-8"))
     with pytest.raises(CdtpError, match="lacks glyphs"):
-        make_plots(tmp_path / "plots", stats, {"HP": {"train": 1}}, [10])
+        make_plots(tmp_path / "plots", stats, {"HP": {"train": 1}}, [10], [{"relation": "国籍", "count": 1}])
     monkeypatch.setenv("CDTP_CJK_FONT", str(tmp_path / "nofont.ttc"))
     with pytest.raises(CdtpError, match="is not a font file"):
-        make_plots(tmp_path / "plots", stats, {"HP": {"train": 1}}, [10])
+        make_plots(tmp_path / "plots", stats, {"HP": {"train": 1}}, [10], [{"relation": "国籍", "count": 1}])
 
 
 def test_release_refuses_a_damaged_build_and_a_non_empty_out(build, release, tmp_path, capsys, cjk_font):
@@ -434,7 +434,7 @@ def test_a_build_changed_after_the_fact_is_not_released(build, tmp_path, capsys,
 def test_the_relations_plot_counts_the_released_pairs(build, tmp_path):
     """stats.json's top relations are counted before search validation and near-duplicates drop
     triples; Figure 6 of a release showed relations its pairs do not hold."""
-    from pipeline.release import relation_counts
+    from pipeline.release import pair_columns
 
     files = sorted((build / "pairs").rglob("*.parquet"))
     t = pa.concat_tables([pq.read_table(f, columns=["triples"]) for f in files])
@@ -442,7 +442,7 @@ def test_the_relations_plot_counts_the_released_pairs(build, tmp_path):
     for triples in t.column("triples").to_pylist():
         for tr in triples:
             counts[tr["relation"]] = counts.get(tr["relation"], 0) + 1
-    got = relation_counts(files)
+    got = pair_columns(files)[2]
     assert {r["relation"]: r["count"] for r in got} == dict(sorted(counts.items(), key=lambda kv: -kv[1])[:20])
     assert [r["count"] for r in got] == sorted((r["count"] for r in got), reverse=True)
 

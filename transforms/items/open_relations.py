@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Iterable
 
-from transforms.items.kinds import option_type, taxon_rank
+from transforms.items.kinds import coarse, option_type, taxon_rank
 from transforms.role_cues import role_of
 from transforms.text import normalise
 
@@ -90,8 +90,6 @@ def open_relation_set(rows: Iterable[tuple[str, tuple[int, int, int, int]]], min
 # offered 淡绿色 and 橙黄色, its leaves' colours in summer and autumn, and
 # `刺槐的颜色是什么？` (灰褐色至黑褐色, its bark) 乳白色, its flowers'.
 PART_ATTRIBUTES = frozenset({"颜色", "形状", "物候期"})
-# Head types of an organism (option_kind may add a kind: `species:…`).
-_ORGANISM_TYPES = frozenset({"species"})
 
 
 def part_attribute(head_type: str | None, relation: str) -> bool:
@@ -103,4 +101,4 @@ def part_attribute(head_type: str | None, relation: str) -> bool:
     text. A relation the build finds open (open_relation_set) is skipped as open
     first, so its counts do not move; `items.skip_open_relations=false`, which
     asks the open relations to measure them, asks these too."""
-    return relation in PART_ATTRIBUTES and (head_type or "").split(":", 1)[0] in _ORGANISM_TYPES
+    return relation in PART_ATTRIBUTES and coarse(head_type or "") == "species"
