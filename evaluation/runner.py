@@ -93,7 +93,10 @@ class Journal:
 class Progress:
     """Items done, rate and errors on one terminal line (a line per 30 s when not a terminal)."""
 
-    def __init__(self, total: int, stream=sys.stderr) -> None:
+    def __init__(self, total: int, stream=None) -> None:
+        # sys.stderr read now, not at import: a stream replaced since (a test's
+        # capture, a redirected launcher) must not be written after it closed
+        stream = sys.stderr if stream is None else stream
         self.total, self.done, self.errors, self.stream = total, 0, 0, stream
         self.start = self.last = time.monotonic()
         self.tty = stream.isatty()

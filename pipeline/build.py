@@ -37,6 +37,7 @@ from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
 from pipeline.cleaning import (
+    CountWrittenRelations,
     Finalise,
     RedundantDescriptionFilter,
     RedundantTripleFilter,
@@ -62,7 +63,8 @@ STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
 # differs by `source`), so every shard's row order is fixed.
 AUDIT_KEY = ("entry_key", "kind", "triple_id", "source", "stage", "reason")
 DISCARDED_KEY = ("pair_id", "relation", "tail", "head", "stage", "reason", "entity", "source_url")
-TOP_RELATIONS_FILE = "_top_relations.json"
+TOP_RELATIONS_FILE = "_top_relations.json"  # the relation-frequency stage's counts (before its filter)
+WRITTEN_RELATIONS_FILE = "_written_relations.json"  # the relations of the written pairs' triples
 SPILL_DIR = "_spill"
 EMBED_CACHE_DIR = "embed_cache"  # kept across --overwrite: a rerun embeds nothing
 
@@ -97,6 +99,7 @@ class BuildOutputs:
     discarded_triples: Any
     top_relations: Any
     items: Any = None
+    written_relations: Any = None
 
 
 def resolve_num_shards(cfg: BuildConfig, inputs: InputFiles) -> int:
@@ -249,4 +252,9 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
             spill_dir=FileSystems.join(spill, "items_out"), **item_shards)
     top = freq["top_relations"] | "WriteTopRelations" >> beam.Map(
         _write_json, FileSystems.join(out_dir, TOP_RELATIONS_FILE))
-    return BuildOutputs(written_pairs, written_audit, written_discarded, top, written_items)
+    # stats.json's top relations (Figure 6) are those of the pairs written above, not the
+    # relation-frequency stage's, which later stages' drops leave behind (pipeline/stats.py).
+    written_relations = (pairs | "WrittenRelations" >> CountWrittenRelations(o.top_relations)
+                         | "WriteWrittenRelations" >> beam.Map(
+                             _write_json, FileSystems.join(out_dir, WRITTEN_RELATIONS_FILE)))
+    return BuildOutputs(written_pairs, written_audit, written_discarded, top, written_items, written_relations)

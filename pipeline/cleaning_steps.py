@@ -271,6 +271,11 @@ def pair_relations(pairs, synonyms) -> list[str]:
     return [normalise_relation(t["relation"], synonyms) for pair in items_of(pairs) for t in pair.get("triples") or []]
 
 
+def written_relation_names(pairs) -> list[str]:
+    """The relation of every triple of a batch of final pairs, as written to pairs/ (stats.json's top)."""
+    return [t["relation"] for pair in items_of(pairs) for t in pair.get("triples") or []]
+
+
 def relation_frequency_batch(pairs, kept_relations, synonyms) -> StepResult:
     """Drop triples of rare relations, and pairs left without triples."""
     out = StepResult()

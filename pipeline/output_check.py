@@ -12,6 +12,10 @@ empty directory, and the build used to print "5274 pairs" and exit 0. So:
   build's own funnel: rows in pairs/ equal the finalise count, rows in audit/
   equal the audited inputs, every shard is readable Parquet of the declared
   schema, stats.json is complete. Any mismatch is a CdtpError (exit 2).
+  What it found is recorded in stats.json `output_check`: per output the
+  files, the rows and the sha256 of every file (and of the T2KG ontologies),
+  so a build read again (`cdtp release`: `read_back`) is held to the very
+  bytes it wrote, not only to as many files and rows.
 
 Everything goes through Beam's FileSystems, so it checks gs:// and s3:// too.
 """
@@ -76,23 +80,55 @@ def refuse_unshared_paths(cfg, options, force: bool) -> None:
 
 @dataclass
 class WrittenOutput:
-    """What one output directory holds: files, rows, and the files that could not be read."""
+    """What one output directory holds: files, rows, each file's sha256 (by its path under the
+    directory), and the files that could not be read."""
 
     files: int = 0
     rows: int = 0
+    sha256: dict[str, str] = field(default_factory=dict)
     unreadable: list[str] = field(default_factory=list)
     wrong_schema: list[str] = field(default_factory=list)
 
 
-def list_shards(base: str) -> list[str]:
-    """Every Parquet file under `base` (recursive), sorted; [] when the directory is absent."""
+def list_shards(base: str, pattern: str = "**.parquet") -> list[str]:
+    """Every file under `base` matching `pattern` (default: Parquet, recursive), sorted; [] when absent."""
     from apache_beam.io.filesystems import FileSystems
 
     try:
-        found = FileSystems.match([FileSystems.join(base, "**.parquet")])[0].metadata_list
+        found = FileSystems.match([FileSystems.join(base, pattern)])[0].metadata_list
     except Exception:  # noqa: BLE001 - a missing directory matches nothing
         return []
     return sorted(m.path for m in found)
+
+
+HASH_BLOCK = 8 << 20  # bytes read at a time: memory stays flat whatever the shard's size
+
+
+def file_sha256(path: str) -> str:
+    """sha256 of a file's bytes, read as a stream through Beam's FileSystems (local, gs://, s3://).
+
+    Why the bytes and not the rows: another valid Parquet file of the same
+    schema and row count (a shard of another build, an edited one) has the
+    same footer counts; only its content tells it apart. The cost is one
+    sequential read of each output, about what writing it cost.
+    """
+    import hashlib
+
+    from apache_beam.io.filesystem import CompressionTypes
+    from apache_beam.io.filesystems import FileSystems
+
+    h = hashlib.sha256()
+    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as fh:
+        for block in iter(lambda: fh.read(HASH_BLOCK), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def relative(base: str, path: str) -> str:
+    """`path` under the directory `base`: the same for the staging directory the build checks and the
+    OUT it is moved to, and for a local copy of a gs:// build."""
+    prefix = base.rstrip("/") + "/"
+    return path[len(prefix):] if path.startswith(prefix) else path
 
 
 def shard_rows(path: str, schema=None) -> int:
@@ -119,11 +155,41 @@ def inspect_output(base: str, schema=None) -> WrittenOutput:
         out.files += 1
         try:
             out.rows += shard_rows(path, schema)
+            out.sha256[relative(base, path)] = file_sha256(path)
         except TypeError:
             out.wrong_schema.append(path)
         except Exception:  # noqa: BLE001 - any read failure is reported with its path
             out.unreadable.append(path)
     return out
+
+
+ONTOLOGIES = "ontologies"  # the T2KG task's Text2KGBench ontologies (pipeline/items_stage.py), JSON
+
+
+def inspect_ontologies(out_dir: str) -> dict[str, Any] | None:
+    """{files, sha256} of OUT/ontologies/*.json, or None when the build wrote none."""
+    from apache_beam.io.filesystems import FileSystems
+
+    base = FileSystems.join(out_dir, ONTOLOGIES)
+    paths = list_shards(base, "*.json")
+    if not paths:
+        return None
+    return {"files": len(paths), "sha256": {relative(base, p): file_sha256(p) for p in paths}}
+
+
+def hash_problems(name: str, found: dict[str, str], recorded: Any) -> list[str]:
+    """Each file of output `name` whose bytes are not those the build recorded (stats.json output_check);
+    [] when the build recorded no hashes (a version before them)."""
+    if not isinstance(recorded, dict):
+        return []
+    problems = [f"{name}/{rel}: its sha256 is not the one the build wrote (stats.json output_check): "
+                "the file was replaced or changed" for rel in sorted(set(found) & set(recorded))
+                if found[rel] != recorded[rel]]
+    problems += [f"{name}/{rel}: written by the build (stats.json output_check) but missing"
+                 for rel in sorted(set(recorded) - set(found))]
+    problems += [f"{name}/{rel}: not written by the build (stats.json output_check records no such file)"
+                 for rel in sorted(set(found) - set(recorded))]
+    return problems
 
 
 def expected_counts(stats: dict[str, Any]) -> dict[str, int]:
@@ -161,7 +227,7 @@ def stats_problems(stats: dict[str, Any], cfg) -> list[str]:
         problems.append(f"triples-per-pair histogram counts {hist} pairs, the funnel {pairs}")
     if pairs and not (stats.get("relations") or {}).get("top"):
         problems.append("stats.json has no top relations although pairs were kept "
-                        "(the relation-frequency summary was not found in the output directory)")
+                        "(the summary of the written pairs' relations was not found in the output directory)")
     if pairs and cfg.split.enabled and "split" not in stats:
         problems.append("stats.json has no split section although the split stage ran "
                         "(its summary was not found in the output directory)")
@@ -204,7 +270,7 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | 
         outputs.append(("items", ITEM_SCHEMA))
     for name, schema in outputs:
         seen = inspect_output(FileSystems.join(out_dir, name), schema)
-        report[name] = {"files": seen.files, "rows": seen.rows}
+        report[name] = {"files": seen.files, "rows": seen.rows, "sha256": dict(sorted(seen.sha256.items()))}
         for path in seen.unreadable:
             problems.append(f"{path} is not readable Parquet")
         for path in seen.wrong_schema:
@@ -218,6 +284,16 @@ def verify_written(out_dir: str, stats: dict[str, Any], cfg, input_bytes: int | 
             problems.append(f"{name}/ holds {seen.rows} rows in {seen.files} files, but the build wrote "
                             f"{recorded[name].get('rows')} rows in {recorded[name].get('files')} files "
                             "(stats.json output_check): a shard was removed, added or replaced")
+        elif name in recorded and not seen.unreadable and not seen.wrong_schema:
+            # as many files and rows: the same bytes? (another valid shard of as many rows is not)
+            problems += hash_problems(name, seen.sha256, recorded[name].get("sha256"))
+    # The T2KG ontologies: files the items name, so held to their bytes like the shards.
+    ontologies = inspect_ontologies(out_dir)
+    if ontologies is not None:
+        report[ONTOLOGIES] = ontologies
+    if ONTOLOGIES in recorded:
+        problems += hash_problems(ONTOLOGIES, (ontologies or {}).get("sha256", {}),
+                                  recorded[ONTOLOGIES].get("sha256"))
     if problems and read_back:  # a finished build read again (release): changed since, not lost by workers
         raise CdtpError(
             f"the build in {out_dir} no longer matches what it counted and wrote:\n  - " + "\n  - ".join(problems)

@@ -8,6 +8,7 @@
       plots/*.png          Figures 6 and 7, domains, text lengths, funnel (pipeline/release_plots.py)
       data/pairs/domain=XX/split=S/S-NNNNN-of-NNNNN.parquet
       data/items/task=T/domain=XX/split=S/...      when the build has items
+      data/ontologies/cdtp_XX.json                 the T2KG ontologies (Text2KGBench format), when built
       auxiliary/discarded_triples/...              the paper's auxiliary data
       auxiliary/audit/...                          with --include-audit
 
@@ -15,6 +16,10 @@ Why this layout: the Hive directories keep DuckDB's partition pruning, and
 naming each file after its split (`train-00000-of-00002.parquet`, Hugging
 Face's own convention) lets `datasets.load_dataset("parquet", data_dir=...)`
 find the splits without the card. The shard bytes are copied unchanged.
+The ontologies travel with the items: a T2KG item names its ontology
+(`ontology`, `cdtp_HP`), whose relations are the ones a model may extract, so
+a release of T2KG items without them could not be used (nor exported with
+`cdtp export --format text2kgbench`, which reads a release as it reads a build).
 
 A release is only made from a build whose files still match its funnel
 (pipeline/output_check.py), and it is written to a temporary folder that is
@@ -67,6 +72,27 @@ def load_build(shards: Path) -> tuple[dict[str, Any], Any]:
         raise CdtpError(f"{shards} holds no pair (its audit says why each entry was dropped); "
                         "there is nothing to release")
     return stats, cfg
+
+
+ONTOLOGIES = "ontologies"
+
+
+def check_ontologies(shards: Path) -> list[Path]:
+    """The build's ontology files, after checking that every ontology its T2KG items name is one of them."""
+    import pyarrow.parquet as pq
+
+    onto_dir = shards / ONTOLOGIES
+    have = sorted(onto_dir.glob("*.json")) if onto_dir.is_dir() else []
+    named: set[str] = set()
+    for f in sorted((shards / "items" / "task=t2kg").rglob("*.parquet")):
+        named.update(v for v in pq.ParquetFile(f).read(columns=["ontology"]).column("ontology").to_pylist() if v)
+    missing = sorted(named - {p.stem for p in have})
+    if missing:
+        raise CdtpError(f"{shards}: its T2KG items name the ontolog{'ies' if len(missing) > 1 else 'y'} "
+                        f"{', '.join(missing)}, but {onto_dir}/ holds no "
+                        f"{', '.join(m + '.json' for m in missing)}; a release without them could not be used. "
+                        "Rebuild, or restore the folder as the build left it.")
+    return have
 
 
 def copy_output(src: Path, dst: Path, split_names: bool) -> list[Path]:
@@ -123,9 +149,11 @@ def pair_columns(files: list[Path], top: int = 20) -> tuple[dict[str, dict[str, 
     most frequent relations of the pairs' triples ({relation, count}, ties by name).
 
     Why the relations are counted here, not taken from stats.json's
-    `relations.top`: the relation-frequency stage counts before search
-    validation and near-duplicates drop triples, so it showed relations the
-    release does not hold (属性 60 where the pairs keep 5).
+    `relations.top`: a build of an earlier version took that figure from the
+    relation-frequency stage, before search validation and near-duplicates
+    drop triples, so it showed relations the release does not hold (属性 60
+    where the pairs keep 5). A build of this version counts its written pairs
+    there too (pipeline/stats.py); the files released are the plot's source either way.
     """
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
@@ -162,6 +190,7 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
     check_out(shards, out, overwrite)
     out = Path(os.path.abspath(out))  # `--out .` has no name to put a partial folder beside
     stats, _cfg = load_build(shards)
+    ontologies = check_ontologies(shards)
     find_cjk_font()  # fail before copying anything when the plots cannot be drawn
     tmp, lock = _private_partial(out)
     try:
@@ -173,6 +202,11 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
             configs.update(describe_configs(tmp, "items", item_files, ITEM_SCHEMA))
             schema_versions["items"] = ITEMS_SCHEMA_VERSION
         extra = []
+        if ontologies:  # bytes unchanged, as the build wrote (and output_check hashed) them
+            (tmp / DATA / ONTOLOGIES).mkdir(parents=True)
+            for path in ontologies:
+                shutil.copyfile(path, tmp / DATA / ONTOLOGIES / path.name)
+            extra.append(f"{DATA}/{ONTOLOGIES}/")
         aux = [("discarded_triples", DISCARDED_TRIPLE_SCHEMA)] + ([("audit", AUDIT_SCHEMA)] if include_audit else [])
         for aux_name, _schema in aux:
             if copy_output(shards / aux_name, tmp / AUX / aux_name, split_names=False):
@@ -206,7 +240,7 @@ def make_release(shards: Path, out: Path, *, name: str = "CDTP-style Chinese dat
     return manifest
 
 
-def _is_release(folder: Path) -> bool:
+def is_release(folder: Path) -> bool:
     from pipeline.release_manifest import FORMAT, MANIFEST
 
     try:
@@ -231,7 +265,7 @@ def check_out(shards: Path, out: Path, overwrite: bool) -> None:
     if out.is_dir() and any(out.iterdir()):
         if not overwrite:
             raise CdtpError(f"{out} is not empty; pass --overwrite to replace it")
-        if not _is_release(out):
+        if not is_release(out):
             raise CdtpError(f"{out} holds something other than a cdtp release (no cdtp manifest.json); "
                             "--overwrite replaces only an earlier release, so it is left as it is")
 
@@ -277,7 +311,7 @@ def _move_into_place(tmp: Path, out: Path, overwrite: bool) -> None:
     """
     old = None
     if overwrite and out.is_dir() and any(out.iterdir()):
-        if not _is_release(out):
+        if not is_release(out):
             raise CdtpError(f"{out} now holds something other than a cdtp release; it is left as it is")
         old = out.with_name(f"{out.name}.old-{tmp.name.rsplit('-', 1)[-1]}")
         os.rename(out, old)

@@ -268,8 +268,12 @@ def render_card(f: ReleaseFacts) -> str:
           "- Inputs: " + ", ".join(f"`{p}`" for p in stats.get("config", {}).get("input", {}).get("patterns", []))
           + ".",
           "- Method: the CDTP paper (§3.2 cleaning, §4.1 split and subset), as implemented in cdtp."]
-    if f.extra_files:
-        L.append("- Also included: " + ", ".join(f"`{p}`" for p in f.extra_files) + ".")
+    if "data/ontologies/" in f.extra_files:
+        L.append("- T2KG ontologies: `data/ontologies/<id>.json` (Text2KGBench format, one per domain); a T2KG "
+                 "item's `ontology` names its file, whose relations are the ones to extract.")
+    others = [p for p in f.extra_files if p != "data/ontologies/"]
+    if others:
+        L.append("- Also included: " + ", ".join(f"`{p}`" for p in others) + ".")
     L += ["", "## License", "",
           f"License: `{f.license}`" + (f" ({f.license_name})" if f.license_name else "")
           + (f", see {f.license_link}" if f.license_link else "") + ". The texts and infoboxes come from "

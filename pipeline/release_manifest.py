@@ -80,8 +80,12 @@ def write_manifest(root: Path, info: dict[str, Any]) -> dict[str, Any]:
     return manifest
 
 
-def verify_release(root: Path) -> tuple[list[str], dict[str, Any] | None]:
-    """Every problem found (empty = the release is exactly what was built), and the manifest."""
+def verify_release(root: Path, only: tuple[str, ...] = ()) -> tuple[list[str], dict[str, Any] | None]:
+    """Every problem found (empty = the release is exactly what was built), and the manifest.
+
+    `only`: check just the files under these path prefixes (`data/items/`, ...), for a
+    reader of part of a release (`cdtp export`); the manifest itself is always checked.
+    """
     path = root / MANIFEST
     if not path.is_file():
         return [f"{path} is missing: not a cdtp release, or the manifest was removed"], None
@@ -102,8 +106,9 @@ def verify_release(root: Path) -> tuple[list[str], dict[str, Any] | None]:
                                             and isinstance(f.get("bytes"), int) and isinstance(f.get("sha256"), str)
                                             for f in files)):
         return problems + [f"{MANIFEST}: `files` is not a list of {{path, bytes, sha256}} entries"], None
-    listed = {f["path"]: f for f in files}
-    present = {p.relative_to(root).as_posix(): p for p in release_files(root)}
+    wanted = (lambda rel: rel.startswith(only)) if only else (lambda rel: True)  # noqa: E731
+    listed = {f["path"]: f for f in files if wanted(f["path"])}
+    present = {rel: p for p in release_files(root) if wanted(rel := p.relative_to(root).as_posix())}
     for rel in sorted(set(listed) - set(present)):
         problems.append(f"{rel}: listed in the manifest but missing")
     for rel in sorted(set(present) - set(listed)):

@@ -200,8 +200,8 @@ def make_plots(out_dir: Path, stats: dict[str, Any], by_domain_split: dict[str, 
 
     `relations` ({relation, count}, most frequent first) are the released
     pairs' own counts (release.pair_columns), not stats.json's top relations,
-    which the relation-frequency stage counted before later stages dropped
-    triples (search validation, near-duplicates).
+    which a build of an earlier version took from the relation-frequency stage,
+    before later stages dropped triples (search validation, near-duplicates).
     """
     F = _Figures(find_cjk_font())
     out_dir.mkdir(parents=True, exist_ok=True)

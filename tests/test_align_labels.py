@@ -89,11 +89,15 @@ def test_tune_part(labelled):
 # 0.871 / 0.982 / 12.0%, and 0.871 / 0.989 / 11.9% after session 19's rules.
 # Round 25, 240 more, was labelled in session 19 after its rules and scored
 # once: 0.846 / 0.998 / 14.4% (654 kept, 561 stated); rounds 23-25 together
-# 0.862 / 0.992 / 12.7%.
+# 0.862 / 0.992 / 12.7%. Round 26, 90 Song poets (a new domain), was labelled
+# twice in session 38 before the aligner ran on it; blind, its held-out half
+# scored 0.900 / 0.770 / 9.5% (241 kept, 283 stated), and 0.932 / 0.922 / 6.5%
+# after the rules written from its tune half alone.
 HELD_OUT_FLOORS = {
     "kdconv": (0.89, 0.78, 0.09),       # round 18, travel sights: 0.895 / 0.788 / 8.8% (57 kept, 66 stated)
     "plant": (0.99, 0.99, 0.005),       # round 20, plants: 0.994 / 0.995 / 0.4% (817 kept, 818 stated)
     "duie-line": (0.86, 0.99, 0.128),   # rounds 23-25, DuIE lines: 0.862 / 0.992 / 12.7% (1,948 kept, 1,714 stated)
+    "poet": (0.93, 0.92, 0.065),        # round 26, Song poets' held-out half: 0.932 / 0.922 / 6.5% (279 kept, 283 stated)
 }
 
 
@@ -101,7 +105,7 @@ def test_held_out_part(labelled):
     """The measurement. The issue's targets are 0.97 / 0.95 / 0.02; the
     floors are what the aligner reached on text it was not tuned on, round
     by round (docs/alignment.md), so a regression fails here. The whole
-    part misses the targets (0.901 / 0.988 / 9.1% with rounds 23-25): the DuIE
+    part misses the targets (0.906 / 0.981 / 8.8% with rounds 23-26): the DuIE
     rounds keep what DuIE's annotators read as said and our rules do not,
     and the travel round misses all three, by far."""
     labels, entries = labelled

@@ -153,8 +153,81 @@ def test_a_build_of_an_empty_input_reads_back(tmp_path, capsys):
     out = tmp_path / "out"
     assert main(["build", "--input", str(tmp_path / "empty.jsonl"), "--out", str(out), "--runner", "DirectRunner"]) == 0
     record = json.loads((out / "stats.json").read_text(encoding="utf-8"))["output_check"]
-    assert record["pairs"] == {"files": 1, "rows": 0} and record["audit"] == {"files": 1, "rows": 0}
+    assert {k: record["pairs"][k] for k in ("files", "rows")} == {"files": 1, "rows": 0}
+    assert {k: record["audit"][k] for k in ("files", "rows")} == {"files": 1, "rows": 0}
     capsys.readouterr()
     for view in ("pairs", "audit", "discarded_triples"):
         assert main(["query", str(out), f"SELECT count(*) AS n FROM {view}", "--format", "csv"]) == 0
         assert capsys.readouterr().out.split() == ["n", "0"]
+
+
+def _relation_counts(base: Path) -> dict[str, int]:
+    import pyarrow.parquet as pq
+
+    counts: dict[str, int] = {}
+    for f in sorted(base.rglob("*.parquet")):
+        for triples in pq.ParquetFile(f).read(columns=["triples"]).column("triples").to_pylist():
+            for t in triples:
+                counts[t["relation"]] = counts.get(t["relation"], 0) + 1
+    return counts
+
+
+def test_stats_top_relations_are_those_of_the_written_pairs(built):
+    """stats.json `relations.top` was counted by the relation-frequency stage, before near-duplicates
+    (here) or search validation dropped pairs and triples: it said 中文名 12 where pairs/ holds 4."""
+    stats = json.loads((built / "stats.json").read_text(encoding="utf-8"))
+    counts = _relation_counts(built / "pairs")
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[: stats["config"]["output"]["top_relations"]]
+    assert stats["relations"]["top"] == [{"relation": r, "count": n} for r, n in ranked]
+    assert stats["relations"]["distinct"] == len(counts)
+    assert sum(counts.values()) == stats["totals"]["triple"]["kept"]
+    # The stage's own counts keep their honest name: what the frequency filter decided on.
+    early = stats["relations"]["top_after_cleaning"]
+    assert early[0]["relation"] == "中文名" and early[0]["count"] > counts["中文名"]
+    assert stats["relations"]["distinct_after_cleaning"] >= stats["relations"]["kept"] >= len(counts)
+
+
+def _rewrite_same_rows(path: Path) -> None:
+    """Replace a pairs shard with valid Parquet of the same schema and row count, other content."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    t = pq.ParquetFile(path).read()
+    assert t.num_rows >= 1
+    i = t.schema.get_field_index("text")
+    texts = t.column("text").to_pylist()
+    texts[0] = texts[0] + "（已改）"
+    pq.write_table(t.set_column(i, t.schema.field(i), pa.array(texts, t.schema.field(i).type)), path)
+
+
+def test_read_back_compares_each_files_content_hash(built, tmp_path):
+    """output_check recorded files and rows only: a shard replaced by other valid Parquet of the same
+    rows passed read_back (so `cdtp release` shipped it); an edited ontology was not checked at all."""
+    import hashlib
+
+    import pyarrow.parquet as pq
+
+    out, stats, cfg = _copy(built, tmp_path)
+    record = stats["output_check"]
+    for name in ("pairs", "audit", "discarded_triples", "items"):
+        base = out / name
+        assert record[name]["sha256"] == {p.relative_to(base).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                                          for p in sorted(base.rglob("*.parquet"))}, name
+    ontologies = sorted((out / "ontologies").glob("*.json"))
+    assert ontologies and record["ontologies"] == {
+        "files": len(ontologies), "sha256": {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in ontologies}}
+    assert verify_written(str(out), stats, cfg, read_back=True)["pairs"] == record["pairs"]
+    victim = next(p for p in sorted((out / "pairs").rglob("*.parquet")) if pq.read_metadata(p).num_rows)
+    _rewrite_same_rows(victim)
+    with pytest.raises(CdtpError) as exc:
+        verify_written(str(out), stats, cfg, read_back=True)
+    rel = victim.relative_to(out / "pairs").as_posix()
+    assert f"pairs/{rel}" in str(exc.value) and "sha256" in str(exc.value)
+    out2, stats2, cfg2 = _copy(built, tmp_path / "2")
+    onto = sorted((out2 / "ontologies").glob("*.json"))[0]
+    onto.write_bytes(onto.read_bytes().replace(b'"relations"', b'"relations" ', 1))
+    with pytest.raises(CdtpError, match=rf"ontologies/{onto.name}.*sha256"):
+        verify_written(str(out2), stats2, cfg2, read_back=True)
+    (out2 / "ontologies" / onto.name).unlink()
+    with pytest.raises(CdtpError, match=rf"ontologies/{onto.name}"):
+        verify_written(str(out2), stats2, cfg2, read_back=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from transforms.corpora import duie_pages_to_raw_entries, landscape_to_raw_entries
+from transforms.corpora import duie_pages_to_raw_entries, landscape_to_raw_entries, song_poet_to_raw_entries
 
 
 def _spo(subject, predicate, obj):
@@ -65,3 +65,25 @@ def test_a_duie_line_page_is_a_subject_named_on_one_line_only(tmp_path):
     assert page["summary"] == "《活着》的导演是张艺谋，主角由葛优、巩俐出演。"
     assert [(c["name"], c["value"]) for c in page["infobox"]] == [("导演", "张艺谋"), ("主演", "葛优"), ("主演", "巩俐")]
     assert [p["url"] for p in duie_pages_to_raw_entries(path)] == ["duie://红高粱"]
+
+
+def test_a_poet_page_is_the_biography_and_the_projects_own_infobox(tmp_path):
+    authors = tmp_path / "author.song.json"
+    authors.write_text(json.dumps([
+        {"name": "陆游", "description": "--(1125-1210) 字务观，号放翁，越州山阴人。南宋诗人。"},
+        {"name": "晏殊", "description": "北宋词人，抚州临川人。"},              # no infobox row: no page
+        {"name": "王观", "description": "北宋词人。"},                          # a name two poets share:
+        {"name": "王观", "description": "另一位同名词人。"},                    # neither is a page
+        {"name": "辛弃疾", "description": "  "},                               # no biography: no page
+    ], ensure_ascii=False), encoding="utf-8")
+    boxes = _write(tmp_path, [
+        {"name": "陆游", "cells": [["字", "务观"], ["号", "放翁"], ["出生日期", "1125年"]]},
+        {"name": "王观", "cells": [["字", "通叟"]]},
+        {"name": "辛弃疾", "cells": [["字", "幼安"]]},
+    ])
+    pages = song_poet_to_raw_entries(authors, boxes)
+    assert [p["url"] for p in pages] == ["poet://song/陆游"]
+    page = pages[0]
+    assert page["source"] == "poet" and page["title"] == "陆游"
+    assert page["summary"] == "(1125-1210) 字务观，号放翁，越州山阴人。南宋诗人。"  # the leading `--` dropped
+    assert [(c["name"], c["value"]) for c in page["infobox"]] == [("字", "务观"), ("号", "放翁"), ("出生日期", "1125年")]

@@ -232,6 +232,35 @@ def test_texts_of_one_hash_are_told_apart_by_the_text(tmp_path, monkeypatch):
     assert [index.get(t) for t in asked] == index.rows(asked)
 
 
+@pytest.mark.parametrize("text_hash", [hash, lambda t: 0, lambda t: len(t) % 2], ids=["hash", "one", "by-length"])
+def test_the_cache_gives_each_text_the_first_file_and_row_that_hold_it(tmp_path, monkeypatch, text_hash):
+    """_locate matches every cache file against all the texts by their hashes;
+    whatever the hash (Python's, one for all, or two for all), a text gets the
+    first file that holds it (files in name order), the first row of that file,
+    and -1 when no file holds it; a rerun's vector file takes those vectors."""
+    from pipeline import items_embed
+
+    monkeypatch.setattr(items_embed, "_text_hash", text_hash)
+    folder = tmp_path / "cache" / "hashed"
+    folder.mkdir(parents=True)
+    files = {"a": ["北京", "上海", "天津市"], "b": ["上海", "广州", "北京"], "c": ["深圳", "广州", "深圳", "重庆"]}
+    for name, held in files.items():  # each vector: its file's number and row
+        vectors = np.array([[ord(name), row] for row in range(len(held))], np.float32)
+        items_embed._write_table(str(folder / f"cache-{name}.arrow"), held, vectors)
+    texts = sorted(["北京", "上海", "广州", "深圳", "重庆", "天津", "天津市", "无"])
+    paths = items_embed._cache_files(str(folder))
+    where_file, where_row = items_embed._locate(texts, paths, {})
+    expected = [next(((f, held.index(t)) for f, held in enumerate(files.values()) if t in held), (-1, 0))
+                for t in texts]
+    assert list(zip(where_file.tolist(), where_row.tolist())) == expected
+    assert dict(zip(texts, where_file.tolist()))["上海"] == 0 and dict(zip(texts, where_row.tolist()))["深圳"] == 0
+    known = [t for t in texts if t not in ("天津", "无")]
+    index, matrix = read_vectors(items_embed.write_run_vectors(known, "hashed", str(tmp_path / "cache"),
+                                                               str(tmp_path / "run.arrow")))
+    assert [tuple(matrix[index[t]]) for t in known] == [(ord("abc"[f]), row) for (f, row), t in zip(expected, texts)
+                                                        if t in known]
+
+
 def test_a_file_in_the_cache_that_is_no_vector_file_is_named(tmp_path):
     from pipeline.errors import CdtpError
 

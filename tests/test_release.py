@@ -61,6 +61,19 @@ def release(build, cjk_font, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.fixture(scope="module")
+def t2kg_build(shared_data, tmp_path_factory) -> Path:
+    """A build with T2KG items (the fixture entries give none): 150 generated entries of the real corpora."""
+    from benchmarks.raw_corpus import generate, write_jsonl
+
+    base = tmp_path_factory.mktemp("t2kg")
+    write_jsonl(generate(shared_data, 150), base / "raw", shards=1)
+    out = base / "out"
+    assert main(["build", "--input", str(base / "raw" / "raw-*.jsonl"), "--out", str(out), "--num-shards", "2",
+                 "--runner", "DirectRunner"]) == 0
+    return out
+
+
 @pytest.fixture()
 def hf_offline(tmp_path, monkeypatch):
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
@@ -257,6 +270,10 @@ def test_items_become_one_config_per_task_and_domain(build, tmp_path, hf_offline
     recorded = stats["output_check"].setdefault("items", {"files": 0, "rows": 0})
     recorded["files"] += 1
     recorded["rows"] += 2
+    import hashlib
+
+    recorded.setdefault("sha256", {})["task=qa/domain=HP/split=train/part-00000-of-00001.parquet"] = hashlib.sha256(
+        (part / "part-00000-of-00001.parquet").read_bytes()).hexdigest()
     (copy / "stats.json").write_text(json.dumps(stats), encoding="utf-8")
     assert main(["release", "--shards", str(copy), "--out", str(out)]) == 0
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
@@ -408,10 +425,12 @@ def test_two_releases_into_one_folder_never_mix(build, tmp_path, monkeypatch, ca
     ("discarded_triples", "discarded_triples/ holds 0 rows in 0 files, but the build wrote"),
     ("output_check", "pairs/ holds .* but the build wrote 1 rows"),
     ("totals", "a section has the wrong type"),
+    ("replaced", r"pairs/domain=.*\.parquet: its sha256 is not the one the build wrote"),
 ])
 def test_a_build_changed_after_the_fact_is_not_released(build, tmp_path, capsys, cjk_font, damage, message):
     """A whole output folder removed (items/, discarded_triples/) was released without it, exit 0; an
-    edited output_check was not compared; a stats section of the wrong type was a traceback."""
+    edited output_check was not compared; a stats section of the wrong type was a traceback; a shard
+    replaced by other Parquet of the same rows was released (output_check held no content hash)."""
     copy = tmp_path / "b"
     shutil.copytree(build, copy)
     stats = json.loads((copy / "stats.json").read_text(encoding="utf-8"))
@@ -420,6 +439,13 @@ def test_a_build_changed_after_the_fact_is_not_released(build, tmp_path, capsys,
         shutil.rmtree(copy / damage)
     elif damage == "output_check":
         stats["output_check"]["pairs"]["rows"] = 1
+    elif damage == "replaced":  # other valid Parquet of the same schema and rows: files and rows agree
+        victim = next(p for p in sorted((copy / "pairs").rglob("*.parquet")) if pq.read_metadata(p).num_rows)
+        t = pq.ParquetFile(victim).read()
+        i = t.schema.get_field_index("text")
+        texts = t.column("text").to_pylist()
+        texts[0] += "（已改）"
+        pq.write_table(t.set_column(i, t.schema.field(i), pa.array(texts, t.schema.field(i).type)), victim)
     else:
         stats["totals"] = "x"
     (copy / "stats.json").write_text(json.dumps(stats, ensure_ascii=False), encoding="utf-8")
@@ -432,7 +458,7 @@ def test_a_build_changed_after_the_fact_is_not_released(build, tmp_path, capsys,
 
 
 def test_the_relations_plot_counts_the_released_pairs(build, tmp_path):
-    """stats.json's top relations are counted before search validation and near-duplicates drop
+    """stats.json's top relations were counted before search validation and near-duplicates drop
     triples; Figure 6 of a release showed relations its pairs do not hold."""
     from pipeline.release import pair_columns
 
@@ -464,3 +490,69 @@ def test_an_object_store_path_is_named_as_such(build, tmp_path, capsys, monkeypa
     err = capsys.readouterr().err
     assert f"{flag} gs://bucket/cdtp: a release is made from and into local folders" in err
     assert not (tmp_path / "R").exists() and not Path("gs:").exists()
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_a_release_carries_the_ontologies_of_its_t2kg_items(t2kg_build, tmp_path, capsys, cjk_font):
+    """The build writes ontologies/ for the T2KG task, the release shipped none: its T2KG items named
+    ontologies nobody could read, and `cdtp export --format text2kgbench` worked from a build only."""
+    build, release = t2kg_build, tmp_path / "R"
+    assert main(["release", "--shards", str(build), "--out", str(release)]) == 0
+    t2kg = sorted((build / "items" / "task=t2kg").rglob("*.parquet"))
+    ids = {i for f in t2kg for i in pq.ParquetFile(f).read(columns=["ontology"]).column("ontology").to_pylist()}
+    assert ids, "the fixture build has T2KG items"
+    shipped = release / "data" / "ontologies"
+    assert {p.stem for p in shipped.glob("*.json")} == {p.stem for p in (build / "ontologies").glob("*.json")} >= ids
+    for p in shipped.glob("*.json"):
+        assert p.read_bytes() == (build / "ontologies" / p.name).read_bytes()
+    manifest = json.loads((release / "manifest.json").read_text(encoding="utf-8"))
+    listed = {f["path"]: f for f in manifest["files"]}
+    for p in shipped.glob("*.json"):
+        assert len(listed[f"data/ontologies/{p.name}"]["sha256"]) == 64
+    card = (release / "README.md").read_text(encoding="utf-8")
+    assert "`data/ontologies/<id>.json`" in card
+    # Both export formats give from the release what they give from the build.
+    for fmt in ("text2kgbench", "cdtp"):
+        assert main(["export", "--shards", str(build), "--format", fmt, "--out", str(tmp_path / f"b-{fmt}")]) == 0
+        assert main(["export", "--shards", str(release), "--format", fmt, "--out", str(tmp_path / f"r-{fmt}")]) == 0
+        got, want = _tree(tmp_path / f"r-{fmt}"), _tree(tmp_path / f"b-{fmt}")
+        assert got == want and got, fmt
+    assert any(k.startswith("ontologies/") for k in _tree(tmp_path / "r-text2kgbench"))
+    # A release whose ontology changed is not exported, and `verify` names the file.
+    copy = tmp_path / "R2"
+    shutil.copytree(release, copy)
+    victim = sorted((copy / "data" / "ontologies").glob("*.json"))[0]
+    victim.write_bytes(victim.read_bytes() + b" ")
+    capsys.readouterr()
+    assert main(["export", "--shards", str(copy), "--format", "text2kgbench", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert f"data/ontologies/{victim.name}" in err and "sha256" in err
+    assert not (tmp_path / "x").exists()
+    assert main(["release", "verify", str(copy)]) == 2
+    # ... nor a build whose ontology is not the one it wrote (stats.json output_check)
+    bcopy = tmp_path / "b2"
+    shutil.copytree(build, bcopy)
+    (bcopy / "ontologies" / victim.name).write_bytes((build / "ontologies" / victim.name).read_bytes() + b" ")
+    capsys.readouterr()
+    assert main(["export", "--shards", str(bcopy), "--format", "text2kgbench", "--out", str(tmp_path / "y")]) == 2
+    err = capsys.readouterr().err
+    assert f"ontologies/{victim.name}" in err and "sha256" in err and not (tmp_path / "y").exists()
+
+
+def test_a_build_whose_t2kg_items_name_a_missing_ontology_is_not_released(t2kg_build, tmp_path, capsys, cjk_font):
+    """Released without it, a T2KG item names an ontology the release does not hold."""
+    copy = tmp_path / "b"
+    shutil.copytree(t2kg_build, copy)
+    t2kg = sorted((copy / "items" / "task=t2kg").rglob("*.parquet"))
+    name = pq.ParquetFile(t2kg[0]).read(columns=["ontology"]).column("ontology")[0].as_py()
+    (copy / "ontologies" / f"{name}.json").unlink()
+    stats = json.loads((copy / "stats.json").read_text(encoding="utf-8"))
+    stats["output_check"].pop("ontologies", None)  # as a build of a version that recorded none
+    (copy / "stats.json").write_text(json.dumps(stats, ensure_ascii=False), encoding="utf-8")
+    assert main(["release", "--shards", str(copy), "--out", str(tmp_path / "R")]) == 2
+    err = capsys.readouterr().err
+    assert name in err and "ontologies/" in err
+    assert not (tmp_path / "R").exists()

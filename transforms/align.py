@@ -61,7 +61,8 @@ from transforms.modifiers import modified_mention
 from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import entry_lexicon, word_fit
 from transforms.other_roles import (
-    NEARBY_RELATIONS, SONG_CREDITS, address_of_another, is_award_relation, nominated, singer_header,
+    NEARBY_RELATIONS, SONG_CREDITS, address_of_another, courtesy_name_off, is_award_relation, nominated,
+    residence_not_birth, singer_header,
 )
 from transforms.text import boundary_ok, normalise
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
@@ -358,6 +359,11 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
             if cfg.roles and name_like and titled(text, s, e) and not work_value(value, relation):
                 # `《陈奕迅》是…专辑`: a title in 《》 names a work, not a person or place
                 other_role.append(f"{text[s:e]}@{s} (《》)")
+                continue
+            elsewhere = (courtesy_name_off(text, s, e, relation) or residence_not_birth(text, s, relation)
+                         if cfg.roles and relation else None)
+            if elsewhere:
+                other_role.append(f"{text[s:e]}@{s} ({elsewhere})")
                 continue
             if not cfg.roles or ctx is None or ctx.cues is None or not relation:
                 if fit != "in_name":

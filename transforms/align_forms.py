@@ -72,6 +72,9 @@ def demonym_spans(value: str, text: str) -> list[tuple[int, int]]:
     return out
 
 
+_CLOSING_NOTE = re.compile(r"[（(][^（）()]*[)）]\s*$")
+
+
 def place_spans(value: str, text: str, relation: str = "", subject: str | None = None) -> list[tuple[int, int]]:
     """The most specific part of the place (place_cores), with the admin
     suffix the text gives it (`西安市` for 陕西西安), or its short name
@@ -80,6 +83,8 @@ def place_spans(value: str, text: str, relation: str = "", subject: str | None =
     address's end)."""
     if relation in ADDRESS_RELATIONS:
         return address_spans(value, text, subject)
+    # `饶州鄱阳（今江西鄱阳）`: a closing note of today's name only locates the place
+    value = _CLOSING_NOTE.sub("", value).strip() or value
     # A place of one unit is its own core (`北京` is named by `北京市海淀区`).
     for core in core_forms(value, place_cores(value) or (value.strip(),)):
         out = core_spans(core, text)
@@ -352,8 +357,13 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
     return out
 
 
-_LIFE_DATE = r"(\d{3,4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?)"
-_LIFESPAN = re.compile(r"\s*[（(](?:[^（）()，,]{1,40}[，,]\s*){0,2}" + _LIFE_DATE + r"\s*年?\s*[—–\-~～－至]+\s*" + _LIFE_DATE + r"?\s*年?\s*[）)]")
+_LIFE_DATE = r"\d{3,4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?"
+# `（1037—1101）`, `(？－约 1053)`: an unknown date is `？`, an estimate `约`
+# (kept apart: `约1053` states only a cell that says `约` too).
+_LIFESPAN = re.compile(r"\s*[：:]?\s*[（(](?:[^（）()，,]{1,40}[，,]\s*){0,2}"
+                       r"(?:(?P<about1>约\s*)?(?P<born>" + _LIFE_DATE + r")|[？?])"
+                       r"\s*年?\s*[—–\-~～－―至]+\s*"
+                       r"(?:(?P<about2>约\s*)?(?P<died>" + _LIFE_DATE + r")|[？?])?\s*年?\s*[）)]")
 
 
 # A year before 1000 (杜牧, 803–852): no date elsewhere, as `300年` is as often a
@@ -369,21 +379,25 @@ def _life_date(value: str) -> tuple[int, int | None, int | None] | None:
 
 
 def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tuple[int, int]]:
-    """Birth or death date in the brackets right after the entity's name."""
+    """Birth or death date in the brackets right after the entity's name
+    (`苏轼（1037—1101）`, `苏轼：(1037-1101)`), or opening the text: a
+    biography that begins with a lifespan (`(1090－1139) 字去非…`) begins
+    with its subject's."""
     if relation in BIRTH_RELATIONS:
-        group = 1
+        group, about = "born", "about1"
     elif relation in DEATH_RELATIONS:
-        group = 2
+        group, about = "died", "about2"
     else:
         return []
-    vd = _life_date(value)
+    approx = value.lstrip().startswith("约")
+    vd = _life_date(value.lstrip().removeprefix("约").lstrip())
     if vd is None or not entity:
         return []
     i = text.find(entity)
-    if i == -1:
-        return []
-    m = _LIFESPAN.match(text, i + len(entity))
-    if m is None or m.group(group) is None:
+    m = _LIFESPAN.match(text, i + len(entity)) if i != -1 else None
+    if m is None:
+        m = _LIFESPAN.match(text)
+    if m is None or m.group(group) is None or bool(m.group(about)) != approx:
         return []
     td = _life_date(m.group(group).replace(".", "-") if "." in m.group(group) else m.group(group))
     if td is not None and dates_compatible(vd, td, False):

@@ -37,7 +37,7 @@ MAX_STORED_TAIL = 12
 # The corpus sources of ../shared/data: source -> the corpora its pages come from
 # (transforms.corpora.DATA_FOLDER_CORPORA, read only when a label names the source).
 _CORPUS_PAGES = {"kdconv": ("kdconv", "kdconv-travel"), "plant": ("plant",), "duie": ("duie",),
-                 "duie-line": ("duie-line",)}
+                 "duie-line": ("duie-line",), "poet": ("poet",)}
 # The sources a row may name (docs/alignment.md): Baike pages are parsed from
 # their HTML, the corpora rebuilt as above, `raw` pages come with the labels
 # (`--entries`).

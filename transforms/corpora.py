@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -243,6 +243,29 @@ def _duie_object(obj) -> str | None:
     return obj.get("@value") if isinstance(obj, dict) else None
 
 
+# Infobox rows of the Song poets of the labelled set: our own facts, written
+# from the poets' names alone before their biographies were read (the
+# biographies carry no triples of their own).
+POET_INFOBOXES = Path(__file__).resolve().parents[1] / "tests" / "data" / "song_poet_infoboxes.jsonl"
+
+
+def song_poet_to_raw_entries(path: str | Path, infoboxes: str | Path = POET_INFOBOXES) -> list[dict]:
+    """Raw entries of Song-dynasty poets at `poet://song/<name>`: the text is
+    the poet's biography in chinese-poetry's `author.song.json` (its leading
+    `--` dropped), the cells the poet's rows in `infoboxes`. So, as on a Baike
+    page, a cell is stated by the text or not, and a person's facts meet a
+    classical biography's style (`字子瞻`, `眉州眉山人`, `苏洵子`), which no
+    other labelled page has. A poet without a biography or a row is left out."""
+    rows = {r["name"]: r["cells"] for r in _read_jsonl(Path(infoboxes))} if Path(infoboxes).exists() else {}
+    with open(path, encoding="utf-8") as fh:
+        authors = json.load(fh)
+    once = {n for n, k in Counter(a.get("name") for a in authors).items() if k == 1}  # a shared name is two poets
+    return [_corpus_entry(f"poet://song/{a['name']}", a["name"], (a.get("description") or "").strip().lstrip("-"),
+                          [tuple(c) for c in rows[a["name"]]], "人物", source="poet")
+            for a in authors if rows.get(a.get("name")) and (a.get("description") or "").strip()
+            and a["name"] in once]
+
+
 # The corpora of the data folder as pages (raw entries): name -> (reader, its file under the folder).
 # The labelled sets name their pages by these (transforms/align_labels.py, `cdtp items distractors`).
 DATA_FOLDER_CORPORA = {
@@ -251,6 +274,7 @@ DATA_FOLDER_CORPORA = {
     "plant": (landscape_to_raw_entries, "landscape-plant/dev.jsonl"),
     "duie": (duie_pages_to_raw_entries, "duie/train.jsonl"),
     "duie-line": (duie_line_pages_to_raw_entries, "duie/train.jsonl"),
+    "poet": (song_poet_to_raw_entries, "npm/chinese-poetry/dist/songci/author.song.json"),
 }
 
 

@@ -318,3 +318,44 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     if any(len(set(head) & set(n)) >= 2 for n in own_names):
         return None  # `普渡寺大殿` of 普度寺: a part of the entity, named after it
     return head
+
+
+# A courtesy name (字) or an art name (号) is given right after its word
+# (`字子高`, `自号赤城居士`, `号鹿门居士、襄阳漫士`): the same characters
+# elsewhere are a place, a book or the head of a longer name (`具茨山下`,
+# `《东堂词》`, `双溪` of `号双溪居士`), never the poet's name.
+_COURTESY_WORD = {"字": re.compile(r"(?:初|一|又|原|本)?字$"),
+                  "号": re.compile(r"(?:自|又|晚|别|亦|初|一|道|法)?号$")}
+_COURTESY_ITEMS = re.compile(r"(?:[^、，,。；;（）()\s字号]+、)*$")
+_COURTESY_END = frozenset("，,。；;、（）() ")
+
+
+def courtesy_name_off(text: str, s: int, e: int, relation: str) -> str | None:
+    """Why the mention text[s:e] is no `字` or `号` of the entity, or None: it
+    must follow its word (or an item of the list after it) and end where
+    the name ends."""
+    word = _COURTESY_WORD.get(relation)
+    if word is None:
+        return None
+    if e < len(text) and text[e] not in _COURTESY_END:
+        return f"the head of a longer name {text[s:e + 2]}…"
+    before = text[max(0, s - 24):s]
+    items = _COURTESY_ITEMS.search(before)
+    if not word.search(before, 0, items.start()):
+        return f"not after {relation}"
+    return None
+
+
+# Where a person lived or moved to, or another account of their origin, is
+# no birthplace: `徙居襄阳`, `家宋城`, `后定居润州`, `一云临海人` (docs/alignment.md,
+# Song poets: "a place the poet lived, served or died in is not a birthplace").
+BIRTHPLACE_RELATIONS = frozenset({"出生地", "籍贯"})
+_RESIDENCE_BEFORE = re.compile(r"(?:徙居|寓居|侨居|迁居|定居|移居|隐居|居于|家于|(?:^|[，,。；;、\s])家|一云|一说|一作)\s*$")
+
+
+def residence_not_birth(text: str, s: int, relation: str) -> str | None:
+    """Why the place at text[s:] is where the entity lived, not where it was born, or None."""
+    if relation not in BIRTHPLACE_RELATIONS:
+        return None
+    m = _RESIDENCE_BEFORE.search(text, max(0, s - 4), s)
+    return f"lived there: {m.group(0).strip('，,。；;、 ')}" if m else None

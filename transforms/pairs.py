@@ -371,8 +371,14 @@ def unit_name(title: str) -> str | None:
     return m.group(1) if m and len(m.group(1)) >= 4 else None
 
 
-def entity_names(raw: dict) -> tuple[str, ...]:
-    """The entity's own names: title plus 中文名/外文名/简称/别名... values,
+# The forms of the entity's one name (its abbreviation, its foreign name), as
+# against its other names (a 别名, a poet's 号 `涑水先生`): `北大` names 北京大学,
+# `涑水先生` does not name 司马光 (docs/alignment.md, rules 1 and 6).
+NAME_FORM_RELATIONS = frozenset({"中文名", "外文名", "英文名", "简称", "中文名称", "外文名称", "英文名称", "全称"})
+
+
+def entity_names(raw: dict, relations: frozenset[str] = ENTITY_NAME_RELATIONS) -> tuple[str, ...]:
+    """The entity's own names: title plus the values of `relations` (中文名/外文名/简称/别名...),
     and the unit's part of a title named after its parent (unit_name)."""
     title = raw.get("title") or ""
     names = [title]
@@ -380,7 +386,7 @@ def entity_names(raw: dict) -> tuple[str, ...]:
     if unit:
         names.append(unit)
     for item in raw.get("infobox") or []:
-        if clean_relation_name(item.get("name") or "") in ENTITY_NAME_RELATIONS:
+        if clean_relation_name(item.get("name") or "") in relations:
             for v in re.split(r"[、,，;；/]", item.get("value") or ""):
                 v = v.strip()
                 if v and v not in names:

@@ -23,7 +23,7 @@ from typing import Any
 
 from transforms.align import AlignConfig, align_context, align_triple, find_quantities
 from transforms.cells import PairConfig
-from transforms.pairs import entity_names, pair_with_aliases
+from transforms.pairs import NAME_FORM_RELATIONS, entity_names, pair_with_aliases
 from transforms.relations import normalise_relation
 from transforms.text import SENTENCE_END, normalise
 from transforms.coverage import coverage
@@ -164,8 +164,6 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
         reason = "empty_text"
         return CleanResult(None, [(t, f"pair_dropped:{reason}", "the entry has no summary text") for t in triples],
                            reason, f"no summary text; {len(triples)} triples", pid)
-    # The entity's other names (简称, 外文名, ...) support a triple whose value
-    # is the entity's own name (中文名 = title): the text may use any of them.
     if cfg.max_text_length and len(text) > cfg.max_text_length:
         reason = "text_too_long"
         return CleanResult(None, [(t, f"pair_dropped:{reason}", "") for t in triples], reason,
@@ -174,7 +172,11 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
         reason = "too_many_triples"
         return CleanResult(None, [(t, f"pair_dropped:{reason}", "") for t in triples], reason,
                            f"the entry has {len(triples)} triples (limit {cfg.max_triples})", pid)
-    names = None
+    # A value that is the entity's title (中文名 = title) is named by a form of
+    # that name (its 简称, its 外文名, a unit's part of a title named after its
+    # parent), not by its other names (rules 1 and 6 of docs/alignment.md: a
+    # poet's `号` in the text, `涑水先生`, is no mention of `中文名 司马光`).
+    title_names = None
     ntitle = normalise(pair["entity"])
     kept: list[dict] = []
     dropped: list[tuple[dict, str, str]] = []
@@ -193,9 +195,9 @@ def clean_entry(raw: dict, cfg: CleaningConfig | None = None,
             continue
         seen.add(key)
         if ntitle and ntail == ntitle:
-            if names is None:
-                names = entity_names(raw)
-            al = (*al, *[n for n in names if n != tail])
+            if title_names is None:
+                title_names = entity_names(raw, NAME_FORM_RELATIONS)
+            al = (*al, *[n for n in title_names if n != tail])
         hit, why = align_triple(tail, text, al, cfg.align, t["relation"], ctx)
         if hit is None:
             if not why and levels is None:

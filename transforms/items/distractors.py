@@ -106,20 +106,33 @@ def identity(text: str, place: bool = False) -> str:
 _FORM_MARKS = (("dot", re.compile("[·•・]")), ("bracket", re.compile("[（(]")))
 
 
-def form_marks(text: str) -> frozenset[str]:
+def is_title(text: str, typed: str | None) -> bool:
+    """Whether an option is a work's title: by its type (`work:<kind>`) or its 《》."""
+    return coarse(typed or "") == "work" or text.strip().startswith("《")
+
+
+def form_marks(text: str, title: bool = False) -> frozenset[str]:
     """The marks of `text`'s form (`dot`, `latin`, `bracket`): the answer the
-    only option with one (the one ·-name among Chinese names) is found unread."""
-    marks = {name for name, rx in _FORM_MARKS if rx.search(text)}
+    only option with one (the one ·-name among Chinese names) is found unread.
+
+    In a title (`title`: is_title) a dot is no mark: it joins a 词牌 and its
+    title (`花心动·柳`), a book and its part (`哲学全书·第一部分·逻辑学`) or a
+    title and its subtitle (`西游·降魔篇`) as often as it writes a foreign name
+    (`安妮·霍尔`), so a title with one is no foreign name among Chinese ones.
+    With the mark, a dotted title was asked only beside another (the one dotted
+    option of a title question was never the answer) and dotted titles came
+    first (the anime film 异邦人·无皇刃谭 among the works of 李毓秀)."""
+    marks = {name for name, rx in _FORM_MARKS if rx.search(text) and not (title and name == "dot")}
     if script(text) == "cjk" and any("a" <= ch.lower() <= "z" for ch in text):
         marks.add("latin")
     return frozenset(marks)
 
 
-def alone_in_form(gold: str, distractors: list[str]) -> str | None:
-    """A mark of the gold's form no distractor has (the first by name),
-    `ending` when the gold is the one option without the ending all the others
-    share (odd_ending), or None."""
-    for mark in sorted(form_marks(gold)):
+def alone_in_form(gold: str, distractors: list[str], title: bool = False) -> str | None:
+    """A mark of the gold's form no distractor has (the first by name; `title`:
+    the gold is a work's title, form_marks), `ending` when the gold is the one
+    option without the ending all the others share (odd_ending), or None."""
+    for mark in sorted(form_marks(gold, title)):
         if not any(mark in form_marks(d) for d in distractors):
             return mark
     return "ending" if odd_ending(gold, distractors) else None
@@ -220,7 +233,7 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
             yield from group[start:]
             yield from group[:start]
 
-    marks = form_marks(draft.gold)
+    marks = form_marks(draft.gold, is_title(draft.gold, draft.gold_type))
 
     def of_form(cand) -> bool:
         return marks <= form_marks(cand[0])

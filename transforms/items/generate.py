@@ -21,7 +21,7 @@ from typing import Any, Callable, Protocol
 
 from transforms.entity_type import tail_type
 from transforms.items import templates
-from transforms.items.distractors import Candidate, Draft, alone_in_form, assemble, choose, violations
+from transforms.items.distractors import Candidate, Draft, alone_in_form, assemble, choose, is_title, violations
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.group_input import HOP_RECORD, GroupInput, one_hop_sample, read_group
@@ -130,15 +130,25 @@ def _linked_names(group: GroupInput) -> tuple[dict[str, frozenset[str]], frozens
     them (group_input.py): all of them up to `one_hop_limit`, a seeded sample
     of a hub's. The in-edges and neighbours cannot be told apart by sense, so
     they count for every sense; another sense's own values do not (杜鹃（鸟）'s
-    values are wrong answers about 杜鹃（植物）, which the question names)."""
+    values are wrong answers about 杜鹃（植物）, which the question names).
+    A sense is a page (a pair id), but pages a question shows alike, one name
+    with the same subtitle or none, are one sense here: two pages of 超级女声,
+    one giving its 嘉宾 and one its 主持人, asked `下列哪一项是《超级女声》的嘉宾？`
+    with its hosts 李咏 and 何炅 among the wrong answers (a 12,000-entry build:
+    4 QA and 4 KGC items)."""
     by_sense: dict[str, set[str]] = {}
+    shown: dict[str, str] = {}  # sense -> its subtitle, as the question shows it
     for e in group.outs:
         by_sense.setdefault(e[0], set()).update(pieces(e[5], e[4]))
+        shown[e[0]] = normalise(e[2] or "")
+    alike: dict[str, set[str]] = {}
+    for sense, values in by_sense.items():
+        alike.setdefault(shown[sense], set()).update(values)
     every_value = set().union(*by_sense.values()) if by_sense else set()
     heads = {p for e in (*group.ins, *group.ins_sample) for p in pieces(e[1])}
     around = heads | (set(group.hop_keys) - every_value)
     linked_head = frozenset(every_value | around)
-    return {sense: frozenset(values | around) for sense, values in by_sense.items()}, linked_head
+    return {sense: frozenset(alike[shown[sense]] | around) for sense in by_sense}, linked_head
 
 
 def group_items(key: str, records: list[tuple[str, tuple]], hops: dict[str, dict], scorer: Scorer, cfg,
@@ -204,7 +214,8 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
             for why, n in rejected.items():
                 count(f"rejected|{why}", n)
             # The gold the one option of its form (the one ·-name): a wider draft may find others of it.
-            alone = chosen is not None and alone_in_form(draft.gold, [t for t, _, _ in chosen])
+            alone = chosen is not None and alone_in_form(draft.gold, [t for t, _, _ in chosen],
+                                                         is_title(draft.gold, draft.gold_type))
             if chosen is not None and not alone:
                 break
         if chosen is None:
@@ -325,6 +336,8 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
         why = templates.head_askable(e[4], e[6], 1)
         if why is None and (templates.malformed_name(e[1]) or templates.malformed_name(e[5])):
             why = "malformed_name"
+        if why is None:
+            why = templates.skip_head_reason(e[1], e[4], e[5])
         if why:
             if e[4] in templates.HEAD_TEMPLATES:
                 count(f"skipped|{why}", len(tasks))

@@ -151,6 +151,20 @@ def own_names(pair: dict[str, Any]) -> frozenset[str]:
     return frozenset(out)
 
 
+def _names_value(sentence: str, value: str, heads: set[str]) -> bool:
+    """Whether `sentence` names `value` somewhere other than inside one of the
+    entity's names (`上海大学` holds 上海, a 所属地区 it does not state there)."""
+    inside = [(i, i + len(h)) for h in heads for i in _find_all(sentence, h)]
+    return any(not any(a <= i and i + len(value) <= b for a, b in inside) for i in _find_all(sentence, value))
+
+
+def _find_all(text: str, sub: str):
+    i = text.find(sub)
+    while i >= 0:
+        yield i
+        i = text.find(sub, i + 1)
+
+
 def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """T2KG cases of one pair (sentence, gold triples) and the sentences skipped, by reason.
 
@@ -176,6 +190,9 @@ def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tupl
               if len(t["tail"].strip()) >= 2 and not trivial_reason(t["head"], t["relation"], t["tail"])]
     dropped = pair.get(DROPPED_MENTIONS) or ()
     names = own_names(pair)
+    # the entity's own names: a value inside one (上海 of 上海大学, 所属地区) is not named by it
+    heads = {n for n in (pair.get("entity") or "", *(t.get("head") or "" for t in pair.get("triples") or []))
+             if n.strip()}
     out = []
     for k in sorted(by_sentence):
         triples = by_sentence[k]
@@ -193,7 +210,7 @@ def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tupl
             why = "only_trivial_triples"
         if why is None:
             held = {(g["relation"], g["tail"]) for g in gold}
-            if any(v in text[a:b] and (r, v) not in held for r, v in values):
+            if any((r, v) not in held and _names_value(text[a:b], v, heads) for r, v in values):
                 why = "names_a_value_supported_elsewhere"
         if why is None and not any(n in text[a:b] for n in names):
             why = "head_not_named"

@@ -28,6 +28,7 @@ import re
 
 from transforms.items.exclusion import ALIAS_RELATIONS
 from transforms.items.kinds import coarse
+from transforms.role_cues import CREDIT_RELATIONS
 from transforms.text import normalise
 from transforms.trivial import trivial_reason
 
@@ -142,9 +143,9 @@ def shown_head(entity: str, subtitle: str | None, polysemous: bool) -> str:
 
 
 # Relations whose head is a work whatever its page's type says (a poem typed
-# a place by its page's opening): a credit, an author, an album, a release.
-WORK_HEAD_RELATIONS = frozenset({"作者", "导演", "编剧", "主演", "歌手", "演唱者", "作词", "作曲", "填词", "谱曲",
-                                 "所属专辑", "上映时间", "发行时间", "出品公司", "制片人", "出版社"})
+# a place by its page's opening): a credit (the aligner's list, so a credit
+# it learns is a work's here too), an author, an album, a release.
+WORK_HEAD_RELATIONS = CREDIT_RELATIONS | {"作者", "所属专辑", "上映时间", "发行时间", "出品公司", "出版社"}
 
 
 def names_a_work(head_type: str | None, relation: str) -> bool:
@@ -209,11 +210,14 @@ def malformed_name(name: str) -> bool:
 
 def skip_tail_reason(head: str, relation: str, tail: str) -> str | None:
     """Why a triple is not asked for its tail (a trivial_* reason,
-    `malformed_name` or `answer_holds_name`), or None.
+    `malformed_name`, `answer_holds_name` or `answer_in_name`), or None.
 
     An answer that holds the asked entity's name (溲疏 属于 溲疏属, 紫荆 属于
     紫荆属) is as a rule the one option that does, the distractors being other
-    entities' values: the question gives it away, true as the triple is."""
+    entities' values: the question gives it away, true as the triple is. So
+    does an answer the name holds (`中国科学院大学的主管部门是什么？`, 中国科学院;
+    `新疆桃的地理分布`, 新疆): a fact, not trivial (transforms/trivial.py), but
+    the one option the question shows."""
     if not (tail or "").strip():
         return "empty_tail"
     if malformed_name(head) or malformed_name(tail):
@@ -221,8 +225,27 @@ def skip_tail_reason(head: str, relation: str, tail: str) -> str | None:
     why = trivial_reason(head, relation, tail)
     if why:
         return f"trivial_{why}"
-    h = normalise(head or "")
-    return "answer_holds_name" if len(h) >= 2 and h in normalise(tail) else None
+    return _gives_away(normalise(tail), normalise(head or ""))
+
+
+def _gives_away(answer: str, shown: str) -> str | None:
+    """`answer_holds_name` when the answer holds the name the question shows,
+    `answer_in_name` when the name holds the answer (both normalised), else None."""
+    if len(shown) >= 2 and shown in answer:
+        return "answer_holds_name"
+    return "answer_in_name" if answer and answer in shown else None
+
+
+def skip_head_reason(head: str, relation: str, tail: str) -> str | None:
+    """Why a head question (?, relation, tail) that head_askable allows is not
+    asked, or None: the triple is trivial (`这般发生 所属专辑 这般发生`, the title
+    track, asked `下列哪首歌曲收录在专辑《这般发生》中？`), or its answer holds the
+    name the question shows (`下列哪部作品的作者是顾颉刚？`, 顾颉刚全集: the one
+    option holding 顾颉刚) or is held by it, as skip_tail_reason's."""
+    why = trivial_reason(head, relation, tail)
+    if why:
+        return f"trivial_{why}"
+    return _gives_away(normalise(head or ""), normalise(tail or ""))
 
 
 def head_askable(relation: str, tail_type: str | None, heads_with_same_fact: int) -> str | None:
