@@ -310,12 +310,11 @@ class RelationFrequencyFilter(beam.PTransform):
 # ------------------------------------------------------------- written relations
 
 def _written_summary(counts: dict, top_n: int) -> dict:
-    return {"top": [[r, c] for r, c in top_relations(counts, top_n)], "distinct": len(counts),
-            "triples": sum(counts.values())}
+    return {"top": [[r, c] for r, c in top_relations(counts, top_n)], "distinct": len(counts)}
 
 
 class CountWrittenRelations(beam.PTransform):
-    """final pairs -> one {top, distinct, triples} summary of the relations of their triples.
+    """final pairs -> one {top, distinct} summary of the relations of their triples (stats.json `relations`).
 
     Why a count of its own after the last stage: the relation-frequency stage
     counts the relations it filters on, before relation review, search

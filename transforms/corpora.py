@@ -260,10 +260,13 @@ def song_poet_to_raw_entries(path: str | Path, infoboxes: str | Path = POET_INFO
     with open(path, encoding="utf-8") as fh:
         authors = json.load(fh)
     once = {n for n, k in Counter(a.get("name") for a in authors).items() if k == 1}  # a shared name is two poets
-    return [_corpus_entry(f"poet://song/{a['name']}", a["name"], (a.get("description") or "").strip().lstrip("-"),
-                          [tuple(c) for c in rows[a["name"]]], "人物", source="poet")
-            for a in authors if rows.get(a.get("name")) and (a.get("description") or "").strip()
-            and a["name"] in once]
+    out = []
+    for a in authors:
+        name, text = a.get("name"), (a.get("description") or "").strip()
+        if text and name in once and rows.get(name):
+            out.append(_corpus_entry(f"poet://song/{name}", name, text.lstrip("-"), [tuple(c) for c in rows[name]],
+                                     "人物", source="poet"))
+    return out
 
 
 # The corpora of the data folder as pages (raw entries): name -> (reader, its file under the folder).

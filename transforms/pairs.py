@@ -374,7 +374,7 @@ def unit_name(title: str) -> str | None:
 # The forms of the entity's one name (its abbreviation, its foreign name), as
 # against its other names (a 别名, a poet's 号 `涑水先生`): `北大` names 北京大学,
 # `涑水先生` does not name 司马光 (docs/alignment.md, rules 1 and 6).
-NAME_FORM_RELATIONS = frozenset({"中文名", "外文名", "英文名", "简称", "中文名称", "外文名称", "英文名称", "全称"})
+NAME_FORM_RELATIONS = ENTITY_NAME_RELATIONS - {"别名", "本名", "原名", "又名", "昵称"}
 
 
 def entity_names(raw: dict, relations: frozenset[str] = ENTITY_NAME_RELATIONS) -> tuple[str, ...]:

@@ -43,6 +43,7 @@ from transforms.cells import PairConfig, split_values
 from transforms.items.exclusion import ALIAS_RELATIONS
 from transforms.pairs import DROPPED_MENTIONS
 from transforms.role_cues import PERSON_RELATIONS
+from transforms.text import find_all
 from transforms.trivial import trivial_reason
 
 _SPLIT_ALL = PairConfig(no_split_relations=frozenset())
@@ -154,15 +155,8 @@ def own_names(pair: dict[str, Any]) -> frozenset[str]:
 def _names_value(sentence: str, value: str, heads: set[str]) -> bool:
     """Whether `sentence` names `value` somewhere other than inside one of the
     entity's names (`上海大学` holds 上海, a 所属地区 it does not state there)."""
-    inside = [(i, i + len(h)) for h in heads for i in _find_all(sentence, h)]
-    return any(not any(a <= i and i + len(value) <= b for a, b in inside) for i in _find_all(sentence, value))
-
-
-def _find_all(text: str, sub: str):
-    i = text.find(sub)
-    while i >= 0:
-        yield i
-        i = text.find(sub, i + 1)
+    inside = [(i, i + len(h)) for h in heads for i in find_all(sentence, h)]
+    return any(not any(a <= i and i + len(value) <= b for a, b in inside) for i in find_all(sentence, value))
 
 
 def t2kg_cases(pair: dict[str, Any], ontology_relations: frozenset[str]) -> tuple[list[dict[str, Any]], dict[str, int]]:
