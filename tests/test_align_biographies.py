@@ -18,6 +18,12 @@ def _clean(title: str, summary: str, rows: list[tuple[str, str]]):
     return kept, dropped
 
 
+def _level(title: str, summary: str, row: tuple[str, str]) -> str:
+    raw, _ = validate_raw_entry({"title": title, "subtitle": None, "summary": summary, "links": [],
+                                 "infobox": [{"name": row[0], "value": row[1]}]})
+    return next(t["match"] for t in clean_entry(raw, CleaningConfig()).pair["triples"])
+
+
 def test_a_biography_opening_with_a_lifespan_gives_its_subjects_years():
     kept, _ = _clean("陆游", "(1125－1210) 字务观，号放翁，越州山阴人，南宋诗人。",
                      [("出生日期", "1125年"), ("逝世日期", "1210年"), ("字", "务观")])
@@ -77,3 +83,33 @@ def test_the_chinese_name_is_not_stated_by_another_name():
                            [("中文名", "司马光"), ("别名", "涑水先生"), ("字", "君实")])
     assert ("别名", "涑水先生") in kept
     assert ("中文名", "司马光") in dropped                        # rule 6: the name itself is not in the text
+
+
+def test_a_name_or_a_kin_given_by_its_given_part_after_its_word():
+    # Session 39, from round 26's tune half: the family name is said once, in the title.
+    text = "字子瞻，眉州眉山人。父洵，弟辙，皆以文章著称，世称三苏。"
+    kept, dropped = _clean("苏轼", text, [("父亲", "苏洵"), ("兄弟", "苏辙"), ("儿子", "苏瞻"), ("字", "子瞻")])
+    assert kept[("父亲", "苏洵")] == "洵" and kept[("兄弟", "苏辙")] == "辙"
+    assert _level("苏轼", text, ("兄弟", "苏辙")) == "given_name"
+    assert ("儿子", "苏瞻") in dropped                       # the 子 of 字子瞻 is no son
+    kept, _ = _clean("文天祥", "初名云孙，字宋瑞，号文山，吉州庐陵人。", [("原名", "文云孙"), ("别名", "文宋瑞")])
+    assert kept[("原名", "文云孙")] == "云孙" and kept[("别名", "文宋瑞")] == "宋瑞"
+    kept, dropped = _clean("文天祥", "初名云孙，吉州庐陵人。", [("原名", "王云孙")])
+    assert ("原名", "王云孙") in dropped                     # another family name is another person
+
+
+def test_a_posthumous_name_is_the_one_after_谥():
+    text = "北宋文学家、政治家，字希文，卒谥文正。"
+    kept, dropped = _clean("范仲淹", text, [("谥号", "文正"), ("谥号", "文")])
+    assert kept[("谥号", "文正")] == "文正"
+    assert ("谥号", "文") in dropped                         # not the 文 of 文学家, nor the head of 文正
+    kept, _ = _clean("范仲淹", "北宋政治家，死后谥号“文正”。", [("谥号", "文正")])
+    assert kept[("谥号", "文正")] == "文正"
+
+
+def test_one_of_a_group_is_said_by_the_group_it_is_counted_in():
+    text = "北宋书法家，其书法被后人与苏轼、黄庭坚、米芾合称“宋四家”。"
+    kept, _ = _clean("蔡襄", text, [("主要成就", "“宋四家”之一")])
+    assert kept[("主要成就", "“宋四家”之一")] == "宋四家"
+    kept, dropped = _clean("蔡襄", "北宋书法家，曾观宋四家书法展。", [("主要成就", "宋四家之一")])
+    assert ("主要成就", "宋四家之一") in dropped            # named, but the entity is not counted in it

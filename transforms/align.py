@@ -60,6 +60,7 @@ from transforms.longer_names import inside_longer_name
 from transforms.modifiers import modified_mention
 from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import entry_lexicon, word_fit
+from transforms.given_names import GIVEN_NAME_RELATIONS, given_name_spans
 from transforms.other_roles import (
     NEARBY_RELATIONS, SONG_CREDITS, address_of_another, courtesy_name_off, is_award_relation, nominated,
     residence_not_birth, singer_header,
@@ -122,10 +123,11 @@ class AlignConfig:
     awards: bool = True        # 第23届凯撒奖最佳导演奖 = 第23届 法国电影凯撒奖最佳导演奖
     transliterations: bool = True  # 卡罗莱纳 = 卡罗莱那
     sights: bool = True        # 八大处 = 周边景点 八大处公园
+    given_names: bool = True   # 又名延嗣 = 别名 冯延嗣 (transforms/given_names.py)
 
     # Each matching level as `match` names it, and the field that switches it.
     LEVELS = (("exact", "exact"), ("lifespan", "lifespans"), ("date", "dates"), ("number", "numbers"),
-              ("alias", "aliases"), ("transliteration", "transliterations"), ("demonym", "demonyms"),
+              ("alias", "aliases"), ("given_name", "given_names"), ("transliteration", "transliterations"), ("demonym", "demonyms"),
               ("place", "places"), ("sight", "sights"), ("list_item", "list_items"),
               ("paraphrase", "paraphrases"), ("short_name", "short_names"), ("award", "awards"),
               ("nationality", "nationalities"), ("era", "eras"), ("fuzzy", "fuzzy"))
@@ -152,7 +154,7 @@ class Alignment(NamedTuple):
 
     start: int
     end: int
-    match: str  # exact | date | number | alias | transliteration | demonym | place | sight | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
+    match: str  # exact | date | number | alias | given_name | transliteration | demonym | place | sight | list_item | paraphrase | lifespan | short_name | award | nationality | era | fuzzy
     cue: str | None = None
     support_score: float | None = None
 
@@ -250,6 +252,9 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "number", number_spans(value, text, cfg, relation), False
     if cfg.aliases:
         yield "alias", alias_spans([*aliases, *variants(value)], text), True
+    if cfg.given_names and ctx is not None and relation in GIVEN_NAME_RELATIONS:
+        # judged by its own word, not as a word of the text (`弟辙` is one)
+        yield "given_name", given_name_spans(value, text, relation, ctx.entity), False
     if cfg.transliterations:
         yield "transliteration", _forms.transliteration_spans(value, text, relation or ""), True
     if cfg.awards and relation and is_award_relation(relation):

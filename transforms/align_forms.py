@@ -337,8 +337,24 @@ LANGUAGE_SYNONYMS = {v: re.compile("(?<!最佳)(?:" + "|".join(w for w in _MANDA
 _LANGUAGE_RELATION = re.compile("语言|语种")
 
 
+# One of a named group (`“宋四家”之一`) is said by naming the group the entity
+# is counted in: `与蔡襄、苏轼、黄庭坚合称宋四家`, `并称“唐宋八大家”`.
+_ONE_OF = re.compile(r"^[“\"「『]?([^“”\"「」『』]{2,12}?)[”\"」』]?之一$")
+_GROUP_WORD = r"(?:(?:合|并|同|号)称为?|称为|誉为|列为|跻身于?|位列)"
+
+
+def group_member_spans(value: str, text: str) -> list[tuple[int, int]]:
+    """Spans of the group a `X之一` value names, right after a word that counts the entity in it."""
+    m = _ONE_OF.match(value.strip())
+    if not m:
+        return []
+    group = re.escape(m.group(1))
+    rx = re.compile(_GROUP_WORD + r"[“\"「『]?(" + group + r")(?![\u4e00-\u9fff])")
+    return [g.span(1) for g in rx.finditer(text)]
+
+
 def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
-    out = deed_spans(value, text, relation)
+    out = deed_spans(value, text, relation) + group_member_spans(value, text)
     if value in LANGUAGE_SYNONYMS and _LANGUAGE_RELATION.search(relation):
         out.extend(m.span() for m in LANGUAGE_SYNONYMS[value].finditer(text))
     for vrx, trx in PARAPHRASES:

@@ -320,18 +320,20 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
     return head
 
 
-# A courtesy name (字) or an art name (号) is given right after its word
+# A courtesy name (字), an art name (号) or a posthumous name (谥号) is given right after its word
 # (`字子高`, `自号赤城居士`, `号鹿门居士、襄阳漫士`): the same characters
 # elsewhere are a place, a book or the head of a longer name (`具茨山下`,
 # `《东堂词》`, `双溪` of `号双溪居士`), never the poet's name.
 _COURTESY_WORD = {"字": re.compile(r"(?:初|一|又|原|本)?字$"),
-                  "号": re.compile(r"(?:自|又|晚|别|亦|初|一|道|法)?号$")}
+                  "号": re.compile(r"(?:自|又|晚|别|亦|初|一|道|法)?号$"),
+                  # a posthumous name: `卒谥文`, `追谥文忠`, `谥曰忠武`, `谥号文正`
+                  "谥号": re.compile(r"谥(?:号|曰|为)?$")}
 _COURTESY_ITEMS = re.compile(r"(?:[^、，,。；;（）()\s字号]+、)*$")
-_COURTESY_END = frozenset("，,。；;、（）() ")
+_COURTESY_END = frozenset("，,。；;、（）() ”\"」』")
 
 
 def courtesy_name_off(text: str, s: int, e: int, relation: str) -> str | None:
-    """Why the mention text[s:e] is no `字` or `号` of the entity, or None: it
+    """Why the mention text[s:e] is no `字`, `号` or `谥号` of the entity, or None: it
     must follow its word (or an item of the list after it) and end where
     the name ends."""
     word = _COURTESY_WORD.get(relation)
@@ -339,7 +341,7 @@ def courtesy_name_off(text: str, s: int, e: int, relation: str) -> str | None:
         return None
     if e < len(text) and text[e] not in _COURTESY_END:
         return f"the head of a longer name {text[s:e + 2]}…"
-    before = text[max(0, s - 24):s]
+    before = text[max(0, s - 24):s].rstrip("“\"「『：: ")  # `谥号“文正”`
     items = _COURTESY_ITEMS.search(before)
     if not word.search(before, 0, items.start()):
         return f"not after {relation}"

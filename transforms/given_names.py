@@ -1,0 +1,75 @@
+"""The `given_name` level: a name told by its given part after the word that
+says which name, or which kin, it is.
+
+Why: a classical biography, and a Baike person page written after one, says
+the family name once, in the title, and then gives the entity's other names
+and its paternal kin by the given part alone: `又名延嗣` on the page of
+冯延巳 states 别名 冯延嗣, `初名云孙` on the page of 文天祥 states 原名 文云孙,
+`父洵、弟辙皆能文` on the page of 苏轼 states 父亲 苏洵 and 兄弟 苏辙
+(docs/alignment.md, Song poets: a name given as another person's is not the
+poet's, but the family name is). String matching finds none of these.
+
+It is narrow on purpose: the cell must be the entity's own family name and
+a given part of one to three characters, the given part must follow its
+word directly and end where the name ends. Anything else (`字子瞻` for a
+cell 苏瞻, the 弟 of 兄弟二人) is never a mention.
+"""
+from __future__ import annotations
+
+import re
+
+# Two-character family names (the common ones; a title starting with one of
+# them has it as its family name).
+COMPOUND_SURNAMES = frozenset({
+    "欧阳", "司马", "诸葛", "上官", "东方", "皇甫", "尉迟", "公孙", "慕容", "长孙", "宇文", "令狐", "夏侯",
+    "独孤", "南宫", "司徒", "司空", "西门", "端木", "轩辕", "澹台", "呼延", "完颜", "耶律", "万俟", "闻人",
+})
+# The word before a given part, by the relation it names. A name relation's
+# cell can be any of the person's names (字 and 号 cells are the given part
+# themselves, and found as they are); kin share the family name on the
+# father's side only.
+_NAME_WORD = r"(?:原名|本名|初名|一名|又名|亦名|更名|改名|曾名|小名|乳名|别名|字|一字|又字|改字|号|自号|别号)"
+_WORDS = {
+    **{r: _NAME_WORD for r in ("别名", "别称", "原名", "本名", "又名", "曾用名", "初名")},
+    "父亲": r"(?:父|其父|生父)",
+    "兄弟": r"(?:弟|兄|长兄|次兄|从弟|从兄|堂弟|堂兄|幼弟|胞弟|兄长)",
+    "哥哥": r"(?:兄|长兄|次兄|胞兄|兄长)",
+    "弟弟": r"(?:弟|幼弟|胞弟)",
+    "儿子": r"(?:子|长子|次子|幼子|季子|其子)",
+    "祖父": r"(?:祖|祖父)",
+    "叔父": r"(?:叔|叔父)",
+    "伯父": r"(?:伯|伯父)",
+}
+GIVEN_NAME_RELATIONS = frozenset(_WORDS)
+# A kin word inside a courtesy or art name is none (`字子瞻` names no son 瞻).
+_WORD_RE = {r: re.compile(("" if w == _NAME_WORD else "(?<![字号])") + w + "$") for r, w in _WORDS.items()}
+# What may follow a given part: the end of the name (punctuation, space) or
+# a word that begins the rest of the sentence (`弟辙皆能文`).
+_AFTER = frozenset("，,。；;、：:（）() \u3000") | frozenset("皆均俱并亦同也为等")
+_CJK_NAME = re.compile(r"^[\u4e00-\u9fff]{2,4}$")
+
+
+def family_name(title: str) -> str | None:
+    """The family name of a person's title of 2–4 CJK characters, or None."""
+    if not _CJK_NAME.match(title or ""):
+        return None
+    return title[:2] if title[:2] in COMPOUND_SURNAMES and len(title) > 2 else title[0]
+
+
+def given_name_spans(value: str, text: str, relation: str, entity: str) -> list[tuple[int, int]]:
+    """Spans of the value's given part right after its word (module doc)."""
+    word = _WORD_RE.get(relation)
+    surname = family_name(entity)
+    if word is None or surname is None or value == entity or not value.startswith(surname):
+        return []
+    given = value[len(surname):]
+    if not 1 <= len(given) <= 3 or not _CJK_NAME.match(value):
+        return []
+    out = []
+    i = text.find(given)
+    while i != -1:
+        e = i + len(given)
+        if (e == len(text) or text[e] in _AFTER) and word.search(text, max(0, i - 3), i):
+            out.append((i, e))
+        i = text.find(given, i + 1)
+    return out
