@@ -21,7 +21,10 @@ musicians, 导演 and 主演 people of the screen, 作者 a writer).
 A place is a country, a site (a structure, a line, a reserve, a sight:
 长城, 京沪高速铁路, 卧龙国家级自然保护区) or a place people live in, a town
 or a region (`伦敦` among 韩国 and 德国 was found unread, and so were 长城 and
-京沪高速铁路 among the answers to `梅兰芳出生在哪里？`).
+京沪高速铁路 among the answers to `梅兰芳出生在哪里？`). A country is told by its
+name or by its page (a capital, an anthem: a state no list holds, 纽埃, a
+state of the past, 大理国); a work's kind, last, by the relation only a book
+states (作者) when nothing else on its page tells.
 
 Another name of a thing (the value of 别名, 简称, 号…) is of the kind
 `alias`: it is asked among other aliases (诗仙 among 诗圣 and 青莲居士), and
@@ -143,20 +146,34 @@ def _phrases(pair: dict[str, Any]) -> list[str]:
     return defining_phrases(pair.get("text") or "", pair.get("entity") or "")[1]
 
 
+def _relations_kind(pair: dict[str, Any], own_relations: dict[str, frozenset]) -> str | None:
+    """The one kind the relations a page states tell, or None."""
+    relations = {t.get("relation") for t in pair.get("triples") or ()}
+    return _one({k for k, rels in own_relations.items() if rels & relations})
+
+
 def _page_kind(pair: dict[str, Any], own_relations: dict[str, frozenset], nouns: dict[str, tuple]) -> str | None:
     """The one kind a page tells: by the relations it states, else by the
     head noun its defining phrase ends with; None when unknown or mixed."""
-    relations = {t.get("relation") for t in pair.get("triples") or ()}
-    by_relation = _one({k for k, rels in own_relations.items() if rels & relations})
+    by_relation = _relations_kind(pair, own_relations)
     if by_relation:
         return by_relation
     return _one({k for phrase in _phrases(pair) for part in phrase.split("、")
                  for k, ends in nouns.items() if part.strip().endswith(ends)})
 
 
+# Relations only a written work is the head of, but weaker than _OWN_RELATIONS:
+# a film's page may credit the novel's 作者 beside its 导演, so they tell the
+# kind only where the page's other relations and its defining phrase do not.
+# DuIE's book pages state nothing but 作者 (`图书作品 作者 人物`), so a web
+# novel asked back (`下列哪部作品的作者是海飞？`) took any work: films among its options.
+_WEAK_RELATIONS = {LITERATURE: frozenset({"作者"})}
+
+
 def work_kind(pair: dict[str, Any]) -> str | None:
-    """The kind of the work a pair is about (a film, a song, a book, a play), or None."""
-    return _page_kind(pair, _OWN_RELATIONS, _KIND_NOUNS)
+    """The kind of the work a pair is about (a film, a song, a book, a play), or None:
+    by its page (_page_kind), else by the relations only one kind states (_WEAK_RELATIONS)."""
+    return _page_kind(pair, _OWN_RELATIONS, _KIND_NOUNS) or _relations_kind(pair, _WEAK_RELATIONS)
 
 
 # The opening's segments a biography names its subject's calling in
@@ -205,6 +222,10 @@ _SITE_TAIL_RELATIONS = NEARBY_RELATIONS | {"景点", "著名景点", "主要景�
 # and a seat; a site has tickets, opening hours, a grade, a route, and the
 # city it is in (DuIE's 所在城市 is a sight's: 维多利亚港 所在城市 香港).
 _PLACE_RELATIONS = {
+    # a state names its capital, its anthem, its head of state: 纽埃, 大理国 and
+    # 以色列联合王国, in no list of today's sovereign states, state a 首都
+    COUNTRY: frozenset({"首都", "国歌", "国旗", "国徽", "国家代码", "国际域名缩写", "国际电话区号", "国家领袖",
+                        "政治体制", "国庆日", "官方语言"}),
     LOCAL: frozenset({"下辖地区", "行政区类别", "行政区划代码", "政府驻地", "电话区号", "邮政区码", "邮政编码", "车牌代码",
                       "车牌号码", "方言", "市长", "市委书记"}),
     SITE: frozenset({"门票价格", "门票", "开放时间", "景区级别", "景点级别", "途经省市", "途经线路", "设计速度", "设计时速",
@@ -212,6 +233,7 @@ _PLACE_RELATIONS = {
 }
 # The head noun a place's defining phrase ends with (`…的副省级市`, `…的自然保护区`).
 _PLACE_NOUNS = {
+    COUNTRY: ("国家", "王国", "帝国", "共和国", "岛国", "公国", "酋长国", "城邦"),
     LOCAL: ("城市", "省会", "直辖市", "地级市", "县级市", "副省级市", "首都", "市辖区", "自治县", "自治州", "自治区",
             "经济特区", "县", "镇", "乡", "村"),
     SITE: ("工程", "建筑", "建筑群", "保护区", "景区", "风景区", "景点", "公园", "铁路", "线路", "遗址", "寺庙", "宫殿",
@@ -227,7 +249,7 @@ _SETTLEMENT_NAME = re.compile(r"[省市县区乡镇村州旗盟]$")
 
 
 def place_kind(pair: dict[str, Any]) -> str | None:
-    """Whether a place's page is about a site or a town or region: by the
+    """Whether a place's page is about a country, a site or a town or region: by the
     relations it states, else by the head noun of its defining phrase, else
     by how its name ends, else by a natural feature's relations (a peak's
     海拔); None when unknown or mixed."""
@@ -258,9 +280,9 @@ def option_kind(typed: str, relation: str | None = None, head_type: str | None =
     the type unchanged otherwise. A head's kind is its page's (`head_kind`:
     a work's kind, a person's field, a place's); a tail's is its relation's
     (所属专辑 is a record, 作曲 a musician) or, for 代表作品, the head
-    person's field. A place is a country by its name (`name`) or as the
-    value of 国籍, a site by its page, as the value of 周边景点 or by how its
-    name ends."""
+    person's field. A place is a country by its name (`name`), by its page
+    or as the value of 国籍, a site by its page, as the value of 周边景点 or by
+    how its name ends."""
     if relation in ALIAS_RELATIONS and typed in _ALIASED:
         kind = ALIAS
     elif typed == "place":
@@ -280,9 +302,12 @@ def option_kind(typed: str, relation: str | None = None, head_type: str | None =
 
 
 def _place_option_kind(relation: str | None, head_kind: str | None, name: str) -> str:
-    """A country by its name or as the value of 国籍; a site by its page (a
-    head), as the value of 周边景点 or by how its name ends; else a town or region."""
-    if relation in _COUNTRY_RELATIONS or name in countries():
+    """A country by its name, by its page (a head: place_kind) or as the value of
+    国籍; a site by its page, as the value of 周边景点 or by how its name ends;
+    else a town or region. A country's page (纽埃 首都 阿洛菲) read as a
+    town's put 纽埃 among the towns offered for a capital, and towns among
+    the options of `阿洛菲是哪个国家的首都？`."""
+    if relation in _COUNTRY_RELATIONS or name in countries() or (relation is None and head_kind == COUNTRY):
         return COUNTRY
     if relation in RANGE_RELATIONS:
         return RANGE
