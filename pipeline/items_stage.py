@@ -276,9 +276,13 @@ _T2T_EMPTY = {frozenset(): "t2t_empty", frozenset({"t2t_uncued_person_role"}): "
 
 
 class _TextItems(ItemCounting):
+    def __init__(self, reference: str):
+        super().__init__()
+        self.reference = reference
+
     def process(self, element):
         for pair in items_of(element):
-            body, left_out = t2t_item(pair)
+            body, left_out = t2t_item(pair, self.reference)
             for why, n in sorted(left_out.items()):
                 self.count(f"left_out|{why}", n)
             if body is None:
@@ -289,8 +293,12 @@ class _TextItems(ItemCounting):
 
 
 class TextItems(beam.PTransform):
+    def __init__(self, reference: str = "sentences"):
+        super().__init__()
+        self.reference = reference
+
     def expand(self, pairs):
-        return pairs | "T2T" >> beam.ParDo(_TextItems())
+        return pairs | "T2T" >> beam.ParDo(_TextItems(self.reference))
 
 
 class _CounterSum(beam.CombineFn):
@@ -390,7 +398,7 @@ class BuildItems(beam.PTransform):
             open_rel = pairs | "OpenRelations" >> OpenRelations(cfg)
             parts.append(grouped | "AskQuestions" >> AskQuestions(cfg, vectors, hood["pools"], open_rel))
         if "t2t" in cfg.tasks:
-            parts.append(pairs | "TextItems" >> TextItems())
+            parts.append(pairs | "TextItems" >> TextItems(cfg.t2t_reference))
         if "t2kg" in cfg.tasks:
             ontologies = pairs | "DomainOntologies" >> DomainOntologies(cfg, self.out_dir)
             parts.append(pairs | "SentenceItems" >> SentenceItems(ontologies))

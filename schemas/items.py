@@ -50,7 +50,8 @@ ITEM_SCHEMA = pa.schema(
         # One per distractor (9), in option order with the gold left out.
         ("distractor_origins", pa.list_(pa.string())),
         ("distractor_similarity", pa.list_(pa.float32())),  # cosine similarity to the gold, same order
-        # T2T: the pair's kept triples and its text as the reference.
+        # T2T: the pair's kept triples and, as the reference, the sentences of its
+        # text that state them (or the whole text: items.t2t_reference).
         ("triples", pa.list_(ITEM_TRIPLE_STRUCT)),
         ("reference", pa.string()),
         # T2KG: the sentence, its gold triples, the domain ontology's id.

@@ -15,6 +15,7 @@ import pytest
 
 from schemas.items import DISTRACTOR_ORIGINS
 from transforms.items import templates
+from transforms.items.config import ItemsConfig
 from transforms.items.distractors import Candidate, Draft, assemble, choose, violations
 from transforms.items.exclusion import exclusion_reason, known_set, pieces
 from transforms.items.graph import edges_of, name_summary
@@ -391,6 +392,27 @@ def test_a_person_s_role_kept_without_a_cue_word_is_no_text_item_s_input():
     assert [c["text"] for c in cases] == ["王菲出生于北京。", "1996年王菲嫁给窦唯。"]
     role_check_off = {**uncued, "cue": None, "support_score": None}
     assert t2t_item({"text": text, "triples": [role_check_off]})[1] == {}
+
+
+def test_a_t2t_reference_is_the_sentences_that_state_its_input():
+    """A summary states more than its kept triples: the reference is the
+    sentences holding their support, so no model is scored on a fact its
+    input never gave (任正非's founding of 华为 for one 出生地). `text` keeps the
+    paper's whole text; a triple with no offsets (the mention check off)
+    leaves nothing to choose by, so the whole text."""
+    text = "任正非是华为的主要创始人。\n他1987年集资创办了华为。\n任正非出生于贵州省安顺市镇宁县。"
+    start = text.index("贵州省")
+    born = {"head": "任正非", "relation": "出生地", "tail": "贵州省安顺市镇宁县", "start": start, "end": start + 9}
+    body, _ = t2t_item({"text": text, "triples": [born]})
+    assert body["reference"] == "任正非出生于贵州省安顺市镇宁县。"
+    founded = {"head": "任正非", "relation": "创办时间", "tail": "1987年", "start": text.index("1987"), "end": 0}
+    body, _ = t2t_item({"text": text, "triples": [born, founded]})
+    assert body["reference"] == "他1987年集资创办了华为。任正非出生于贵州省安顺市镇宁县。"  # text order, joined
+    assert t2t_item({"text": text, "triples": [born]}, "text")[0]["reference"] == text
+    unplaced = {**born, "start": None, "end": None}
+    assert t2t_item({"text": text, "triples": [unplaced]})[0]["reference"] == text
+    with pytest.raises(ValueError, match="t2t_reference"):
+        ItemsConfig(t2t_reference="summary")
 
 
 def test_ontology_has_text2kgbench_fields(shared_data):

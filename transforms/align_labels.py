@@ -214,6 +214,27 @@ def _t2kg_gold(entity: str, text: str, kept: list[dict], rows: dict[tuple[str, s
         counts["missing"] += sum(1 for k in said if k not in gold)
 
 
+def _t2t_reference(entity: str, text: str, pair: dict, rows: dict, counts: dict) -> None:
+    """What the page's T2T item would hold, against the labels (score_alignment's `t2t`)."""
+    from transforms.items.t2kg import reference_spans, t2t_input
+    from transforms.trivial import trivial_reason
+
+    chosen, _ = t2t_input(pair)
+    if not chosen:
+        return
+    keys = [(t["relation"], value_key(t["tail"])) for t in chosen]
+    counts["input"] += len(keys)
+    counts["stated"] += sum(1 for k in keys if (row := rows.get(k)) and row["stated"])
+    spans = reference_spans(text, chosen)
+    counts["reference_chars"] += sum(b - a for a, b in spans)
+    counts["text_chars"] += len(text)
+    said = [k for k, row in rows.items() if row["stated"]
+            and any(a <= s and e <= b for s, e in row["spans"] for a, b in spans)
+            and not ("tail" in row and trivial_reason(entity, row["relation"], row["tail"]))]
+    counts["said"] += len(said)
+    counts["missing"] += sum(1 for k in said if k not in set(keys))
+
+
 def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cfg=None,
                     part: str | None = None, cleaned: dict | None = None) -> dict:
     """Span precision, recall and false keeps of `clean_entry` on the labels
@@ -235,7 +256,10 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
     errors: dict[str, list] = {"wrong_span": [], "false_keep": [], "missed": []}
     by_match: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     t2kg = {"sentences": 0, "gold": 0, "gold_stated": 0, "said": 0, "missing": 0}
-    t2t_input = t2t_stated = 0  # the kept triples a T2T item takes as input (items/t2kg.py)
+    # the T2T items (items/t2kg.py): their input triples and how many the labels
+    # call stated; the stated triples inside their reference, how many the input
+    # lacks; the characters of the references and of their texts
+    t2t = {"input": 0, "stated": 0, "said": 0, "missing": 0, "reference_chars": 0, "text_chars": 0}
     for key, rows in sorted(by_page.items()):
         raw = entries[key]
         res = cleaned.get(key) if cleaned is not None else None
@@ -246,14 +270,12 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
         text = raw["summary"]
         if res.pair:
             _t2kg_gold(raw.get("title") or "", text, res.pair["triples"], rows, t2kg)
+            _t2t_reference(raw.get("title") or "", text, res.pair, rows, t2t)
         seen = set()
         for t in (res.pair or {}).get("triples", []):
             k = (t["relation"], value_key(t["tail"]))
             row = rows.get(k)
             kept += 1
-            if not uncued_person_role(t) and not trivial_reason(t["head"], t["relation"], t["tail"]):
-                t2t_input += 1
-                t2t_stated += bool(row and row["stated"])
             by_match[t["match"]][0] += 1
             if row is None or not row["stated"]:
                 false_keep += 1
@@ -290,7 +312,9 @@ def score_alignment(labels: list[dict], entries: dict[tuple[str, str], dict], cf
                  "gold_stated": t2kg["gold_stated"] / t2kg["gold"] if t2kg["gold"] else 1.0,
                  "missing_from_gold": t2kg["missing"] / t2kg["said"] if t2kg["said"] else 0.0},
         # the T2T items' input triples and the share the labels call stated
-        "t2t": {"input_triples": t2t_input, "stated": t2t_stated / t2t_input if t2t_input else 1.0},
+        "t2t": {"input_triples": t2t["input"], "stated": t2t["stated"] / t2t["input"] if t2t["input"] else 1.0,
+                "missing_from_input": t2t["missing"] / t2t["said"] if t2t["said"] else 0.0,
+                "reference_share": t2t["reference_chars"] / t2t["text_chars"] if t2t["text_chars"] else 1.0},
         "errors": errors,
     }
 
@@ -331,5 +355,7 @@ def format_line(name: str, r: dict) -> str:
                  f"  the sentence's stated triples missing from the gold {100 * t['missing_from_gold']:.1f}%")
     t = r.get("t2t")
     if t and t["input_triples"]:
-        line += f"\n{'':24s} T2T input triples {t['input_triples']:5d}  stated {t['stated']:.3f}"
+        line += (f"\n{'':24s} T2T input triples {t['input_triples']:5d}  stated {t['stated']:.3f}  "
+                 f"the reference's stated triples missing from the input {t['missing_from_input']:.1%}  "
+                 f"reference {t['reference_share']:.0%} of the text")
     return line

@@ -50,6 +50,11 @@ class ItemsConfig:
         value (绿化, 陕西, 剧情, 制片人) is often right as well: 72% of the
         labelled held-out plant items had a right answer among their wrong
         ones (docs/distractor_labels.md).
+    t2t_reference: what a T2T item's reference is: `sentences` (the default),
+        the sentences of the pair's text that hold its input triples' support;
+        `text`, the whole text, as the CDTP paper has it. A whole summary
+        states far more than its kept triples, and scores a model on facts its
+        input never gave (items/t2kg.py).
     ontology_min_count / ontology_max_relations: which kept relations enter a
         domain's T2KG ontology (the most frequent ones, like Text2KGBench's
         hand-picked relation lists).
@@ -72,6 +77,7 @@ class ItemsConfig:
     open_min_several: float = 0.2
     open_min_shared: float = 0.3
     open_min_heads: int = 20
+    t2t_reference: str = "sentences"
     ontology_min_count: int = 2
     ontology_max_relations: int = 60
     num_shards: int = 0  # 0 = as the other outputs
@@ -94,5 +100,7 @@ class ItemsConfig:
             raise ValueError("open_min_heads must be >= 1")
         if self.embed_chunk_size < 1:
             raise ValueError("embed_chunk_size must be >= 1")
+        if self.t2t_reference not in ("sentences", "text"):
+            raise ValueError(f"t2t_reference is `sentences` or `text`, not {self.t2t_reference!r}")
         if self.num_shards < 0:  # -2 once became one shard, silently
             raise ValueError("num_shards must be >= 0 (0 = as the other outputs)")

@@ -1,6 +1,14 @@
 """T2T items, the domain ontologies, and T2KG sentences (issue 8 §6, §7).
 
-T2T: a pair's kept triples in, its text as the reference.
+T2T: a pair's kept triples in; as the reference, the sentences of its text
+that hold their support (`reference="sentences"`, the default), or the whole
+text as the CDTP paper has it (`reference="text"`). A Baike summary states
+far more than its kept triples (任正非's two paragraphs for one 出生地), and a
+whole-text reference scores a model on facts its input never gave it: it
+rewards hallucination and punishes faithfulness. The sentences that hold a
+kept triple's support (the pairs' start/end offsets) are the text's own
+statement of the input; when any input triple has no offset (the mention
+check off), the whole text is all that can be said.
 
 T2KG follows Text2KGBench (Mihindukulasooriya et al., 2023) in Chinese: one
 ontology per domain, derived from the relations kept in that domain (the
@@ -77,24 +85,48 @@ def uncued_person_role(triple: dict[str, Any]) -> bool:
             and not triple.get("cue"))
 
 
-def t2t_item(pair: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, int]]:
-    """(the T2T item of a pair or None, the kept triples its input leaves out, by reason).
+T2T_REFERENCES = ("sentences", "text")
+
+
+def t2t_input(pair: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """(the kept triples a T2T item takes as input, those it leaves out by reason).
 
     Left out: an uncued person's role (the module doc), and a trivial triple
     (`荒野生存 中文名 荒野生存`, transforms/trivial.py), as T2KG's gold leaves it
     out: it asks a model to restate the title, and rewards copying it."""
-    kept = pair.get("triples") or []
-    triples, left_out = [], {}
-    for t in kept:
+    chosen, left_out = [], {}
+    for t in pair.get("triples") or []:
         why = ("t2t_uncued_person_role" if uncued_person_role(t)
                else "t2t_trivial" if trivial_reason(t["head"], t["relation"], t["tail"]) else None)
         if why:
             left_out[why] = left_out.get(why, 0) + 1
         else:
-            triples.append({"head": t["head"], "relation": t["relation"], "tail": t["tail"]})
-    if not triples or not (pair.get("text") or "").strip():
+            chosen.append(t)
+    return chosen, left_out
+
+
+def reference_spans(text: str, triples: list[dict[str, Any]], reference: str = "sentences") -> list[tuple[int, int]]:
+    """The spans of `text` a T2T reference is made of: the sentences that hold
+    a triple's support, in text order; the whole text for `reference="text"`
+    or when a triple has no support offsets (the module doc)."""
+    if reference == "text" or any(t.get("start") is None for t in triples):
+        return [(0, len(text))]
+    starts = sorted(t["start"] for t in triples)
+    return [(a, b) for a, b in sentences(text) if any(a <= s < b for s in starts)] or [(0, len(text))]
+
+
+def t2t_item(pair: dict[str, Any], reference: str = "sentences") -> tuple[dict[str, Any] | None, dict[str, int]]:
+    """(the T2T item of a pair or None, the kept triples its input leaves out, by reason):
+    the input of t2t_input, the reference of reference_spans, its sentences
+    joined as the text has them (each stripped of a paragraph's line break)."""
+    chosen, left_out = t2t_input(pair)
+    text = pair.get("text") or ""
+    if not chosen or not text.strip():
         return None, left_out
-    return {"triples": triples, "reference": pair["text"]}, left_out
+    spans = reference_spans(text, chosen, reference)
+    ref = text if spans == [(0, len(text))] else "".join(text[a:b].strip() for a, b in spans)
+    return {"triples": [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in chosen],
+            "reference": ref}, left_out
 
 
 def relation_types(pair: dict[str, Any]) -> Iterable[tuple[tuple[str, str], tuple[str, str]]]:
