@@ -247,9 +247,16 @@ def kind_mismatch(value: str, relation: str | None, head: str = "") -> str | Non
     The kind a relation wants is read from its name; only clear cases count:
     a date relation without a digit or given an amount, a person relation
     given a date, a number, a title, a dynasty, or a title of the other sex,
-    and the plain cases of _not_of_kind."""
+    and the plain cases of _not_of_kind. (`head` is not read.)"""
     if not relation:
         return None
+    return _kind_mismatch(value, relation)
+
+
+@lru_cache(maxsize=16384)
+def _kind_mismatch(value: str, relation: str) -> str | None:
+    """kind_mismatch, memoised: asked for every triple (and again by the cue
+    index for a dated one), and (value, relation) pairs repeat across entries."""
     kind = _relation_kind(relation)
     if kind is None:
         return None

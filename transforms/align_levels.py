@@ -28,7 +28,7 @@ from transforms.quantities import (
     _close, dates_compatible, find_dates, find_duration_ranges, find_quantities, parse_date,
     parse_duration_range, parse_quantity, range_partner,
 )
-from transforms.text import absent_ideographs, find_bounded, norm_char, normalise, normalise_with_map
+from transforms.text import any_absent_ideograph, find_bounded, norm_char, normalise, normalise_with_map
 
 
 def _original_boundary_ok(text: str, s: int, e: int, nv: str) -> bool:
@@ -65,7 +65,7 @@ def exact_spans(value: str, text: str) -> list[tuple[int, int]]:
     if out:
         return out
     nv = normalise(value)
-    if not nv or absent_ideographs(nv, text):
+    if not nv or any_absent_ideograph(nv, text):
         return out
     nt = normalise_with_map(text)
     j = nt.text.find(nv)

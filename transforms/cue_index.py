@@ -116,8 +116,8 @@ class CueIndex:
 
     def __init__(self, text: str, relations, dated=(), mined: dict[str, tuple[str, ...]] | None = None):
         self.text = text
-        self._plans = {rel: _relation_plan(rel, tuple(mined[rel]) if mined and rel in mined else ())
-                       for rel in dict.fromkeys(relations)}
+        self._keys = [(rel, tuple(mined[rel]) if mined and rel in mined else ()) for rel in dict.fromkeys(relations)]
+        self._plans = {rel: _relation_plan(rel, m) for rel, m in self._keys}
         self._own_words = None
         self._by_char: dict | None = None
         self._first_chars: frozenset = frozenset()
@@ -134,7 +134,7 @@ class CueIndex:
     def own_words(self) -> frozenset[str]:
         """Every cue word of the entry's relations (needed only for foreign cues)."""
         if self._own_words is None:
-            self._own_words = frozenset(c for plan in self._plans.values() for _, pairs in plan for c, _r in pairs)
+            self._own_words = frozenset().union(*[_relation_words(rel, m) for rel, m in self._keys])
         return self._own_words
 
     def _cues_by_first_char(self) -> dict[str, list[tuple[str, str]]]:
@@ -203,7 +203,11 @@ class CueIndex:
             self._first_chars = frozenset(self._by_char)
         by_char = self._by_char
         for ch in self._first_chars.intersection(seg):  # in C, over the shorter; the result is sorted below
-            out += _occurrences(seg, lo, by_char[ch])
+            for cue, rel in by_char[ch]:  # _occurrences, inline: this loop runs for most clauses a mention is in
+                j = seg.find(cue)
+                while j != -1:
+                    out.append((lo + j, lo + j + len(cue), cue, rel))
+                    j = seg.find(cue, j + 1)
         # Strong place/date cues (`出生于`) and `key：value` cues of relations the
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
@@ -239,6 +243,13 @@ def _occurrences(seg: str, lo: int, cues) -> list[tuple[int, int, str, str]]:
             out.append((lo + j, lo + j + len(cue), cue, rel))
             j = seg.find(cue, j + 1)
     return out
+
+
+@lru_cache(maxsize=4096)
+def _relation_words(relation: str, mined: tuple[str, ...]) -> frozenset[str]:
+    """The cue words of one relation (relation_cues) as a set: an entry's own
+    words are the union of its relations' (CueIndex.own_words)."""
+    return frozenset(relation_cues(relation, mined))
 
 
 @lru_cache(maxsize=4096)

@@ -19,6 +19,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from transforms.align import AlignConfig, align_context, align_triple, find_quantities
@@ -226,8 +227,18 @@ def _levels_tried(a: AlignConfig) -> str:
     every such audit row made them 46 M of the 75 M characters of detail
     in the 100k-entry benchmark's audit, to be converted, sorted and
     compressed, and said nothing the config does not."""
-    on = a.levels_on()
-    return "any level" if len(on) == len(a.LEVELS) else "levels " + ",".join(on)
+    return _levels_named(_LEVEL_SWITCHES(a))
+
+
+# The switches of AlignConfig.LEVELS, read in one call: a miss's detail is
+# written for most entries, and the switches are few and rarely changed.
+_LEVEL_SWITCHES = attrgetter(*(f for _, f in AlignConfig.LEVELS))
+
+
+@lru_cache(maxsize=64)
+def _levels_named(switches: tuple[bool, ...]) -> str:
+    on = [name for (name, _), switch in zip(AlignConfig.LEVELS, switches) if switch]
+    return "any level" if len(on) == len(AlignConfig.LEVELS) else "levels " + ",".join(on)
 
 
 # ------------------------------------------------------------ redundant description

@@ -144,6 +144,11 @@ def absent_ideographs(s: str, text: str) -> int:
     return sum(1 for c in _ideographs(s) if c not in text)
 
 
+def any_absent_ideograph(s: str, text: str) -> bool:
+    """absent_ideographs(s, text) > 0, stopping at the first such character."""
+    return _plain_ideographs(text) and any(c not in text for c in _ideographs(s))
+
+
 @lru_cache(maxsize=16384)
 def _ideographs(s: str) -> tuple[str, ...]:
     """The CJK ideographs of a value, in order (values repeat across entries)."""
@@ -219,12 +224,19 @@ SENTENCE_END = frozenset("。！？!?；;\n")
 # ends both.
 _CLAUSE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，")))) + "]"
                              r"|,(?!\d{3}(?!\d))|(?<!\d),|\u3000")
-_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END))) + "]|\u3000")
+_SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("\u3000")))) + "]")
+# _CLAUSE_STOP_RE on a text without an ASCII comma: the same stops, found by
+# one character class (the comma's alternatives and their look-arounds cost a
+# try at every position: 2.4 times the time on the build corpus's texts).
+_CLAUSE_STOP_NO_COMMA_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，\u3000")))) + "]")
 
 
 @lru_cache(maxsize=256)
 def _stops(text: str, sentence: bool) -> tuple[int, ...]:
-    rx = _SENTENCE_STOP_RE if sentence else _CLAUSE_STOP_RE
+    if sentence:
+        rx = _SENTENCE_STOP_RE
+    else:
+        rx = _CLAUSE_STOP_RE if "," in text else _CLAUSE_STOP_NO_COMMA_RE
     return tuple([m.start() for m in rx.finditer(text)])
 
 
