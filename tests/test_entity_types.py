@@ -139,7 +139,8 @@ def test_held_out_accuracy(shared_data):
     """The held-out rows (set=held_out) were drawn and labelled after the rules
     were tuned and were never used to tune them (docs/entity_types.md).
 
-    Target 0.95; measured 0.947 overall (144/152). Entities that come with a
+    Target 0.95; measured 0.947 overall on first sight (144/152), 0.954 after
+    session 39's rules (scored again, errors not read). Entities that come with a
     text (DuIE, KdConv, LandscapeKnowledge: what a build sees) reach it, 84/84;
     bare KB heads with one or two triples (KgCLUE, NLPCC) do not, so overall the
     measured level is the floor and the target is asserted where text exists."""
@@ -148,6 +149,7 @@ def test_held_out_accuracy(shared_data):
     items = load_labels(LABELS, shared_data)
     assert len(items) >= 300
     tune, held = split_by_source(items, ("held_out",))
+    tune = [it for it in tune if it.get("set") != "held_out_v6"]
     assert len(held) >= 100 and {it["source"].split("/")[0] for it in held} >= {"duie", "kgclue", "kdconv"}
     report = evaluate(held)
     assert report["accuracy"] >= 0.94, format_report(report)
@@ -155,6 +157,22 @@ def test_held_out_accuracy(shared_data):
     assert len(with_text) >= 80
     assert evaluate(with_text)["accuracy"] >= 0.95, format_report(evaluate(with_text))
     assert evaluate(tune)["accuracy"] >= 0.95
+
+
+@pytest.mark.shared
+def test_held_out_v6_accuracy(shared_data):
+    """Round six (set=held_out_v6, 151 unseen entities, 75 of them bare KB heads),
+    labelled by hand before the typer ran on it and scored once: 0.894 (0.987 with
+    a text, 0.800 without). Session 39's rules came from the tuning rows only;
+    scored again, 0.901. The floors are those figures, not the target."""
+    from transforms.entity_type_labels import evaluate, format_report, load_labels
+
+    items = [it for it in load_labels(LABELS, shared_data) if it.get("set") == "held_out_v6"]
+    assert len(items) >= 150
+    report = evaluate(items)
+    assert report["accuracy"] >= 0.894, format_report(report)
+    with_text = [it for it in items if it.get("text")]
+    assert evaluate(with_text)["accuracy"] >= 0.98
 
 
 # ----------------------------------------------- tail types (distractor pools)

@@ -116,6 +116,8 @@ def load_type_lexicon() -> dict[str, Any]:
     )
     lex["head_index"] = SuffixIndex(lex["heads"])
     lex["alias_set"] = frozenset(lex["alias_relations"])
+    lex["tail_index_head"] = {v: t for t, vals in lex["tail_signals"].items() for v in vals}
+    lex["translit_set"] = frozenset(lex["transliteration_chars"])
     return lex
 
 
@@ -148,6 +150,21 @@ W_HEAD, W_SUBTITLE_HEAD, W_SUBTITLE_HINT, W_TITLE_MARKS, W_TEXT, W_SPECIES_NAME 
 W_TITLE_END, W_TITLE_END_LONG = 0.9, 1.5
 # Transliterated names are written with a middle dot: 阿尔弗雷德·冯·提尔皮茨.
 _FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9fffA-Z.]{1,8}){1,3}$")
+# A ·-joined title of Chinese words (贺新郎·别友, a 词牌 and its title; 周易略例·明彖) is a
+# work's title, not a transliterated name: told by the share of transliteration characters.
+_DOTTED_TITLE_RE = re.compile(r"^[\u4e00-\u9fff]{2,8}(?:[·•‧・][\u4e00-\u9fff]{1,12}){1,3}$")
+# A department of a university or college (…学院财经系, …大学物理系) is a body of people.
+_DEPARTMENT_RE = re.compile(r"(?:大学|学院).{0,10}[系所]$")
+# A museum piece named the catalogue way: [era][kiln or glaze][decoration][vessel]
+# (…窑…执壶, 青花…纹…瓶): an artefact, a work.
+_ARTEFACT_RE = re.compile(r"^.{2,}(?:窑|釉|青花|粉彩|五彩|斗彩|纹|铜|玉).{0,10}[壶瓶罐碗盘杯盏炉鼎尊洗盒觚爵]$")
+# A Latin binomial (Ginkgo biloba, Rosa chinensis var. …): a species.
+_LATIN_BINOMIAL_RE = re.compile(r"^[A-Z][a-z]{2,}\s[a-z]{3,}(?:\s(?:var\.|subsp\.|f\.)?\s?[a-z]{3,})?$")
+# An English firm's name (Reprise Records, Sony Music Entertainment, X Inc.).
+_ENGLISH_ORG_RE = re.compile(r"^[A-Z][\w&.'-]*(?:\s[\w&.'-]+)*\s(?:Records|Inc\.?|Ltd\.?|Limited|Corporation|Corp\.?|Company|Co\.|"
+                             r"Group|Bank|University|College|Entertainment|Studios?|Pictures|Airlines|Holdings|F\.?C\.?)$")
+# Botanical names that start with the leaf's shape (卵叶连翘, 披针叶茴香, 阔叶十大功劳).
+_LEAF_PREFIX_RE = re.compile(r"^(?:卵|披针|心|圆|尖|阔|狭|长|宽|细|柳|线|掌|羽|齿|裂|光|毛|短|大|小|异|全缘|倒卵)叶[\u4e00-\u9fff]{2,5}$")
 # Bus and metro routes are services, not places: 温州公交41路, 地铁2号线.
 _ROUTE_RE = re.compile(r"(?:公交|巴士|地铁).*\d+(?:路|号线|线)$|^\d+路(?:公交|车)?$")
 # Numbered celestial bodies: 小行星3753, 彗星C/2020.
@@ -223,13 +240,45 @@ def _defining_heads(text: str, title: str, heads: SuffixIndex) -> list[tuple[str
     return []
 
 
+def _translit_share(title: str, chars: frozenset) -> float:
+    han = [c for c in title if "\u4e00" <= c <= "\u9fff"]
+    return sum(c in chars for c in han) / len(han) if han else 0.0
+
+
+def _polysemy_subtitle(title: str, tails: Iterable[tuple[str, str]]) -> str:
+    """The subtitle a 多义词 tail gives the head itself: 燃情岁月 ||| 多义词 ||| 燃情岁月（…电影）."""
+    for rel, tail in tails:
+        if "多义" in (rel or ""):
+            m = re.match(r"^(.+?)[（(]([^（）()]+)[）)]$", (tail or "").strip())
+            if m and m.group(1).strip("《》 ") == title:
+                return m.group(2)
+    return ""
+
+
+def _japanese_name(title: str, surnames: list[str]) -> bool:
+    """A listed Japanese family name and a one- or two-character given name (佐藤健, 田中将大)."""
+    for sur in surnames:
+        if title.startswith(sur):
+            given = title[len(sur):]
+            return 1 <= len(given) <= 2 and all("\u4e00" <= c <= "\u9fff" for c in given)
+    return False
+
+
 def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] = (), subtitle: str | None = None,
-                text: str = "") -> TypeDecision:
-    """Coarse type of a pair's entity, with the signals that decided it."""
+                text: str = "", tails: Iterable[tuple[str, str]] = ()) -> TypeDecision:
+    """Coarse type of a pair's entity, with the signals that decided it.
+
+    `tails` are (relation, tail) pairs of the infobox: a few values say what the
+    head is whatever the relation (前锋, 连载中, a 多义词 value with the head's subtitle)."""
     lex = load_type_lexicon()
     heads = lex["head_index"]
     title, sub = split_title(entity or "", subtitle)
     bare = title.strip("《》 ")
+    tails = [(norm_relation(r or ""), str(v or "").strip()) for r, v in tails]
+    sub_kind = "subtitle"
+    if not sub:
+        sub = _polysemy_subtitle(bare, tails)
+        sub_kind = "polysemy" if sub else sub_kind
     rels = {norm_relation(r).lower() for r in relations if r}
     tags = [t for t in tags if t]
     votes: dict[str, float] = {}
@@ -260,7 +309,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         # "（东汉名臣，字某某）": each comma part is a noun phrase; the first with a head decides
         hits = next((h for h in (head_nouns(part, heads) for part in re.split(r"[，,；;]", sub)) if h), [])
         for t, w in hits[-1:]:  # the last coordinated head: "（华语男歌手、演员）"
-            vote(t, W_SUBTITLE_HEAD, "subtitle_head:" + w)
+            vote(t, W_SUBTITLE_HEAD, f"{sub_kind}_head:" + w)
         if not hits:
             # "（小说《西游记》中的人物）" names the work the entry belongs
             # to; only words after the last 中 / 里 describe the entry itself.
@@ -268,15 +317,33 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
             for t, words in lex["subtitle_hints"].items():
                 hit = [w for w in words if (sub_self.endswith(w) if len(w) == 1 else w in sub_self)]
                 if hit:
-                    vote(t, W_SUBTITLE_HINT, "subtitle:" + hit[0])
+                    vote(t, W_SUBTITLE_HINT, f"{sub_kind}:" + hit[0])
     t, suffix = lex["title_index"].longest(bare, min_rest=1)
     if suffix:  # a one-character ending (市, 法) is a weaker hint than 锦标赛
         vote(t, W_TITLE_END if len(suffix) == 1 else W_TITLE_END_LONG, "suffix:" + suffix)
     end = next((w for w in lex["title_person"] if len(bare) > len(w) and bare.endswith(w)), "")
     if end:
         vote("person", W_TITLE_END, "suffix:" + end)  # 太古最强大帝 is a novel: weaker than one relation
-    if _FOREIGN_NAME_RE.match(bare):
+    if _FOREIGN_NAME_RE.match(bare) and _translit_share(bare, lex["translit_set"]) >= 0.4:
         vote("person", W_TITLE_END, "name:transliterated")
+    elif _DOTTED_TITLE_RE.match(bare):
+        vote("work", W_TITLE_END, "name:dotted_title")
+    for rel, tail in tails:  # one vote per type: 前锋 under any relation, 连载中, a genre under 类型
+        t = lex["tail_index_head"].get(tail)
+        if not t and rel == "类型" and any(g in tail for g in lex["genre_tails"]):
+            t, tail = "work", "genre"
+        if t and not any(w.startswith("tail:") for w in why.get(t, [])):
+            vote(t, 1.0, "tail:" + tail)
+    if _DEPARTMENT_RE.search(bare):
+        vote("organisation", W_TITLE_END_LONG, "name:department")
+    if _ARTEFACT_RE.match(bare):
+        vote("work", W_TITLE_END_LONG, "name:artefact")
+    if _LATIN_BINOMIAL_RE.match(bare):
+        vote("species", W_TITLE_END_LONG, "name:latin_binomial")
+    if _ENGLISH_ORG_RE.match(bare):
+        vote("organisation", W_TITLE_END_LONG, "name:english_firm")
+    if _LEAF_PREFIX_RE.match(bare):
+        vote("species", W_TITLE_END, "name:leaf_prefix")
     if _ROUTE_RE.search(bare):
         vote("other", W_TITLE_END_LONG, "name:route")
     if _NUMBERED_BODY_RE.match(bare):
@@ -300,6 +367,10 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         end = next((w for w in lex["title_species"] if bare.endswith(w)), "")
         if end:
             vote("species", W_SPECIES_NAME, "species_name:" + end)
+    # a listed Japanese family name outweighs a plant-like ending only (田中一树 is no tree)
+    if set(votes) <= {"species"} and votes.get("species", 0.0) <= W_SPECIES_NAME and \
+            _japanese_name(bare, lex["japanese_surnames"]):
+        vote("person", W_TITLE_END, "name:japanese")
     if not votes and _looks_like_a_chinese_name(bare, lex["surnames"]):
         vote("person", W_TITLE_END, "name:surname")
     if not votes:
@@ -347,7 +418,7 @@ def type_pair(pair: dict[str, Any]) -> dict[str, Any]:
     triples = [dict(t) for t in (pair.get("triples") or [])]
     new["entity_type"] = entity_type(
         pair.get("entity") or "", pair.get("tags") or [], [t.get("relation") or "" for t in triples], pair.get("subtitle"),
-        pair.get("text") or "",
+        pair.get("text") or "", [(t.get("relation") or "", str(t.get("tail") or "")) for t in triples],
     ).type
     aliases = load_type_lexicon()["alias_set"]
     for t in triples:

@@ -84,6 +84,7 @@ def type_item(item: dict[str, Any]) -> TypeDecision:
         [t.get("relation") or "" for t in item.get("triples") or []],
         item.get("subtitle"),
         item.get("text") or "",
+        [(t.get("relation") or "", str(t.get("tail") or "")) for t in item.get("triples") or []],
     )
 
 

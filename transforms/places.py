@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from importlib import resources
 
 from transforms.cells import HOUSE_NUMBER
 from transforms.mentions import jieba_place_names
@@ -119,3 +120,74 @@ def core_forms(value: str, cores: tuple[str, ...]) -> tuple[str, ...]:
     of the value and of its cores, in the order a text is searched for them."""
     short = (n for p in (value.strip(), *cores) for n in PLACE_SHORT_NAMES.get(place_stem(p), ()))
     return tuple(dict.fromkeys((*cores, *short)))
+
+
+# A place's administrative level, read off its name (admin_level).
+PROVINCE, PREFECTURE, COUNTY, TOWNSHIP = "province", "prefecture", "county", "township"
+
+
+@lru_cache(maxsize=1)
+def provinces() -> frozenset[str]:
+    """The names of China's 34 province-level divisions, bare and in their full
+    forms (resources/provinces.txt: 江苏, 江苏省; 广西, 广西壮族自治区; 北京, 北京市)."""
+    text = resources.files("transforms").joinpath("resources/provinces.txt").read_text(encoding="utf-8")
+    return frozenset(name for line in text.splitlines() if line.strip() and not line.startswith("#")
+                     for name in line.split())
+
+
+# Names ending as a unit does that are no unit of the administration: a sight
+# (…景区, …保护区), a part of a town (…社区, …市区, 老城区; 西城区 and 樊城区
+# are districts), a kind of region (…山区, …产区), a great region (华北地区,
+# 东南沿海地区), a saying (鱼米之乡), a kind of city (沿海城市, 大都市). 林区 and
+# 矿区 stay: 神农架林区 is a county.
+_NO_UNIT = re.compile(r"(?:景区|保护区|名胜区|社区|小区|园区|片区|市区|郊区|山区|灾区|产区|校区|街区|商区|营区|战区|军区"
+                      r"|辖区|赛区|时区|禁区|之乡|城市|都市|^城区|[老主心]城区)$")
+_GREAT_REGION = re.compile(r"^(?:[东西南北中]部|华[东西南北中]|东北|西北|西南|东南|中南|沿海|内陆|边疆|边远|偏远|北方|南方|"
+                           r"江南|江北|岭南|塞北|关中|中原|其他|周边)")
+
+
+@lru_cache(maxsize=16384)
+def admin_level(value: str) -> str | None:
+    """The administrative level of a Chinese place name: `province` (the 34
+    province-level divisions, resources/provinces.txt, with or without 省, 市,
+    自治区 or 特别行政区), `prefecture` (…市, …州, …盟, …地区), `county` (…县,
+    …区, …旗, …县级市), `township` (…镇, …乡, …街道), or None when the name
+    does not tell (深圳, 碎叶城, a foreign place). A value of several units
+    takes its most specific one's (place_parts: 贵州省安顺市镇宁县 is a county).
+    Among a question's options, the one province among districts (江苏 for
+    京沪高速铁路's 途经省市 among 福田区, 盐田区, 坪山区…) is found unread."""
+    v = value.strip()
+    if v in provinces():
+        return PROVINCE
+    if any(v.startswith(c) for c in COUNTRIES if c not in ("中国", "中华人民共和国")):
+        return None  # 美国加利福尼亚州: a foreign state's units are not China's
+    parts = place_parts(v)
+    last = parts[-1].strip()
+    if last == "街道" and len(parts) > 1:
+        last = parts[-2] + last  # 中关村街道, split after its 村
+    if last in provinces():
+        return PROVINCE
+    return _level_by_ending(last)
+
+
+def _level_by_ending(name: str) -> str | None:
+    """The level a name's closing unit tells (admin_level), without the list of provinces."""
+    if len(name) < 2 or _NO_UNIT.search(name):
+        return None
+    if name.endswith("县级市") or name.endswith("县") or (len(name) >= 3 and name.endswith(("区", "旗"))):
+        return COUNTY if not name.endswith("地区") else _region(name)
+    if len(name) >= 3 and name.endswith("省"):
+        return PROVINCE  # a province the list does not hold: another country's, or of the past
+    if len(name) >= 3 and name.endswith(("市", "盟")):
+        return PREFECTURE
+    if name.endswith("州"):
+        # 苏州, 凉山州, 延边朝鲜族自治州; 加利福尼亚州 and 德克萨斯州 are another country's states
+        return PREFECTURE if len(name) <= 3 or name.endswith("自治州") else None
+    if (len(name) >= 3 and name.endswith(("镇", "乡"))) or (len(name) >= 4 and name.endswith("街道")):
+        return TOWNSHIP
+    return None
+
+
+def _region(name: str) -> str | None:
+    """…地区: a prefecture (阿里地区, 大兴安岭地区), unless a great region (华北地区)."""
+    return PREFECTURE if len(name) >= 4 and not _GREAT_REGION.search(name) else None

@@ -29,7 +29,7 @@ from typing import Callable, NamedTuple
 from schemas.items import DISTRACTOR_ORIGINS, NUM_OPTIONS
 from transforms.items.exclusion import exclusion_reason, pieces, same_taxon
 from transforms.items.kinds import coarse, compatible
-from transforms.places import place_parts, place_stem
+from transforms.places import admin_level, place_parts, place_stem
 from transforms.split import stable_hash
 from transforms.text import normalise
 
@@ -150,6 +150,26 @@ def odd_ending(gold: str, distractors: list[str]) -> bool:
     return len(ends) == 1 and "" not in ends and gold.strip().strip("《》 ")[-1:] not in ends
 
 
+def gold_level(draft: Draft) -> str | None:
+    """The administrative level of a place gold (places.admin_level), or None:
+    a gold of another type, or a place whose name does not tell."""
+    return admin_level(draft.gold) if coarse(draft.gold_type or "") == "place" else None
+
+
+def alone_in_level(gold: str, distractors: list[str]) -> bool:
+    """Whether a place gold is the one option of its administrative level
+    (places.admin_level) among options most of which tell theirs: `江苏` for
+    京沪高速铁路's 途经省市 among 福田区, 盐田区, 坪山区…, `盐田区` for 深圳's
+    下辖地区 among 天津, 北京, 上海…, found unread. A gold whose level the name
+    does not tell (深圳), or among options most of which do not tell theirs
+    (foreign towns), is not alone."""
+    level = admin_level(gold)
+    if level is None:
+        return False
+    levels = [admin_level(d.strip().strip("《》 ")) for d in distractors]
+    return level not in levels and 2 * sum(lv is not None for lv in levels) >= len(levels)
+
+
 def item_rng(seed: int, item_id: str, purpose: str) -> random.Random:
     return random.Random(stable_hash(seed, purpose, item_id))
 
@@ -166,7 +186,10 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
 
     A gold with a mark of form (form_marks: a ·-name, Latin letters, a
     bracket note) takes the candidates of its form first, then the others:
-    `莱昂纳多·迪卡普里奥` as the one ·-name of ten was found unread."""
+    `莱昂纳多·迪卡普里奥` as the one ·-name of ten was found unread. Inside
+    each, a place gold whose name tells its administrative level (gold_level:
+    a province, a prefecture, a county, a township) takes the candidates of
+    its level first: `江苏` among districts was found unread."""
     rejected = rejected if rejected is not None else {}
     low, high = band
     seen = {normalise(draft.gold)}
@@ -238,6 +261,11 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
     def of_form(cand) -> bool:
         return marks <= form_marks(cand[0])
 
+    level = gold_level(draft)
+
+    def of_level(cand) -> bool:
+        return admin_level(cand[0]) == level
+
     def fill(queues: dict) -> None:
         """Round-robin over the origins' queues, `max_per_origin` each until every one is capped."""
         def pull(origin: str):
@@ -264,11 +292,16 @@ def choose(draft: Draft, similarity: dict[str, float], band: tuple[float, float]
                 cap = NUM_DISTRACTORS  # every origin capped and still short: lift the cap
 
     taken = {o: 0 for o in ORIGIN_PRIORITY}
-    # The gold's form first, then the others (one pass when it has no mark);
+    # The gold's form first, then the others (one pass when it has no mark), and
+    # inside each the gold's level first (one pass when the name tells none);
     # each candidate is still looked at lazily, and once.
-    for keep in ((of_form, lambda cand: not of_form(cand)) if marks else (lambda cand: True,)):
-        if len(chosen) < NUM_DISTRACTORS:
-            fill({o: (cand for cand in ordered(o) if keep(cand)) for o in ORIGIN_PRIORITY if o in tiers})
+    forms = (of_form, lambda cand: not of_form(cand)) if marks else (None,)
+    levels = (of_level, lambda cand: not of_level(cand)) if level else (None,)
+    for form in forms:
+        for lev in levels:
+            if len(chosen) < NUM_DISTRACTORS:
+                fill({o: (cand for cand in ordered(o) if (form is None or form(cand)) and (lev is None or lev(cand)))
+                      for o in ORIGIN_PRIORITY if o in tiers})
     if len(chosen) < NUM_DISTRACTORS:
         return None
     return chosen[:NUM_DISTRACTORS]

@@ -21,7 +21,8 @@ from typing import Any, Callable, Protocol
 
 from transforms.entity_type import tail_type
 from transforms.items import templates
-from transforms.items.distractors import Candidate, Draft, alone_in_form, assemble, choose, is_title, violations
+from transforms.items.distractors import (Candidate, Draft, alone_in_form, alone_in_level, assemble, choose, gold_level,
+                                          is_title, violations)
 from transforms.items.exclusion import ALIAS_RELATIONS, known_set, pieces
 from transforms.items.graph import freq_bin
 from transforms.items.group_input import HOP_RECORD, GroupInput, one_hop_sample, read_group
@@ -213,9 +214,13 @@ def ask_group(key: str, group: GroupInput, scorer: Scorer, cfg, count: Callable[
             chosen = choose(draft, sims, band, cfg.seed, cfg.max_per_origin, rejected)
             for why, n in rejected.items():
                 count(f"rejected|{why}", n)
-            # The gold the one option of its form (the one ·-name): a wider draft may find others of it.
-            alone = chosen is not None and alone_in_form(draft.gold, [t for t, _, _ in chosen],
-                                                         is_title(draft.gold, draft.gold_type))
+            # The gold the one option of its form (the one ·-name), or a place the one of
+            # its level (the one province among districts): a wider draft may find others.
+            offered = [t for t, _, _ in chosen] if chosen is not None else []
+            alone = chosen is not None and (
+                alone_in_form(draft.gold, offered, is_title(draft.gold, draft.gold_type))
+                or ("level" if gold_level(draft) and alone_in_level(draft.gold, offered) else None)
+            )
             if chosen is not None and not alone:
                 break
         if chosen is None:
