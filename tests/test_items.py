@@ -398,8 +398,8 @@ def test_a_t2t_reference_is_the_sentences_that_state_its_input():
     """A summary states more than its kept triples: the reference is the
     sentences holding their support, so no model is scored on a fact its
     input never gave (任正非's founding of 华为 for one 出生地). `text` keeps the
-    paper's whole text; a triple with no offsets (the mention check off)
-    leaves nothing to choose by, so the whole text."""
+    paper's whole text; a triple with no offsets (a pair the aligner did not
+    make) leaves nothing to choose by, so the whole text."""
     text = "任正非是华为的主要创始人。\n他1987年集资创办了华为。\n任正非出生于贵州省安顺市镇宁县。"
     start = text.index("贵州省")
     born = {"head": "任正非", "relation": "出生地", "tail": "贵州省安顺市镇宁县", "start": start, "end": start + 9}

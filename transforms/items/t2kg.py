@@ -7,8 +7,8 @@ far more than its kept triples (任正非's two paragraphs for one 出生地), a
 whole-text reference scores a model on facts its input never gave it: it
 rewards hallucination and punishes faithfulness. The sentences that hold a
 kept triple's support (the pairs' start/end offsets) are the text's own
-statement of the input; when any input triple has no offset (the mention
-check off), the whole text is all that can be said.
+statement of the input; when an input triple has no offsets (a pair the
+aligner did not make), the whole text is all that can be said.
 
 T2KG follows Text2KGBench (Mihindukulasooriya et al., 2023) in Chinese: one
 ontology per domain, derived from the relations kept in that domain (the
