@@ -92,10 +92,16 @@ def test_a_name_or_a_kin_given_by_its_given_part_after_its_word():
     assert kept[("父亲", "苏洵")] == "洵" and kept[("兄弟", "苏辙")] == "辙"
     assert _level("苏轼", text, ("兄弟", "苏辙")) == "given_name"
     assert ("儿子", "苏瞻") in dropped                       # the 子 of 字子瞻 is no son
+    kept, _ = _clean("苏轼", "北宋文学家，其父洵弟辙皆以文名。", [("兄弟", "苏辙")])
+    assert kept[("兄弟", "苏辙")] == "辙"                    # kin named one after the other
     kept, _ = _clean("文天祥", "初名云孙，字宋瑞，号文山，吉州庐陵人。", [("原名", "文云孙"), ("别名", "文宋瑞")])
     assert kept[("原名", "文云孙")] == "云孙" and kept[("别名", "文宋瑞")] == "宋瑞"
     kept, dropped = _clean("文天祥", "初名云孙，吉州庐陵人。", [("原名", "王云孙")])
     assert ("原名", "王云孙") in dropped                     # another family name is another person
+    # a one-character kin word stands alone: 师兄, 弟子 are other people
+    kept, dropped = _clean("王安", "北宋人。其师兄明与之同游，弟子明亦能文。",
+                           [("兄弟", "王明"), ("儿子", "王明")])
+    assert ("兄弟", "王明") in dropped and ("儿子", "王明") in dropped
 
 
 def test_a_posthumous_name_is_the_one_after_谥():
@@ -103,8 +109,9 @@ def test_a_posthumous_name_is_the_one_after_谥():
     kept, dropped = _clean("范仲淹", text, [("谥号", "文正"), ("谥号", "文")])
     assert kept[("谥号", "文正")] == "文正"
     assert ("谥号", "文") in dropped                         # not the 文 of 文学家, nor the head of 文正
-    kept, _ = _clean("范仲淹", "北宋政治家，死后谥号“文正”。", [("谥号", "文正")])
-    assert kept[("谥号", "文正")] == "文正"
+    for text in ("北宋政治家，死后谥号“文正”。", "北宋政治家，卒后谥号为文正。"):
+        kept, _ = _clean("范仲淹", text, [("谥号", "文正")])
+        assert kept[("谥号", "文正")] == "文正"
 
 
 def test_one_of_a_group_is_said_by_the_group_it_is_counted_in():
@@ -113,3 +120,5 @@ def test_one_of_a_group_is_said_by_the_group_it_is_counted_in():
     assert kept[("主要成就", "“宋四家”之一")] == "宋四家"
     kept, dropped = _clean("蔡襄", "北宋书法家，曾观宋四家书法展。", [("主要成就", "宋四家之一")])
     assert ("主要成就", "宋四家之一") in dropped            # named, but the entity is not counted in it
+    kept, dropped = _clean("鼓浪屿", "厦门的一座小岛，曾申报列为世界文化遗产。", [("主要成就", "世界文化遗产之一")])
+    assert ("主要成就", "世界文化遗产之一") in dropped      # applied for, not (yet) counted in

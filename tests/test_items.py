@@ -411,6 +411,10 @@ def test_a_t2t_reference_is_the_sentences_that_state_its_input():
     assert t2t_item({"text": text, "triples": [born]}, "text")[0]["reference"] == text
     unplaced = {**born, "start": None, "end": None}
     assert t2t_item({"text": text, "triples": [unplaced]})[0]["reference"] == text
+    lines = "歌曲名：红豆\n演唱：王菲\n作词：林夕\n作曲：柳重言"   # a line has no closing mark: it keeps its break
+    sung = {"head": "红豆", "relation": "歌手", "tail": "王菲", "start": lines.index("王菲"), "end": 0}
+    lyrics = {"head": "红豆", "relation": "作词", "tail": "林夕", "start": lines.index("林夕"), "end": 0}
+    assert t2t_item({"text": lines, "triples": [sung, lyrics]})[0]["reference"] == "演唱：王菲\n作词：林夕"
     with pytest.raises(ValueError, match="t2t_reference"):
         ItemsConfig(t2t_reference="summary")
 

@@ -132,10 +132,6 @@ class AlignConfig:
               ("paraphrase", "paraphrases"), ("short_name", "short_names"), ("award", "awards"),
               ("nationality", "nationalities"), ("era", "eras"), ("fuzzy", "fuzzy"))
 
-    def levels_on(self) -> list[str]:
-        """The names of the levels this config runs."""
-        return [name for name, field in self.LEVELS if getattr(self, field)]
-
     def __post_init__(self) -> None:
         if not 0.0 <= self.fuzzy_threshold <= 100.0:
             raise ValueError(f"fuzzy_threshold is a rapidfuzz score in [0, 100], not {self.fuzzy_threshold}")

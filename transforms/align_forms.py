@@ -341,6 +341,8 @@ _LANGUAGE_RELATION = re.compile("语言|语种")
 # is counted in: `与蔡襄、苏轼、黄庭坚合称宋四家`, `并称“唐宋八大家”`.
 _ONE_OF = re.compile(r"^[“\"「『]?([^“”\"「」『』]{2,12}?)[”\"」』]?之一$")
 _GROUP_WORD = r"(?:(?:合|并|同|号)称为?|称为|誉为|列为|跻身于?|位列)"
+# Not (yet) counted in it: `尚未被列为`, `正在申报列为`, `有望跻身`.
+_NOT_YET = re.compile(r"(?:未|没有|不|申报|有望|争取|拟|希望|力争)[被将]?$")
 
 
 def group_member_spans(value: str, text: str) -> list[tuple[int, int]]:
@@ -350,7 +352,7 @@ def group_member_spans(value: str, text: str) -> list[tuple[int, int]]:
         return []
     group = re.escape(m.group(1))
     rx = re.compile(_GROUP_WORD + r"[“\"「『]?(" + group + r")(?![\u4e00-\u9fff])")
-    return [g.span(1) for g in rx.finditer(text)]
+    return [g.span(1) for g in rx.finditer(text) if not _NOT_YET.search(text, max(0, g.start() - 5), g.start())]
 
 
 def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:

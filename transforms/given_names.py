@@ -10,9 +10,10 @@ and its paternal kin by the given part alone: `又名延嗣` on the page of
 poet's, but the family name is). String matching finds none of these.
 
 It is narrow on purpose: the cell must be the entity's own family name and
-a given part of one to three characters, the given part must follow its
-word directly and end where the name ends. Anything else (`字子瞻` for a
-cell 苏瞻, the 弟 of 兄弟二人) is never a mention.
+a given part of one to three characters (two or more for another name of
+the entity), the given part must follow its word directly and end where the
+name ends, and a one-character kin word must stand alone. Anything else
+(`字子瞻` for a cell 苏瞻, the 弟 of 兄弟二人, `师兄明`, `弟子明`) is never a mention.
 """
 from __future__ import annotations
 
@@ -29,20 +30,29 @@ COMPOUND_SURNAMES = frozenset({
 # themselves, and found as they are); kin share the family name on the
 # father's side only.
 _NAME_WORD = r"(?:原名|本名|初名|一名|又名|亦名|更名|改名|曾名|小名|乳名|别名|字|一字|又字|改字|号|自号|别号)"
-_WORDS = {
-    **{r: _NAME_WORD for r in ("别名", "别称", "原名", "本名", "又名", "曾用名", "初名")},
-    "父亲": r"(?:父|其父|生父)",
-    "兄弟": r"(?:弟|兄|长兄|次兄|从弟|从兄|堂弟|堂兄|幼弟|胞弟|兄长)",
-    "哥哥": r"(?:兄|长兄|次兄|胞兄|兄长)",
-    "弟弟": r"(?:弟|幼弟|胞弟)",
-    "儿子": r"(?:子|长子|次子|幼子|季子|其子)",
-    "祖父": r"(?:祖|祖父)",
-    "叔父": r"(?:叔|叔父)",
-    "伯父": r"(?:伯|伯父)",
+NAME_RELATIONS = frozenset({"别名", "别称", "原名", "本名", "又名", "曾用名", "初名"})
+# Kin words of two characters, and of one (父, 弟, 子): a one-character word
+# is a word only at the start of its clause, after 与/和/及 or after a kin
+# named the same way (`父洵、弟辙`, `与弟辙`, `父洵弟辙`), never the end of another word (`师兄`, `表弟`, `神父`, `弟子`,
+# `孔子`, the `子` of `字子瞻`).
+_KIN_WORDS = {
+    "父亲": (("其父", "生父"), "父"),
+    "兄弟": (("长兄", "次兄", "从弟", "从兄", "堂弟", "堂兄", "幼弟", "胞弟", "胞兄", "兄长"), "弟兄"),
+    "哥哥": (("长兄", "次兄", "胞兄", "兄长"), "兄"),
+    "弟弟": (("幼弟", "胞弟"), "弟"),
+    "儿子": (("长子", "次子", "幼子", "季子", "其子"), "子"),
+    "祖父": (("祖父",), "祖"),
+    "叔父": (("叔父",), "叔"),
+    "伯父": (("伯父",), "伯"),
 }
-GIVEN_NAME_RELATIONS = frozenset(_WORDS)
-# A kin word inside a courtesy or art name is none (`字子瞻` names no son 瞻).
-_WORD_RE = {r: re.compile(("" if w == _NAME_WORD else "(?<![字号])") + w + "$") for r, w in _WORDS.items()}
+_ALONE = (r"(?:(?<![\u4e00-\u9fff])|(?<=[与和及])"
+          r"|(?<=[父兄弟子][\u4e00-\u9fff])|(?<=[父兄弟子][\u4e00-\u9fff]{2}))")  # or after a kin named so: `父洵弟辙`
+_WORD_RE = {
+    **{r: re.compile(_NAME_WORD + "$") for r in NAME_RELATIONS},
+    # a two-character word, not inside a courtesy or art name (`字子瞻` names no son 瞻)
+    **{r: re.compile(f"(?:(?<![字号])(?:{'|'.join(two)})|{_ALONE}[{one}])$") for r, (two, one) in _KIN_WORDS.items()},
+}
+GIVEN_NAME_RELATIONS = frozenset(_WORD_RE)
 # What may follow a given part: the end of the name (punctuation, space) or
 # a word that begins the rest of the sentence (`弟辙皆能文`).
 _AFTER = frozenset("，,。；;、：:（）() \u3000") | frozenset("皆均俱并亦同也为等")
@@ -63,7 +73,9 @@ def given_name_spans(value: str, text: str, relation: str, entity: str) -> list[
     if word is None or surname is None or value == entity or not value.startswith(surname):
         return []
     given = value[len(surname):]
-    if not 1 <= len(given) <= 3 or not _CJK_NAME.match(value):
+    # another name's given part is two characters or more (`又名延嗣`): one
+    # character after 又名 is as often a word of the sentence
+    if not (2 if relation in NAME_RELATIONS else 1) <= len(given) <= 3 or not _CJK_NAME.match(value):
         return []
     out = []
     i = text.find(given)

@@ -326,8 +326,8 @@ def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | N
 # `《东堂词》`, `双溪` of `号双溪居士`), never the poet's name.
 _COURTESY_WORD = {"字": re.compile(r"(?:初|一|又|原|本)?字$"),
                   "号": re.compile(r"(?:自|又|晚|别|亦|初|一|道|法)?号$"),
-                  # a posthumous name: `卒谥文`, `追谥文忠`, `谥曰忠武`, `谥号文正`
-                  "谥号": re.compile(r"谥(?:号|曰|为)?$")}
+                  # a posthumous name: `卒谥文`, `追谥文忠`, `谥曰忠武`, `谥号文正`, `谥号为文正`
+                  "谥号": re.compile(r"谥号?(?:曰|为|是)?$")}
 _COURTESY_ITEMS = re.compile(r"(?:[^、，,。；;（）()\s字号]+、)*$")
 _COURTESY_END = frozenset("，,。；;、（）() ”\"」』")
 

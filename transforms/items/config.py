@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# What a T2T item's reference can be (items/t2kg.py reference_spans).
+T2T_REFERENCES = ("sentences", "text")
+
 
 @dataclass
 class ItemsConfig:
@@ -100,7 +103,7 @@ class ItemsConfig:
             raise ValueError("open_min_heads must be >= 1")
         if self.embed_chunk_size < 1:
             raise ValueError("embed_chunk_size must be >= 1")
-        if self.t2t_reference not in ("sentences", "text"):
+        if self.t2t_reference not in T2T_REFERENCES:
             raise ValueError(f"t2t_reference is `sentences` or `text`, not {self.t2t_reference!r}")
         if self.num_shards < 0:  # -2 once became one shard, silently
             raise ValueError("num_shards must be >= 0 (0 = as the other outputs)")

@@ -162,8 +162,9 @@ def _page_kind(pair: dict[str, Any], own_relations: dict[str, frozenset], nouns:
                  for k, ends in nouns.items() if part.strip().endswith(ends)})
 
 
-# Relations only a written work is the head of, but weaker than _OWN_RELATIONS:
-# a film's page may credit the novel's 作者 beside its 导演, so they tell the
+# Relations a written work is the head of, but weaker than _OWN_RELATIONS:
+# a film's page may credit the novel's 作者 beside its 导演, and a painting's
+# states its 作者 too (it is then read as a written work), so they tell the
 # kind only where the page's other relations and its defining phrase do not.
 # DuIE's book pages state nothing but 作者 (`图书作品 作者 人物`), so a web
 # novel asked back (`下列哪部作品的作者是海飞？`) took any work: films among its options.

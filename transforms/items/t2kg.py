@@ -85,9 +85,6 @@ def uncued_person_role(triple: dict[str, Any]) -> bool:
             and not triple.get("cue"))
 
 
-T2T_REFERENCES = ("sentences", "text")
-
-
 def t2t_input(pair: dict[str, Any]) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """(the kept triples a T2T item takes as input, those it leaves out by reason).
 
@@ -115,16 +112,25 @@ def reference_spans(text: str, triples: list[dict[str, Any]], reference: str = "
     return [(a, b) for a, b in sentences(text) if any(a <= s < b for s in starts)] or [(0, len(text))]
 
 
+# What closes a sentence, so that the next may follow it on the same line.
+_CLOSED = frozenset("。！？!?；;”’」』）)")
+
+
 def t2t_item(pair: dict[str, Any], reference: str = "sentences") -> tuple[dict[str, Any] | None, dict[str, int]]:
     """(the T2T item of a pair or None, the kept triples its input leaves out, by reason):
     the input of t2t_input, the reference of reference_spans, its sentences
-    joined as the text has them (each stripped of a paragraph's line break)."""
+    joined as the text has them (a paragraph's break dropped after a closed
+    sentence, kept after a line with no closing mark)."""
     chosen, left_out = t2t_input(pair)
     text = pair.get("text") or ""
     if not chosen or not text.strip():
         return None, left_out
     spans = reference_spans(text, chosen, reference)
-    ref = text if spans == [(0, len(text))] else "".join(text[a:b].strip() for a, b in spans)
+    if spans == [(0, len(text))]:
+        ref = text
+    else:  # a line with no closing mark keeps its break: `演唱：王菲` and `作词：林夕` are two lines
+        parts = [text[a:b].strip() for a, b in spans]
+        ref = "".join(p + ("" if p[-1:] in _CLOSED else "\n") for p in parts).rstrip("\n")
     return {"triples": [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in chosen],
             "reference": ref}, left_out
 
