@@ -29,6 +29,14 @@ def test_a_genre_under_type_makes_a_work_but_not_elsewhere():
     d = _one("梦里花开", "类型", "都市　喜剧")
     assert (d.type, d.reason) == ("work", "tail:genre")
     assert _one("梦里花开", "风格", "喜剧").reason == "no_signal"
+    assert _one("某某片", "类型", "悬疑/惊悚/犯罪").reason == "tail:genre"
+    assert _one("某某片", "类型", "爱情片").reason == "tail:genre"
+
+
+@pytest.mark.parametrize("tail", ["动画制作公司", "恐怖袭击", "国际大都市", "世界纪录"])
+def test_a_genre_word_inside_a_type_value_is_no_genre(tail):
+    """Whole parts of the 类型 value are matched, not substrings."""
+    assert _one("梦里花开", "类型", tail).reason == "no_signal"
 
 
 def test_a_polysemy_value_gives_the_heads_own_subtitle():
@@ -75,6 +83,18 @@ def test_a_dotted_title_of_chinese_words_is_a_work_not_a_transliterated_name():
     assert (d.type, d.reason) == ("person", "name:transliterated")
     d = _one("大卫·芬奇")
     assert (d.type, d.reason) == ("person", "name:transliterated")
+    for title in ("贺新郎·别友", "周易略例·明彖", "天净沙·秋思"):  # a 词牌/曲牌, or a text's name, first
+        assert (_one(title).type, _one(title).reason) == ("work", "name:dotted_title")
+
+
+@pytest.mark.parametrize("name", ["拿破仑·波拿巴", "教皇约翰·保罗一世", "约翰·列侬", "吐尔逊·买买提"])
+def test_a_dotted_name_is_no_work_unless_its_first_part_names_a_tune_or_a_text(name):
+    d = _one(name)
+    assert (d.type, d.reason) == ("person", "name:transliterated")
+
+
+def test_a_dotted_name_of_few_transliteration_characters_gets_no_work_vote():
+    assert _one("爱新觉罗·玄烨").reason != "name:dotted_title"
 
 
 def test_a_japanese_name_is_weakly_a_person():
@@ -84,9 +104,22 @@ def test_a_japanese_name_is_weakly_a_person():
     assert _one("小林").reason != "name:japanese"  # no given name
 
 
+@pytest.mark.parametrize("name,ending", [("中山杉", "杉"), ("千叶兰", "兰"), ("黑木耳", "木耳")])
+def test_a_species_ending_covering_the_given_name_is_no_japanese_name(name, ending):
+    d = _one(name)
+    assert (d.type, d.reason) == ("species", "species_name:" + ending)
+
+
 def test_a_department_of_a_university_is_an_organisation():
     d = _one("东海职业技术学院机电系", "学制", "三年")
     assert (d.type, d.reason) == ("organisation", "name:department")
+    d = _one("某某大学国际软件技术研究所")
+    assert d.type == "organisation" and "name:department" in d.reason
+
+
+@pytest.mark.parametrize("name", ["大学生人际关系", "大学英语课程体系", "学院派系"])
+def test_a_relation_or_system_after_a_university_is_no_department(name):
+    assert "name:department" not in _one(name).reason
 
 
 def test_a_catalogued_vessel_is_a_work():
@@ -99,11 +132,27 @@ def test_a_latin_binomial_is_a_species():
     d = _one("Ginkgo biloba")
     assert (d.type, d.reason) == ("species", "name:latin_binomial")
     assert _one("Norwegian Wood").type != "species"
+    for name in ("Homo sapiens", "Metasequoia glyptostroboides", "Rosa chinensis var. spontanea", "Pinus thunbergii"):
+        assert (_one(name).type, _one(name).reason) == ("species", "name:latin_binomial")
+
+
+@pytest.mark.parametrize("title", ["See you again", "Love yourself", "Miss you", "Hello world"])
+def test_a_sentence_case_english_title_is_no_binomial(title):
+    assert _one(title).reason == "no_signal"
 
 
 def test_an_english_firm_name_is_an_organisation():
     d = _one("Blue Note Records")
     assert (d.type, d.reason) == ("organisation", "name:english_firm")
+    for name in ("Reprise Records", "Sony Music Entertainment", "Walt Disney Pictures"):
+        assert (_one(name).type, _one(name).reason) == ("organisation", "name:english_firm")
+
+
+@pytest.mark.parametrize("title", ["Moving Pictures", "That's Entertainment", "Living Pictures Group"])
+def test_a_plain_phrase_before_a_word_suffix_is_no_firm(title):
+    """Pictures, Entertainment, Studios, Group, Company are words too: they need two name words
+    before them, none a participle or a contraction."""
+    assert _one(title).reason == "no_signal"
 
 
 def test_a_leaf_shape_prefix_makes_a_plant():

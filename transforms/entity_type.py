@@ -118,6 +118,8 @@ def load_type_lexicon() -> dict[str, Any]:
     lex["alias_set"] = frozenset(lex["alias_relations"])
     lex["tail_index_head"] = {v: t for t, vals in lex["tail_signals"].items() for v in vals}
     lex["translit_set"] = frozenset(lex["transliteration_chars"])
+    lex["dotted_title_tunes"] = frozenset(lex["dotted_title_tunes"])
+    lex["genre_re"] = re.compile("(?:" + "|".join(map(re.escape, lex["genre_tails"])) + ")+(?:片|剧|电影|小说|游戏)?")
     return lex
 
 
@@ -151,18 +153,33 @@ W_TITLE_END, W_TITLE_END_LONG = 0.9, 1.5
 # Transliterated names are written with a middle dot: 阿尔弗雷德·冯·提尔皮茨.
 _FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9fffA-Z.]{1,8}){1,3}$")
 # A ·-joined title of Chinese words (贺新郎·别友, a 词牌 and its title; 周易略例·明彖) is a
-# work's title, not a transliterated name: told by the share of transliteration characters.
-_DOTTED_TITLE_RE = re.compile(r"^[\u4e00-\u9fff]{2,8}(?:[·•‧・][\u4e00-\u9fff]{1,12}){1,3}$")
-# A department of a university or college (…学院财经系, …大学物理系) is a body of people.
-_DEPARTMENT_RE = re.compile(r"(?:大学|学院).{0,10}[系所]$")
+# work's title, not a transliterated name, when few of its characters are transliteration
+# characters AND its first part is a listed 词牌/曲牌 or ends in a word naming a text
+# (dotted_title_tunes / dotted_title_heads): 拿破仑·波拿巴, 吐尔逊·买买提 are people.
+_DOTTED_TITLE_RE = re.compile(r"^([\u4e00-\u9fff]{2,8})(?:[·•‧・][\u4e00-\u9fff]{1,12}){1,3}$")
+# A department of a university or college (…学院财经系, …大学物理研究所) is a body of people;
+# 大学生人际关系 and 大学英语课程体系 are not (…关系, …体系 are no departments).
+_DEPARTMENT_RE = re.compile(r"(?:大学|学院)[^，,]{0,8}(?:系|研究所)$")
+_NOT_DEPARTMENT = ("关系", "体系", "联系", "派系", "谱系", "水系", "星系", "语系", "直系", "旁系", "世系", "嫡系", "维系", "母系", "父系")
 # A museum piece named the catalogue way: [era][kiln or glaze][decoration][vessel]
 # (…窑…执壶, 青花…纹…瓶): an artefact, a work.
 _ARTEFACT_RE = re.compile(r"^.{2,}(?:窑|釉|青花|粉彩|五彩|斗彩|纹|铜|玉).{0,10}[壶瓶罐碗盘杯盏炉鼎尊洗盒觚爵]$")
-# A Latin binomial (Ginkgo biloba, Rosa chinensis var. …): a species.
-_LATIN_BINOMIAL_RE = re.compile(r"^[A-Z][a-z]{2,}\s[a-z]{3,}(?:\s(?:var\.|subsp\.|f\.)?\s?[a-z]{3,})?$")
-# An English firm's name (Reprise Records, Sony Music Entertainment, X Inc.).
-_ENGLISH_ORG_RE = re.compile(r"^[A-Z][\w&.'-]*(?:\s[\w&.'-]+)*\s(?:Records|Inc\.?|Ltd\.?|Limited|Corporation|Corp\.?|Company|Co\.|"
-                             r"Group|Bank|University|College|Entertainment|Studios?|Pictures|Airlines|Holdings|F\.?C\.?)$")
+# A Latin binomial (Ginkgo biloba, Rosa chinensis var. …): a species. The genus ends the way
+# Latin nouns end (not in -d, -t, -k, -ss: Hello world, Miss you) and every epithet has a
+# Latin ending (-us, -a, -um, -is, -ii, -ae, -ensis, -oides, -ata, -ana, -ia…), so sentence-case
+# English titles (See you again, Love yourself) are not read as species.
+_LATIN_EPITHET = r"[a-z]{2,}(?:us|um|a|ae|i|is|ensis|oides|ides|ix|ex|ax|yx|ens|ans|os|as)"
+_LATIN_BINOMIAL_RE = re.compile(r"^[A-Z][a-z]*(?:a|e|o|us|um|is|es|os|as|on|an|ex|ix|ax|yx|nx|er|or|ps|ys|ns)\s" + _LATIN_EPITHET
+                                + r"(?:\s(?:(?:var|subsp|f)\.\s)?" + _LATIN_EPITHET + r")?$")
+# An English firm's name (Reprise Records, Sony Music Entertainment, X Inc.). A legal form or
+# Records/Bank/University/College/Airlines/Holdings follows one name word; the suffixes that are
+# ordinary words too (Pictures, Entertainment, Studios, Group, Company) need two words before
+# them, none a participle or a contraction: Moving Pictures (an album) and That's Entertainment
+# (a song) are no firms, Sony Music Entertainment and Walt Disney Pictures are.
+_ENGLISH_ORG_RE = re.compile(r"^[A-Z][\w&.'-]*(?:\s[\w&.'-]+)*\s(?:Records|Inc\.?|Ltd\.?|Limited|Corporation|Corp\.?|Co\.|"
+                             r"Bank|University|College|Airlines|Holdings|F\.?C\.?)$"
+                             r"|^(?![^ ]*(?:ing|'s?)\s)[A-Z][\w&.-]*(?:\s(?![\w&.-]*(?:ing|'s?)\s)[\w&.-]+)+\s"
+                             r"(?:Company|Group|Entertainment|Studios?|Pictures)$")
 # Botanical names that start with the leaf's shape (卵叶连翘, 披针叶茴香, 阔叶十大功劳).
 _LEAF_PREFIX_RE = re.compile(r"^(?:卵|披针|心|圆|尖|阔|狭|长|宽|细|柳|线|掌|羽|齿|裂|光|毛|短|大|小|异|全缘|倒卵)叶[\u4e00-\u9fff]{2,5}$")
 # Bus and metro routes are services, not places: 温州公交41路, 地铁2号线.
@@ -255,13 +272,24 @@ def _polysemy_subtitle(title: str, tails: Iterable[tuple[str, str]]) -> str:
     return ""
 
 
-def _japanese_name(title: str, surnames: list[str]) -> bool:
-    """A listed Japanese family name and a one- or two-character given name (佐藤健, 田中将大)."""
+def _japanese_name(title: str, surnames: list[str], species_ends: Iterable[str] = ()) -> bool:
+    """A listed Japanese family name and a one- or two-character given name (佐藤健, 田中将大);
+    not when a plant or animal ending covers the whole given name (中山杉, 千叶兰, 黑木耳:
+    the "surname" is part of a species' name), though 田中一树 is still a name."""
     for sur in surnames:
         if title.startswith(sur):
             given = title[len(sur):]
+            if any(title.endswith(e) and len(e) >= len(given) for e in species_ends):
+                return False
             return 1 <= len(given) <= 2 and all("\u4e00" <= c <= "\u9fff" for c in given)
     return False
+
+
+def _is_genre_list(tail: str, genre_re: re.Pattern) -> bool:
+    """A 类型 value listing a genre (剧情、犯罪; 悬疑/惊悚; 都市　喜剧; 爱情片): one of its parts is a
+    genre, or genres run together (都市言情), with at most 片/剧/电影/小说/游戏 after it; 动画制作公司,
+    恐怖袭击, 国际大都市 and 世界纪录 hold a genre word but no part is one."""
+    return any(genre_re.fullmatch(p) for p in re.split(r"[、，,/／;；|\s\u3000]+", tail) if p)
 
 
 def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] = (), subtitle: str | None = None,
@@ -326,15 +354,16 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
         vote("person", W_TITLE_END, "suffix:" + end)  # 太古最强大帝 is a novel: weaker than one relation
     if _FOREIGN_NAME_RE.match(bare) and _translit_share(bare, lex["translit_set"]) >= 0.4:
         vote("person", W_TITLE_END, "name:transliterated")
-    elif _DOTTED_TITLE_RE.match(bare):
+    elif (m := _DOTTED_TITLE_RE.match(bare)) and (m.group(1) in lex["dotted_title_tunes"] or
+                                                  m.group(1).endswith(tuple(lex["dotted_title_heads"]))):
         vote("work", W_TITLE_END, "name:dotted_title")
     for rel, tail in tails:  # one vote per type: 前锋 under any relation, 连载中, a genre under 类型
         t = lex["tail_index_head"].get(tail)
-        if not t and rel == "类型" and any(g in tail for g in lex["genre_tails"]):
+        if not t and rel == "类型" and _is_genre_list(tail, lex["genre_re"]):
             t, tail = "work", "genre"
         if t and not any(w.startswith("tail:") for w in why.get(t, [])):
             vote(t, 1.0, "tail:" + tail)
-    if _DEPARTMENT_RE.search(bare):
+    if _DEPARTMENT_RE.search(bare) and not bare.endswith(_NOT_DEPARTMENT):
         vote("organisation", W_TITLE_END_LONG, "name:department")
     if _ARTEFACT_RE.match(bare):
         vote("work", W_TITLE_END_LONG, "name:artefact")
@@ -369,7 +398,7 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
             vote("species", W_SPECIES_NAME, "species_name:" + end)
     # a listed Japanese family name outweighs a plant-like ending only (田中一树 is no tree)
     if set(votes) <= {"species"} and votes.get("species", 0.0) <= W_SPECIES_NAME and \
-            _japanese_name(bare, lex["japanese_surnames"]):
+            _japanese_name(bare, lex["japanese_surnames"], lex["title_species"]):
         vote("person", W_TITLE_END, "name:japanese")
     if not votes and _looks_like_a_chinese_name(bare, lex["surnames"]):
         vote("person", W_TITLE_END, "name:surname")
