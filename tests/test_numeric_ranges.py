@@ -9,9 +9,10 @@ gold's own form, and none is told from the gold by one end only.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from transforms.items.distractors import Draft, choose
-from transforms.items.numeric import ladder, range_ends, variants
+from transforms.items.numeric import _end_text, ladder, range_ends, variants
 
 # Values written for these tests: heights, durations, spans of years, months.
 RANGES = [
@@ -45,7 +46,10 @@ def test_every_option_of_a_range_is_a_rising_range_in_the_golds_form():
             lo, lo_d, unit, join, hi, hi_d, rest, _ = _parts(v)
             assert lo < hi, (value, v)  # never `12-10米`
             assert (unit, join, rest) == (g_unit, g_join, g_rest), (value, v)  # separator, units, text after
-            assert (_decimals(lo_d), _decimals(hi_d)) == (_decimals(g_lo_d), _decimals(g_hi_d)), (value, v)
+            # each end at the ends' finer precision; whole, as the gold writes it, only where the gold's is
+            places = max(_decimals(g_lo_d), _decimals(g_hi_d))
+            for d, g_d in ((lo_d, g_lo_d), (hi_d, g_hi_d)):
+                assert _decimals(d) == places or (_decimals(d) == 0 and _decimals(g_d) == 0), (value, v)
             # both ends move: no option shares one end with the gold and differs by the other
             assert lo_d != g_lo_d and hi_d != g_hi_d, (value, v)
             if "月" in g_rest[:1]:
@@ -104,3 +108,63 @@ def test_a_range_items_options_are_all_ranges_and_none_shares_the_golds_upper_en
         for text, origin, _ in chosen:
             lo, _, _, _, hi, hi_d, _, _ = _parts(text)
             assert origin == "numeric" and lo < hi and hi_d != "10", text
+
+
+def _ends(text: str) -> tuple[str, str]:
+    """A range's two ends as written, with their signs (numeric.range_ends)."""
+    ends = range_ends(text)
+    assert ends is not None, text
+    return tuple(_end_text(text, m) for m in ends)
+
+
+def test_no_end_of_the_gold_is_the_one_no_option_repeats():
+    """`1-1.5米` rounded each end to its own precision: lower ends 0, 0, 0, 2,
+    2, 2…, the gold's 1 the one end value written once, and even `0-0.7米`;
+    `1.5-2米` gave upper ends 1×5, 3×5, 4×2; KdConv's `0.5小时 - 1小时` two
+    options. Both ends now move at the finer precision, no end as written is
+    offered twice, and none is written 0 when the gold's is not."""
+    sample = ["1-1.5米", "1.5-2米", "0.5小时 - 1小时", "0.6-1.5米", "20-30天", "1,200-2,500米", "5-10米",
+              "2.5-4米", "1-2.5kg", "10-12.5厘米", "-10～-5℃", "-5～10℃", "12小时 - 3天", "30分钟-2小时"]
+    for gold in sample:
+        below, above = ladder(gold, "quantity")
+        options = below + above
+        assert len(options) >= 9 or gold in ("12小时 - 3天", "30分钟-2小时"), (gold, options)
+        for i in (0, 1):
+            written = [_ends(v)[i] for v in [gold, *options]]
+            counts = Counter(written)
+            assert counts[written[0]] == max(counts.values()) == 1, (gold, i, counts)
+            zeros = [w for w in written[1:] if float(w.replace(",", "")) == 0]
+            assert not zeros or float(written[0].replace(",", "")) == 0, (gold, zeros)
+    below, above = ladder("1-1.5米", "quantity")
+    assert below[:2] == ["0.9-1.4米", "0.8-1.3米"] and above[0] == "1.1-1.6米"
+    assert ladder("1.5-2米", "quantity")[0][:2] == ["1.4-1.8米", "1.3-1.7米"]
+    assert len(variants("0.5小时 - 1小时", "quantity")) >= 9
+
+
+def test_a_range_of_two_units_moves_each_end_in_its_own_unit():
+    """`12小时 - 3天` failed range_ends (its units differ) and moved its first
+    number alone: every option shared `3天`. Each end now moves by its own
+    ladder, its unit kept, the range rising in hours."""
+    for gold, hours in (("12小时 - 3天", (12, 72)), ("1小时 - 3天", (1, 72))):
+        options = variants(gold, "quantity")
+        assert len(options) >= 9, options
+        for v in options:
+            m = re.fullmatch(r"(\d+)小时 - (\d+)天", v)
+            assert m, v
+            h, d = int(m.group(1)), int(m.group(2))
+            assert h < 24 * d and h != hours[0] and 24 * d != hours[1], (gold, v)
+    assert ladder("12小时 - 3天", "quantity")[0][0] == "11小时 - 2天"
+    # two units of no known measure, or falling: no numeric variant rather than one shared end
+    assert ladder("2小时-30分钟", "quantity") == ([], []) and ladder("3米-5天", "quantity") == ([], [])
+
+
+def test_a_negative_second_end_is_a_range_end():
+    """`-10～-5℃`: no sign was allowed before the second number, so only -10
+    moved: every option shared -5 and some did not rise (`-4～5℃`)."""
+    assert range_ends("-10～-5℃") is not None
+    below, above = ladder("-10～-5℃", "quantity")
+    assert below[0] == "-11～-6℃" and above[0] == "-9～-4℃"
+    for v in below + above:
+        lo, hi = (float(e) for e in _ends(v))
+        assert lo < hi and lo != -10 and hi != -5, v
+    assert "-5～0℃" not in above  # a nonzero end is never written 0

