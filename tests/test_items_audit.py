@@ -10,19 +10,16 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.items_embed import embed_all, read_vectors
-from pipeline.items_stage import _Scorer
 from transforms.align_labels import _t2kg_gold, value_key
 from transforms.items import templates
-from transforms.items.config import ItemsConfig
 from transforms.items.distractors import Candidate, Draft, alone_in_form, choose, form_marks, is_title, odd_ending
 from transforms.items.exclusion import exclusion_reason, known_set
-from transforms.items.generate import group_items
 from transforms.items.graph import edges_of, freq_bin, keyed_edges, name_summary, pool_entries
 from transforms.items.graph import NameSummary
 from transforms.items.kinds import compatible, option_type
 from transforms.items.open_relations import part_attribute
 from transforms.items.t2kg import own_names, t2kg_cases, t2t_item
+from tests.items_fixtures import embedded, run_group
 
 BONG = ["汉江怪物", "母亲", "雪国列车"]  # 奉俊昊's other films
 OTHER_FILMS = ["霸王别姬", "活着", "红高粱", "让子弹飞", "卧虎藏龙", "无间道", "阳光灿烂的日子", "英雄", "大红灯笼高高挂"]
@@ -52,15 +49,7 @@ def vectors(tmp_path_factory):
     strings = {"奉俊昊", "杀人回忆", "王家卫", "重庆森林", "花样年华", "十七岁的雨季", "林志颖", "盗梦空间",
                "克里斯托弗·诺兰", *BONG, *OTHER_FILMS, *SINGERS, *DIRECTORS, *FOREIGN_DIRECTORS,
                "董明珠", "格力电器", *CHAIRMEN, "刺槐", "灰褐色", *COLOURS, "万寿菊", "草本", *WOODY, *ACTORS, "周润发", "葛优", *BOOKS, "史记·项羽本纪"}
-    return read_vectors(embed_all(sorted(strings), "use-m3", str(d / "cache"), str(d / "vectors.arrow")))
-
-
-def _run(vectors, pools, key, records, tasks=("qa",)):
-    counts: dict[str, int] = {}
-    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=tasks)
-    items = group_items(key, records, {}, _Scorer(*vectors, pools, 0.0), cfg,
-                        lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
-    return items, counts
+    return embedded(strings, d)
 
 
 # ------------------------------------------------------------------ 1. linked to the asked entity
@@ -74,7 +63,7 @@ def test_a_film_the_graph_links_to_the_director_is_no_wrong_answer_to_which_film
              ("rel", "代表作品", freq_bin(1)): films}
     records = [("in", _edge("p_mom", "杀人回忆", "导演", "奉俊昊", "person:screen", "work:screen"))]
     records += [("out", _edge("p_bong", "奉俊昊", "代表作品", f, "work:screen")) for f in BONG]
-    items, counts = _run(vectors, pools, "奉俊昊", records)
+    items, counts = run_group(vectors, pools, "奉俊昊", records)
     (head,) = [i for i in items if i["asked"] == "head"]
     assert head["question"] == "下列哪部作品由奉俊昊执导？" and head["answer"] == "杀人回忆"
     assert not set(BONG) & set(head["options"])
@@ -88,7 +77,7 @@ def test_a_film_pointing_at_the_person_is_no_wrong_answer_to_his_representative_
     pools = {("rel", "代表作品", freq_bin(1)): films, ("type", "work:screen", freq_bin(1)): films}
     records = [("out", _edge("p_wkw", "王家卫", "代表作品", "重庆森林", "work:screen")),
                ("in", _edge("p_hynh", "花样年华", "导演", "王家卫", "person:screen", "work:screen"))]
-    items, counts = _run(vectors, pools, "王家卫", records)
+    items, counts = run_group(vectors, pools, "王家卫", records)
     (tail,) = [i for i in items if i["asked"] == "tail"]
     assert "花样年华" not in tail["options"] and set(tail["options"]) == {"重庆森林", *OTHER_FILMS}
     assert counts["rejected|linked_to_question_entity"] >= 1
@@ -202,7 +191,7 @@ def test_a_work_is_named_in_title_marks_in_a_question_and_its_options_stay_bare(
     assert not templates.names_a_work("person", "出生地")
     pools = {("rel", "歌手", freq_bin(1)): [(s, "person:music") for s in SINGERS]}
     records = [("out", _edge("p_17", "十七岁的雨季", "歌手", "林志颖", "person:music", "work:music"))]
-    items, _ = _run(vectors, pools, "十七岁的雨季", records, tasks=("qa", "kgc"))
+    items, _ = run_group(vectors, pools, "十七岁的雨季", records, tasks=("qa", "kgc"))
     by_task = {i["task"]: i for i in items}
     assert by_task["qa"]["question"] == "《十七岁的雨季》的演唱者是谁？"
     assert by_task["kgc"]["question"] == "(十七岁的雨季, 歌手, ?)"
@@ -228,7 +217,7 @@ def test_a_dot_name_gold_takes_dot_names_first():
 def test_an_item_whose_answer_stays_alone_in_its_form_is_not_written_and_is_counted(vectors):
     pools = {("rel", "导演", freq_bin(1)): [(d, "person:screen") for d in DIRECTORS]}
     records = [("out", _edge("p_inc", "盗梦空间", "导演", "克里斯托弗·诺兰", "person:screen", "work:screen"))]
-    items, counts = _run(vectors, pools, "盗梦空间", records, tasks=("qa", "kgc"))
+    items, counts = run_group(vectors, pools, "盗梦空间", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|alone_in_its_form|dot"] == 2
 
 
@@ -242,12 +231,12 @@ def test_a_plant_s_colour_is_not_asked_as_if_the_plant_had_one(vectors):
     its QA) had several right answers; none is asked now, and it is counted."""
     pools = {("rel", "颜色", freq_bin(1)): [(c, "other") for c in COLOURS]}
     records = [("out", _edge("p_robinia", "刺槐", "颜色", "灰褐色", "other", "species"))]
-    items, counts = _run(vectors, pools, "刺槐", records, tasks=("qa", "kgc"))
+    items, counts = run_group(vectors, pools, "刺槐", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|part_attribute"] == 2
     assert part_attribute("species", "颜色") and part_attribute("species", "物候期")
     assert not part_attribute("species", "高度") and not part_attribute("work:screen", "颜色")
     # the same triple of another organisation's attribute is asked (高度: the whole tree's)
-    items, _ = _run(vectors, {("rel", "高度", freq_bin(1)): [(c, "other") for c in COLOURS]}, "刺槐",
+    items, _ = run_group(vectors, {("rel", "高度", freq_bin(1)): [(c, "other") for c in COLOURS]}, "刺槐",
                     [("out", _edge("p_robinia", "刺槐", "高度", "灰褐色", "other", "species"))])
     assert len(items) == 1
 
@@ -261,7 +250,7 @@ def test_a_chairman_is_asked_among_office_holders_not_among_actors(vectors):
     (edge,) = edges_of(company)
     pools = {("rel", "董事长", freq_bin(1)): [(c, "person:office") for c in CHAIRMEN],
              ("type", "person", freq_bin(1)): [(a, "person:screen") for a in DIRECTORS + SINGERS]}
-    items, _ = _run(vectors, pools, "格力电器", [("out", edge)])
+    items, _ = run_group(vectors, pools, "格力电器", [("out", edge)])
     (item,) = items
     assert item["question"] == "格力电器的董事长是谁？"
     assert set(item["options"]) == {"董明珠", *CHAIRMEN}
@@ -288,7 +277,7 @@ def test_the_answer_is_not_the_one_option_without_the_ending_the_others_share(ve
     the answer, read without the question. Audit build: 12 items, then 0."""
     pools = {("rel", "植物分类", freq_bin(1)): [(w, "other") for w in WOODY]}
     records = [("out", _edge("p_marigold", "万寿菊", "植物分类", "草本", "other", "species"))]
-    items, counts = _run(vectors, pools, "万寿菊", records, tasks=("qa", "kgc"))
+    items, counts = run_group(vectors, pools, "万寿菊", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|alone_in_its_form|ending"] == 2
     assert odd_ending("草本", WOODY) and alone_in_form("草本", WOODY) == "ending"
     assert alone_in_form("《草本》", ["《" + w + "》" for w in WOODY]) == "ending"
@@ -307,10 +296,10 @@ def test_a_head_question_whose_answer_holds_the_name_it_shows_is_not_asked(vecto
     works = [(f, "work:book") for f in BOOKS]
     pools = {("head", "作者", freq_bin(0)): works, ("type", "work:book", freq_bin(0)): works}
     records = [("in", _edge("p_gu", "顾颉刚全集", "作者", "顾颉刚", "person:letters", "work:book"))]
-    items, counts = _run(vectors, pools, "顾颉刚", records, tasks=("qa", "kgc"))
+    items, counts = run_group(vectors, pools, "顾颉刚", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|answer_holds_name"] == 2
     records = [("in", _edge("p_song", "这般发生", "所属专辑", "这般发生", "work:music", "work:music"))]
-    items, counts = _run(vectors, pools, "这般发生", records, tasks=("qa", "kgc"))
+    items, counts = run_group(vectors, pools, "这般发生", records, tasks=("qa", "kgc"))
     assert not [i for i in items if i["asked"] == "head"] and counts["skipped|trivial_name"] >= 2
 
 
@@ -324,7 +313,7 @@ def test_two_pages_a_question_shows_alike_are_one_sense_for_the_linked_rule(vect
     records = [("out", _edge("p_director", "让子弹飞", "导演", "姜文", "person:screen", "work:screen")),
                ("out", _edge("p_cast", "让子弹飞", "主演", "周润发", "person:screen", "work:screen")),
                ("out", _edge("p_cast", "让子弹飞", "主演", "葛优", "person:screen", "work:screen"))]
-    items, counts = _run(vectors, pools, "让子弹飞", records)
+    items, counts = run_group(vectors, pools, "让子弹飞", records)
     cast = [i for i in items if i["relation"] == "主演"]
     assert cast and all("姜文" not in i["options"] for i in cast)
     assert all(set(i["options"]) == {i["answer"], *ACTORS} for i in cast)
@@ -352,7 +341,7 @@ def test_a_dot_in_a_title_is_no_foreign_name_mark(vectors):
     works = [(f, "work:book") for f in BOOKS]
     pools = {("head", "作者", freq_bin(0)): works, ("type", "work:book", freq_bin(0)): works}
     records = [("in", _edge("p_sj", "史记·项羽本纪", "作者", "司马迁", "person:letters", "work:book"))]
-    items, counts = _run(vectors, pools, "司马迁", records)
+    items, counts = run_group(vectors, pools, "司马迁", records)
     (item,) = items
     assert item["answer"] == "史记·项羽本纪" and set(item["options"]) == {"史记·项羽本纪", *BOOKS}
     assert not any(k.startswith("skipped|alone_in_its_form") for k in counts)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.items_embed import embed_all, read_vectors
 from pipeline.items_stage import _Scorer
 from transforms.items.config import ItemsConfig
 from transforms.items.generate import group_items
 from transforms.items.graph import NameSummary, edges_of, keyed_edges, pool_entries
 from transforms.items.kinds import place_kind, work_kind
+from tests.items_fixtures import embedded
 
 # Capitals of states in resources/countries.txt, and of three it does not hold:
 # two self-governing states of the Pacific and a kingdom of the past.
@@ -74,7 +74,7 @@ def built(tmp_path_factory):
     d = tmp_path_factory.mktemp("kind_by_page")
     groups, pools = _graph()
     strings = sorted({t for p in _pages() for t in (p["entity"], *(x["tail"] for x in p["triples"]))})
-    vectors = read_vectors(embed_all(strings, "use-m3", str(d / "cache"), str(d / "vectors.arrow")))
+    vectors = embedded(strings, d)
     scorer = _Scorer(*vectors, pools, 0.0)
     cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=("qa",), eval_per_query=0)
     items = []

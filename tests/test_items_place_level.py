@@ -13,14 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.items_embed import embed_all, read_vectors
-from pipeline.items_stage import _Scorer
-from transforms.items.config import ItemsConfig
 from transforms.items.distractors import Candidate, Draft, alone_in_form, alone_in_level, choose, gold_level
 from transforms.items.exclusion import known_set
-from transforms.items.generate import group_items
 from transforms.items.graph import freq_bin
 from transforms.places import COUNTY, PREFECTURE, PROVINCE, TOWNSHIP, admin_level, provinces
+from tests.items_fixtures import embedded, run_group
 
 ROUTE = ["北京", "天津", "河北", "山东", "安徽", "江苏", "上海"]  # 京沪高速铁路's 途经省市
 OTHER_PROVINCES = ["浙江", "福建", "广东", "湖南", "湖北", "四川", "云南", "贵州", "陕西"]
@@ -37,18 +34,10 @@ def _edge(pair_id, entity, relation, tail, tail_type, entity_type="place:site"):
 def vectors(tmp_path_factory):
     d = tmp_path_factory.mktemp("level_vectors")
     strings = {"京沪高速铁路", "深圳", "碎叶城", *ROUTE, *OTHER_PROVINCES, *SHENZHEN, *OTHER_DISTRICTS}
-    return read_vectors(embed_all(sorted(strings), "use-m3", str(d / "cache"), str(d / "vectors.arrow")))
+    return embedded(strings, d)
 
 
 ROUTE_EDGES = [("out", _edge("p_jh", "京沪高速铁路", "途经省市", p, "place:local")) for p in ROUTE]
-
-
-def _run(vectors, pools, key, records, tasks=("qa",)):
-    counts: dict[str, int] = {}
-    cfg = ItemsConfig(band_low=0.0, band_high=0.99, tasks=tasks)
-    items = group_items(key, records, {}, _Scorer(*vectors, pools, 0.0), cfg,
-                        lambda k, n: counts.__setitem__(k, counts.get(k, 0) + n))
-    return items, counts
 
 
 def test_the_level_of_a_place_is_read_off_its_name_and_its_most_specific_part():
@@ -102,7 +91,7 @@ def test_a_province_gold_is_asked_among_provinces_through_the_stage(vectors):
     pools = {("rel", "途经省市", freq_bin(1)): [(n, "place:local") for n in ROUTE],
              ("type", "place:local", freq_bin(1)): [(n, "place:local") for n in
                                                    SHENZHEN + OTHER_DISTRICTS + OTHER_PROVINCES]}
-    items, counts = _run(vectors, pools, "京沪高速铁路", ROUTE_EDGES)
+    items, counts = run_group(vectors, pools, "京沪高速铁路", ROUTE_EDGES)
     assert len(items) == 2  # the eval split asks two of the query's seven values
     for item in items:
         assert item["answer"] in ROUTE
@@ -117,7 +106,7 @@ def test_an_item_whose_place_gold_stays_alone_in_its_level_is_not_written_and_is
     pools = {("rel", "途经省市", freq_bin(1)): [(n, "place:local") for n in ROUTE],
              ("type", "place:local", freq_bin(1)): [(n, "place:local") for n in
                                                    SHENZHEN + OTHER_DISTRICTS[:3] + ["深圳", "碎叶城"]]}
-    items, counts = _run(vectors, pools, "京沪高速铁路", ROUTE_EDGES, tasks=("qa", "kgc"))
+    items, counts = run_group(vectors, pools, "京沪高速铁路", ROUTE_EDGES, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|alone_in_its_form|level"] == 2 * len(ROUTE)
 
 
