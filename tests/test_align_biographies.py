@@ -122,3 +122,5 @@ def test_one_of_a_group_is_said_by_the_group_it_is_counted_in():
     assert ("主要成就", "宋四家之一") in dropped            # named, but the entity is not counted in it
     kept, dropped = _clean("鼓浪屿", "厦门的一座小岛，曾申报列为世界文化遗产。", [("主要成就", "世界文化遗产之一")])
     assert ("主要成就", "世界文化遗产之一") in dropped      # applied for, not (yet) counted in
+    kept, _ = _clean("鼓浪屿", "厦门的一座小岛，2017年成功申报列为世界文化遗产。", [("主要成就", "世界文化遗产之一")])
+    assert kept[("主要成就", "世界文化遗产之一")] == "世界文化遗产"

@@ -132,7 +132,8 @@ def test_a_latin_binomial_is_a_species():
     d = _one("Ginkgo biloba")
     assert (d.type, d.reason) == ("species", "name:latin_binomial")
     assert _one("Norwegian Wood").type != "species"
-    for name in ("Homo sapiens", "Metasequoia glyptostroboides", "Rosa chinensis var. spontanea", "Pinus thunbergii"):
+    for name in ("Homo sapiens", "Metasequoia glyptostroboides", "Rosa chinensis var. spontanea", "Pinus thunbergii",
+                 "Zingiber officinale", "Hordeum vulgare", "Sorghum bicolor", "Drosophila melanogaster"):
         assert (_one(name).type, _one(name).reason) == ("species", "name:latin_binomial")
 
 

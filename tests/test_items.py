@@ -415,6 +415,10 @@ def test_a_t2t_reference_is_the_sentences_that_state_its_input():
     sung = {"head": "红豆", "relation": "歌手", "tail": "王菲", "start": lines.index("王菲"), "end": 0}
     lyrics = {"head": "红豆", "relation": "作词", "tail": "林夕", "start": lines.index("林夕"), "end": 0}
     assert t2t_item({"text": lines, "triples": [sung, lyrics]})[0]["reference"] == "演唱：王菲\n作词：林夕"
+    region = "地区：中国（大陆）\n类型：剧情片"   # a bracket closes no sentence
+    made = {"head": "X", "relation": "制片地区", "tail": "中国", "start": 3, "end": 5}
+    kind = {"head": "X", "relation": "类型", "tail": "剧情片", "start": region.index("剧情片"), "end": 0}
+    assert t2t_item({"text": region, "triples": [made, kind]})[0]["reference"] == region
     with pytest.raises(ValueError, match="t2t_reference"):
         ItemsConfig(t2t_reference="summary")
 

@@ -116,7 +116,7 @@ def test_a_units_own_name_ending_as_a_generic_word_keeps_its_level():
     The generic words now need the modifiers that make them generic."""
     for name in ("成都市", "盐城市", "聊城市", "晋城市", "运城市", "宣城市", "白城市", "昌都市", "镇江市"):
         assert admin_level(name) == PREFECTURE, name
-    for name in ("宝山区", "金山区", "房山区", "石景山区", "南山区", "崂山区", "萧山区", "中山区", "新市区", "老城区",
+    for name in ("宝山区", "金山区", "房山区", "南山区", "崂山区", "萧山区", "中山区", "新市区", "老城区",
                  "沙市区", "市中区", "绿园区", "船营区", "上街区", "点军区", "镇海区", "乡宁县", "西乡塘区",
                  "山东省济南市市中区"):
         assert admin_level(name) == COUNTY, name
@@ -125,7 +125,9 @@ def test_a_units_own_name_ending_as_a_generic_word_keeps_its_level():
         assert admin_level(name) == PREFECTURE, name
     # the generic words, with their modifiers or alone, still tell no level
     for name in ("沿海城市", "大城市", "一线城市", "国际大都市", "大都市", "贫困山区", "山区", "市区", "北京市区",
-                 "主城区", "中心城区", "工业园区", "北京军区", "历史街区", "风景区", "社区", "华北地区", "鱼米之乡"):
+                 "主城区", "中心城区", "工业园区", "北京军区", "历史街区", "风景区", "社区", "华北地区", "鱼米之乡",
+                 # a mountain region (武陵山区, 西部山区) is no district; 石景山区, one, is told none too
+                 "武陵山区", "大别山区", "西部山区", "石景山区"):
         assert admin_level(name) is None, name
 
 
@@ -134,6 +136,8 @@ def test_a_name_starting_with_a_units_character_is_not_split_there():
     assert place_parts("镇江市") == ("镇江市",) and place_parts("市中区") == ("市中区",)
     assert place_parts("江苏省镇江市") == ("江苏省", "镇江市")
     assert place_parts("山东省济南市市中区") == ("山东省", "济南市", "市中区")
-    # after a name of two characters, the character is that name's unit
+    # after a name ending as a unit may (杭州, 新乡), the character is that name's unit
     assert place_parts("贵州省安顺市镇宁县") == ("贵州省", "安顺市", "镇宁县")
+    assert place_parts("浙江杭州市余杭区") == ("浙江杭州市", "余杭区")
+    assert place_parts("河南新乡市卫滨区") == ("河南新乡市", "卫滨区")
     assert place_parts("中国江苏省苏州市") == ("江苏省", "苏州市")

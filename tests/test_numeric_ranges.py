@@ -168,3 +168,12 @@ def test_a_negative_second_end_is_a_range_end():
         lo, hi = (float(e) for e in _ends(v))
         assert lo < hi and lo != -10 and hi != -5, v
     assert "-5～0℃" not in above  # a nonzero end is never written 0
+
+
+def test_each_end_keeps_its_own_decimals_where_the_value_allows_and_no_value_overflows():
+    """Review, session 39: `1.2-1.25米` wrote every option `1.10-1.15米`, the gold's
+    lower end the one with one decimal; a number of 400 digits raised."""
+    below, above = ladder("1.2-1.25米", "quantity")
+    assert below[0] == "1.1-1.15米" and all(o.count(".") == 2 for o in below + above)
+    assert ladder("1" * 400, "quantity") == ([], []) and ladder("1.1" + "1" * 400 + "-2", "quantity") == ([], [])
+    assert ladder("1,000", "date")[0][0] == "999"

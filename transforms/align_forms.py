@@ -342,7 +342,7 @@ _LANGUAGE_RELATION = re.compile("语言|语种")
 _ONE_OF = re.compile(r"^[“\"「『]?([^“”\"「」『』]{2,12}?)[”\"」』]?之一$")
 _GROUP_WORD = r"(?:(?:合|并|同|号)称为?|称为|誉为|列为|跻身于?|位列)"
 # Not (yet) counted in it: `尚未被列为`, `正在申报列为`, `有望跻身`.
-_NOT_YET = re.compile(r"(?:未|没有|不|申报|有望|争取|拟|希望|力争)[被将]?$")
+_NOT_YET = re.compile(r"(?:未|没有|不|(?<!成功)(?<!已)申报|有望|争取|拟|希望|力争)[被将]?$")
 
 
 def group_member_spans(value: str, text: str) -> list[tuple[int, int]]:

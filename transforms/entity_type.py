@@ -168,7 +168,7 @@ _ARTEFACT_RE = re.compile(r"^.{2,}(?:窑|釉|青花|粉彩|五彩|斗彩|纹|铜
 # Latin nouns end (not in -d, -t, -k, -ss: Hello world, Miss you) and every epithet has a
 # Latin ending (-us, -a, -um, -is, -ii, -ae, -ensis, -oides, -ata, -ana, -ia…), so sentence-case
 # English titles (See you again, Love yourself) are not read as species.
-_LATIN_EPITHET = r"[a-z]{2,}(?:us|um|a|ae|i|is|ensis|oides|ides|ix|ex|ax|yx|ens|ans|os|as)"
+_LATIN_EPITHET = r"[a-z]{2,}(?:us|um|a|ae|i|is|ensis|ense|oides|ides|ix|ex|ax|yx|ens|ans|os|as|ale|are|ile|or|er)"
 _LATIN_BINOMIAL_RE = re.compile(r"^[A-Z][a-z]*(?:a|e|o|us|um|is|es|os|as|on|an|ex|ix|ax|yx|nx|er|or|ps|ys|ns)\s" + _LATIN_EPITHET
                                 + r"(?:\s(?:(?:var|subsp|f)\.\s)?" + _LATIN_EPITHET + r")?$")
 # An English firm's name (Reprise Records, Sony Music Entertainment, X Inc.). A legal form or

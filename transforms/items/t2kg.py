@@ -112,8 +112,9 @@ def reference_spans(text: str, triples: list[dict[str, Any]], reference: str = "
     return [(a, b) for a, b in sentences(text) if any(a <= s < b for s in starts)] or [(0, len(text))]
 
 
-# What closes a sentence, so that the next may follow it on the same line.
-_CLOSED = frozenset("。！？!?；;”’」』）)")
+# What closes a sentence (a closing quote or bracket after its mark), so that
+# the next may follow it on the same line; `中国（大陆）` closes none.
+_CLOSED = re.compile(r"[。！？!?；;][”’」』）)]*$")
 
 
 def t2t_item(pair: dict[str, Any], reference: str = "sentences") -> tuple[dict[str, Any] | None, dict[str, int]]:
@@ -130,7 +131,7 @@ def t2t_item(pair: dict[str, Any], reference: str = "sentences") -> tuple[dict[s
         ref = text
     else:  # a line with no closing mark keeps its break: `演唱：王菲` and `作词：林夕` are two lines
         parts = [text[a:b].strip() for a, b in spans]
-        ref = "".join(p + ("" if p[-1:] in _CLOSED else "\n") for p in parts).rstrip("\n")
+        ref = "".join(p + ("" if _CLOSED.search(p) else "\n") for p in parts).rstrip("\n")
     return {"triples": [{"head": t["head"], "relation": t["relation"], "tail": t["tail"]} for t in chosen],
             "reference": ref}, left_out
 
