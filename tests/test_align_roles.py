@@ -161,6 +161,9 @@ def test_demonym_place_list_item_paraphrase_and_lifespan_levels():
     assert kept2[("属性", "省部共建高校")]["match"] == "paraphrase"
     raw3 = _entry("某人", "某人出生于大阪，日本演员。", [("出生地", "日本大阪府大阪市")])
     assert _kept(raw3)[("出生地", "日本大阪府大阪市")]["match"] == "place"
+    # a province without 省 and a city whose name ends as a unit may (杭州): the district is the place
+    raw6 = _entry("某人", "某人出生于余杭区，中国作家。", [("出生地", "浙江杭州市余杭区")])
+    assert _kept(raw6)[("出生地", "浙江杭州市余杭区")]["match"] == "place"
     # a state's short name names the state, not a city of it (less precise)
     raw5 = _entry("某人", "某人出生于美国加州，演员。", [("出生地", "加利福尼亚州"), ("籍贯", "美国加利福尼亚州洛杉矶")])
     assert _kept(raw5)[("出生地", "加利福尼亚州")]["match"] == "place"
