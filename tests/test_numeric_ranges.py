@@ -177,3 +177,10 @@ def test_each_end_keeps_its_own_decimals_where_the_value_allows_and_no_value_ove
     assert below[0] == "1.1-1.15米" and all(o.count(".") == 2 for o in below + above)
     assert ladder("1" * 400, "quantity") == ([], []) and ladder("1.1" + "1" * 400 + "-2", "quantity") == ([], [])
     assert ladder("1,000", "date")[0][0] == "999"
+
+
+def test_full_width_digits_are_moved_and_written_back_full_width():
+    """`５-１０米` gave `4-9米`…: the gold the one full-width option."""
+    below, above = ladder("５-１０米", "quantity")
+    assert below[0] == "４-９米" and not any(ch.isascii() and ch.isdigit() for o in below + above for ch in o)
+    assert ladder("３．５亿", "number")[1][0] == "３．９亿"

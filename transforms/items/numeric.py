@@ -381,6 +381,10 @@ def formula_ladder(value: str) -> Ladder:
 
 
 _LONG_NUMBER = re.compile(r"\d[\d,.]{15}")
+# Full-width digits (`５-１０米`, `３．５亿`) are moved as ASCII ones and written
+# back full-width: options in ASCII beside a full-width gold gave it away.
+_TO_ASCII = str.maketrans("０１２３４５６７８９．", "0123456789.")
+_DIGITS_BACK = str.maketrans("0123456789", "０１２３４５６７８９")
 
 
 def ladder(value: str, value_type: str | None, relation: str = "") -> Ladder:
@@ -390,6 +394,10 @@ def ladder(value: str, value_type: str | None, relation: str = "") -> Ladder:
     options (distractors.py): a gold always in the middle of its neighbours
     would be found without reading the question."""
     v = (value or "").strip()
+    ascii_v = v.translate(_TO_ASCII)
+    if ascii_v != v:
+        back = {**_DIGITS_BACK, **({ord("."): "．"} if "．" in v else {})}
+        return tuple([o.translate(back) for o in side] for side in ladder(ascii_v, value_type, relation))
     if not v or _LONG_NUMBER.search(v):  # no value has 16 digits; a float would overflow or lose them
         return [], []
     if is_formula(v):
