@@ -1,6 +1,6 @@
 """What the items tests that run `group_items` on hand-made graphs share:
-the offline embedder's vectors of their strings, and one group's items with
-the stage's counters."""
+their edges, the offline embedder's vectors of their strings, and one
+group's items with the stage's counters."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -10,6 +10,11 @@ from pipeline.items_embed import embed_all, read_vectors
 from pipeline.items_stage import _Scorer
 from transforms.items.config import ItemsConfig
 from transforms.items.generate import group_items
+
+
+def edge(pair_id, entity, relation, tail, tail_type, entity_type="person", domain="HS", split="eval"):
+    """One edge as items/graph.edges_of makes it (no subtitle, in the subset)."""
+    return (pair_id, entity, None, entity_type, relation, tail, tail_type, domain, split, True)
 
 
 def embedded(strings: Iterable[str], folder: Path):

@@ -19,7 +19,7 @@ from transforms.items.graph import NameSummary
 from transforms.items.kinds import compatible, option_type
 from transforms.items.open_relations import part_attribute
 from transforms.items.t2kg import own_names, t2kg_cases, t2t_item
-from tests.items_fixtures import embedded, run_group
+from tests.items_fixtures import edge, embedded, run_group
 
 BONG = ["汉江怪物", "母亲", "雪国列车"]  # 奉俊昊's other films
 OTHER_FILMS = ["霸王别姬", "活着", "红高粱", "让子弹飞", "卧虎藏龙", "无间道", "阳光灿烂的日子", "英雄", "大红灯笼高高挂"]
@@ -37,10 +37,6 @@ COLOURS = ["乳白色", "绿色", "深绿色", "紫红色", "黄色", "淡紫色
 BOOKS = ["红楼梦", "呐喊", "围城", "边城", "骆驼祥子", "子夜", "家", "茶馆", "雷雨"]
 ACTORS = ["梁朝伟", "刘德华", "张曼玉", "巩俐", "章子怡", "周迅", "黄渤", "徐峥", "孙红雷"]
 WOODY = ["落叶乔木", "小乔木", "灌木", "乔木", "常绿乔木", "落叶灌木", "常绿灌木", "落叶小乔木", "常绿小乔木"]
-
-
-def _edge(pair_id, entity, relation, tail, tail_type, entity_type="person"):
-    return (pair_id, entity, None, entity_type, relation, tail, tail_type, "HS", "eval", True)
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +57,8 @@ def test_a_film_the_graph_links_to_the_director_is_no_wrong_answer_to_which_film
     films = [(f, "work:screen") for f in BONG + OTHER_FILMS]
     pools = {("head", "导演", freq_bin(0)): films, ("type", "work:screen", freq_bin(0)): films,
              ("rel", "代表作品", freq_bin(1)): films}
-    records = [("in", _edge("p_mom", "杀人回忆", "导演", "奉俊昊", "person:screen", "work:screen"))]
-    records += [("out", _edge("p_bong", "奉俊昊", "代表作品", f, "work:screen")) for f in BONG]
+    records = [("in", edge("p_mom", "杀人回忆", "导演", "奉俊昊", "person:screen", "work:screen"))]
+    records += [("out", edge("p_bong", "奉俊昊", "代表作品", f, "work:screen")) for f in BONG]
     items, counts = run_group(vectors, pools, "奉俊昊", records)
     (head,) = [i for i in items if i["asked"] == "head"]
     assert head["question"] == "下列哪部作品由奉俊昊执导？" and head["answer"] == "杀人回忆"
@@ -75,8 +71,8 @@ def test_a_film_pointing_at_the_person_is_no_wrong_answer_to_his_representative_
     """王家卫's 代表作品 question offered 花样年华: (花样年华, 导演, 王家卫) is an edge the other way."""
     films = [(f, "work:screen") for f in ["花样年华", *OTHER_FILMS]]
     pools = {("rel", "代表作品", freq_bin(1)): films, ("type", "work:screen", freq_bin(1)): films}
-    records = [("out", _edge("p_wkw", "王家卫", "代表作品", "重庆森林", "work:screen")),
-               ("in", _edge("p_hynh", "花样年华", "导演", "王家卫", "person:screen", "work:screen"))]
+    records = [("out", edge("p_wkw", "王家卫", "代表作品", "重庆森林", "work:screen")),
+               ("in", edge("p_hynh", "花样年华", "导演", "王家卫", "person:screen", "work:screen"))]
     items, counts = run_group(vectors, pools, "王家卫", records)
     (tail,) = [i for i in items if i["asked"] == "tail"]
     assert "花样年华" not in tail["options"] and set(tail["options"]) == {"重庆森林", *OTHER_FILMS}
@@ -190,7 +186,7 @@ def test_a_work_is_named_in_title_marks_in_a_question_and_its_options_stay_bare(
     assert templates.names_a_work("work:music", "类型") and templates.names_a_work("person", "歌手")
     assert not templates.names_a_work("person", "出生地")
     pools = {("rel", "歌手", freq_bin(1)): [(s, "person:music") for s in SINGERS]}
-    records = [("out", _edge("p_17", "十七岁的雨季", "歌手", "林志颖", "person:music", "work:music"))]
+    records = [("out", edge("p_17", "十七岁的雨季", "歌手", "林志颖", "person:music", "work:music"))]
     items, _ = run_group(vectors, pools, "十七岁的雨季", records, tasks=("qa", "kgc"))
     by_task = {i["task"]: i for i in items}
     assert by_task["qa"]["question"] == "《十七岁的雨季》的演唱者是谁？"
@@ -216,7 +212,7 @@ def test_a_dot_name_gold_takes_dot_names_first():
 
 def test_an_item_whose_answer_stays_alone_in_its_form_is_not_written_and_is_counted(vectors):
     pools = {("rel", "导演", freq_bin(1)): [(d, "person:screen") for d in DIRECTORS]}
-    records = [("out", _edge("p_inc", "盗梦空间", "导演", "克里斯托弗·诺兰", "person:screen", "work:screen"))]
+    records = [("out", edge("p_inc", "盗梦空间", "导演", "克里斯托弗·诺兰", "person:screen", "work:screen"))]
     items, counts = run_group(vectors, pools, "盗梦空间", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|alone_in_its_form|dot"] == 2
 
@@ -230,14 +226,14 @@ def test_a_plant_s_colour_is_not_asked_as_if_the_plant_had_one(vectors):
     question cannot name. 157 of 157 such QA items of the audit build (5.7% of
     its QA) had several right answers; none is asked now, and it is counted."""
     pools = {("rel", "颜色", freq_bin(1)): [(c, "other") for c in COLOURS]}
-    records = [("out", _edge("p_robinia", "刺槐", "颜色", "灰褐色", "other", "species"))]
+    records = [("out", edge("p_robinia", "刺槐", "颜色", "灰褐色", "other", "species"))]
     items, counts = run_group(vectors, pools, "刺槐", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|part_attribute"] == 2
     assert part_attribute("species", "颜色") and part_attribute("species", "物候期")
     assert not part_attribute("species", "高度") and not part_attribute("work:screen", "颜色")
     # the same triple of another organisation's attribute is asked (高度: the whole tree's)
     items, _ = run_group(vectors, {("rel", "高度", freq_bin(1)): [(c, "other") for c in COLOURS]}, "刺槐",
-                    [("out", _edge("p_robinia", "刺槐", "高度", "灰褐色", "other", "species"))])
+                    [("out", edge("p_robinia", "刺槐", "高度", "灰褐色", "other", "species"))])
     assert len(items) == 1
 
 
@@ -247,14 +243,14 @@ def test_a_chairman_is_asked_among_office_holders_not_among_actors(vectors):
     is of the field `office` (items/kinds.py), and a gold of a field takes its field."""
     company = {"entity": "格力电器", "entity_type": "organisation",
                "triples": [{"relation": "董事长", "tail": "董明珠", "tail_type": "person"}]}
-    (edge,) = edges_of(company)
+    (made,) = edges_of(company)
     pools = {("rel", "董事长", freq_bin(1)): [(c, "person:office") for c in CHAIRMEN],
              ("type", "person", freq_bin(1)): [(a, "person:screen") for a in DIRECTORS + SINGERS]}
-    items, _ = run_group(vectors, pools, "格力电器", [("out", edge)])
+    items, _ = run_group(vectors, pools, "格力电器", [("out", made)])
     (item,) = items
     assert item["question"] == "格力电器的董事长是谁？"
     assert set(item["options"]) == {"董明珠", *CHAIRMEN}
-    assert edge[6] == "person:office"
+    assert made[6] == "person:office"
     assert not compatible("person:screen", "person:office") and not compatible("person", "person:office")
 
 
@@ -265,8 +261,8 @@ def test_the_value_of_an_alma_mater_is_a_school_whatever_its_name_ends_with():
     its options. 林彪 graduated from 黄埔军校."""
     person = {"entity": "林彪", "entity_type": "person",
               "triples": [{"relation": "毕业院校", "tail": "黄埔军校", "tail_type": "organisation"}]}
-    (edge,) = edges_of(person)
-    assert edge[6] == "school"
+    (made,) = edges_of(person)
+    assert made[6] == "school"
     assert option_type("黄埔军校", "organisation") == "organisation"  # its name alone tells no school
     assert not compatible("school", "organisation") and not compatible("organisation", "school")
 
@@ -276,7 +272,7 @@ def test_the_answer_is_not_the_one_option_without_the_ending_the_others_share(ve
     herbs hold 草本 and are turned away as holding the gold): the odd one out is
     the answer, read without the question. Audit build: 12 items, then 0."""
     pools = {("rel", "植物分类", freq_bin(1)): [(w, "other") for w in WOODY]}
-    records = [("out", _edge("p_marigold", "万寿菊", "植物分类", "草本", "other", "species"))]
+    records = [("out", edge("p_marigold", "万寿菊", "植物分类", "草本", "other", "species"))]
     items, counts = run_group(vectors, pools, "万寿菊", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|alone_in_its_form|ending"] == 2
     assert odd_ending("草本", WOODY) and alone_in_form("草本", WOODY) == "ending"
@@ -295,10 +291,10 @@ def test_a_head_question_whose_answer_holds_the_name_it_shows_is_not_asked(vecto
     asked 3 such (12,000 entries: 4)."""
     works = [(f, "work:book") for f in BOOKS]
     pools = {("head", "作者", freq_bin(0)): works, ("type", "work:book", freq_bin(0)): works}
-    records = [("in", _edge("p_gu", "顾颉刚全集", "作者", "顾颉刚", "person:letters", "work:book"))]
+    records = [("in", edge("p_gu", "顾颉刚全集", "作者", "顾颉刚", "person:letters", "work:book"))]
     items, counts = run_group(vectors, pools, "顾颉刚", records, tasks=("qa", "kgc"))
     assert items == [] and counts["skipped|answer_holds_name"] == 2
-    records = [("in", _edge("p_song", "这般发生", "所属专辑", "这般发生", "work:music", "work:music"))]
+    records = [("in", edge("p_song", "这般发生", "所属专辑", "这般发生", "work:music", "work:music"))]
     items, counts = run_group(vectors, pools, "这般发生", records, tasks=("qa", "kgc"))
     assert not [i for i in items if i["asked"] == "head"] and counts["skipped|trivial_name"] >= 2
 
@@ -310,9 +306,9 @@ def test_two_pages_a_question_shows_alike_are_one_sense_for_the_linked_rule(vect
     让子弹飞 gives its 导演 姜文, another its 主演: 姜文, who starred in it too, is
     no wrong answer to its 主演 (12,000-entry build: 8 items, then 0)."""
     pools = {("rel", "主演", freq_bin(1)): [(a, "person:screen") for a in ["姜文", *ACTORS]]}
-    records = [("out", _edge("p_director", "让子弹飞", "导演", "姜文", "person:screen", "work:screen")),
-               ("out", _edge("p_cast", "让子弹飞", "主演", "周润发", "person:screen", "work:screen")),
-               ("out", _edge("p_cast", "让子弹飞", "主演", "葛优", "person:screen", "work:screen"))]
+    records = [("out", edge("p_director", "让子弹飞", "导演", "姜文", "person:screen", "work:screen")),
+               ("out", edge("p_cast", "让子弹飞", "主演", "周润发", "person:screen", "work:screen")),
+               ("out", edge("p_cast", "让子弹飞", "主演", "葛优", "person:screen", "work:screen"))]
     items, counts = run_group(vectors, pools, "让子弹飞", records)
     cast = [i for i in items if i["relation"] == "主演"]
     assert cast and all("姜文" not in i["options"] for i in cast)
@@ -340,7 +336,7 @@ def test_a_dot_in_a_title_is_no_foreign_name_mark(vectors):
     assert alone_in_form("约翰·列侬", SINGERS[:9]) == "dot"
     works = [(f, "work:book") for f in BOOKS]
     pools = {("head", "作者", freq_bin(0)): works, ("type", "work:book", freq_bin(0)): works}
-    records = [("in", _edge("p_sj", "史记·项羽本纪", "作者", "司马迁", "person:letters", "work:book"))]
+    records = [("in", edge("p_sj", "史记·项羽本纪", "作者", "司马迁", "person:letters", "work:book"))]
     items, counts = run_group(vectors, pools, "司马迁", records)
     (item,) = items
     assert item["answer"] == "史记·项羽本纪" and set(item["options"]) == {"史记·项羽本纪", *BOOKS}

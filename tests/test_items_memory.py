@@ -34,12 +34,13 @@ from pipeline.items_stage import _AskQuestions, _SummariseName
 from transforms.items import graph, group_input
 from transforms.items.config import ItemsConfig
 from transforms.text import normalise
+from tests.items_fixtures import edge
 
 N = 40_000
 
 
 def _edge(pair_id, entity, relation, tail, tail_type, entity_type="person"):
-    return (pair_id, entity, None, entity_type, relation, tail, tail_type, "HS", "train", True)
+    return edge(pair_id, entity, relation, tail, tail_type, entity_type, split="train")
 
 
 class _Hub:

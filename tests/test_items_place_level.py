@@ -17,17 +17,13 @@ from transforms.items.distractors import Candidate, Draft, alone_in_form, alone_
 from transforms.items.exclusion import known_set
 from transforms.items.graph import freq_bin
 from transforms.places import COUNTY, PREFECTURE, PROVINCE, TOWNSHIP, admin_level, provinces
-from tests.items_fixtures import embedded, run_group
+from tests.items_fixtures import edge, embedded, run_group
 
 ROUTE = ["北京", "天津", "河北", "山东", "安徽", "江苏", "上海"]  # 京沪高速铁路's 途经省市
 OTHER_PROVINCES = ["浙江", "福建", "广东", "湖南", "湖北", "四川", "云南", "贵州", "陕西"]
 SHENZHEN = ["福田区", "罗湖区", "南山区", "盐田区", "宝安区"]  # 深圳's 下辖地区
 OTHER_DISTRICTS = ["海淀区", "朝阳区", "徐汇区", "浦东新区", "越秀区"]
 FOREIGN_TOWNS = ["伦敦", "巴黎", "东京", "纽约", "柏林", "罗马", "悉尼", "多伦多", "莫斯科"]
-
-
-def _edge(pair_id, entity, relation, tail, tail_type, entity_type="place:site"):
-    return (pair_id, entity, None, entity_type, relation, tail, tail_type, "NE", "eval", True)
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +33,7 @@ def vectors(tmp_path_factory):
     return embedded(strings, d)
 
 
-ROUTE_EDGES = [("out", _edge("p_jh", "京沪高速铁路", "途经省市", p, "place:local")) for p in ROUTE]
+ROUTE_EDGES = [("out", edge("p_jh", "京沪高速铁路", "途经省市", p, "place:local", "place:site", "NE")) for p in ROUTE]
 
 
 def test_the_level_of_a_place_is_read_off_its_name_and_its_most_specific_part():
