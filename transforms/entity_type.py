@@ -159,8 +159,7 @@ _FOREIGN_NAME_RE = re.compile(r"^[\u4e00-\u9fff]{1,8}(?:[·•‧・][\u4e00-\u9
 _DOTTED_TITLE_RE = re.compile(r"^([\u4e00-\u9fff]{2,8})(?:[·•‧・][\u4e00-\u9fff]{1,12}){1,3}$")
 # A department of a university or college (…学院财经系, …大学物理研究所) is a body of people;
 # 大学生人际关系 and 大学英语课程体系 are not (…关系, …体系 are no departments).
-_DEPARTMENT_RE = re.compile(r"(?:大学|学院)[^，,]{0,8}(?:系|研究所)$")
-_NOT_DEPARTMENT = ("关系", "体系", "联系", "派系", "谱系", "水系", "星系", "语系", "直系", "旁系", "世系", "嫡系", "维系", "母系", "父系")
+_DEPARTMENT_RE = re.compile(r"(?:大学|学院)[^，,]{0,8}(?:(?<![关体联派谱水星语直旁世嫡维母父])系|研究所)$")
 # A museum piece named the catalogue way: [era][kiln or glaze][decoration][vessel]
 # (…窑…执壶, 青花…纹…瓶): an artefact, a work.
 _ARTEFACT_RE = re.compile(r"^.{2,}(?:窑|釉|青花|粉彩|五彩|斗彩|纹|铜|玉).{0,10}[壶瓶罐碗盘杯盏炉鼎尊洗盒觚爵]$")
@@ -186,6 +185,19 @@ _LEAF_PREFIX_RE = re.compile(r"^(?:卵|披针|心|圆|尖|阔|狭|长|宽|细|�
 _ROUTE_RE = re.compile(r"(?:公交|巴士|地铁).*\d+(?:路|号线|线)$|^\d+路(?:公交|车)?$")
 # Numbered celestial bodies: 小行星3753, 彗星C/2020.
 _NUMBERED_BODY_RE = re.compile(r"^(?:(?:小行星|彗星|星系|星云)\s*[\dA-Z]|[土木天海火]卫[一二三四五六七八九十\d]+$)")
+# A season of a programme: 奔跑吧兄弟第三季.
+_SEASON_RE = re.compile(r"第[一二三四五六七八九十\d]+季$")
+# Shapes of a title that tell its type, in the order they vote: (test, type, weight, signal).
+_NAME_SHAPES = (
+    (_DEPARTMENT_RE.search, "organisation", W_TITLE_END_LONG, "name:department"),
+    (_ARTEFACT_RE.match, "work", W_TITLE_END_LONG, "name:artefact"),
+    (_LATIN_BINOMIAL_RE.match, "species", W_TITLE_END_LONG, "name:latin_binomial"),
+    (_ENGLISH_ORG_RE.match, "organisation", W_TITLE_END_LONG, "name:english_firm"),
+    (_LEAF_PREFIX_RE.match, "species", W_TITLE_END, "name:leaf_prefix"),
+    (_ROUTE_RE.search, "other", W_TITLE_END_LONG, "name:route"),
+    (_NUMBERED_BODY_RE.match, "place", W_TITLE_END_LONG, "name:numbered_body"),
+    (_SEASON_RE.search, "work", W_TITLE_END, "suffix:季"),
+)
 
 
 def _looks_like_a_chinese_name(title: str, surnames: list[str]) -> bool:
@@ -363,22 +375,9 @@ def entity_type(entity: str, tags: Iterable[str] = (), relations: Iterable[str] 
             t, tail = "work", "genre"
         if t and not any(w.startswith("tail:") for w in why.get(t, [])):
             vote(t, 1.0, "tail:" + tail)
-    if _DEPARTMENT_RE.search(bare) and not bare.endswith(_NOT_DEPARTMENT):
-        vote("organisation", W_TITLE_END_LONG, "name:department")
-    if _ARTEFACT_RE.match(bare):
-        vote("work", W_TITLE_END_LONG, "name:artefact")
-    if _LATIN_BINOMIAL_RE.match(bare):
-        vote("species", W_TITLE_END_LONG, "name:latin_binomial")
-    if _ENGLISH_ORG_RE.match(bare):
-        vote("organisation", W_TITLE_END_LONG, "name:english_firm")
-    if _LEAF_PREFIX_RE.match(bare):
-        vote("species", W_TITLE_END, "name:leaf_prefix")
-    if _ROUTE_RE.search(bare):
-        vote("other", W_TITLE_END_LONG, "name:route")
-    if _NUMBERED_BODY_RE.match(bare):
-        vote("place", W_TITLE_END_LONG, "name:numbered_body")
-    if re.search(r"第[一二三四五六七八九十\d]+季$", bare):
-        vote("work", W_TITLE_END, "suffix:季")
+    for found, t, w, what in _NAME_SHAPES:
+        if found(bare):
+            vote(t, w, what)
     if title.startswith("《") and title.endswith("》"):
         vote("work", W_TITLE_MARKS, "book_title_marks")
     elif bare and f"《{bare}》" in (text or "")[:200]:
