@@ -166,6 +166,12 @@ for _w in ("首", "个", "部", "集", "张", "件", "座", "家", "所", "项",
            "架", "艘", "台", "户", "栋", "间", "款", "门", "颗", "枚"):
     _UNITS.setdefault(_w, ("count:" + _w, 1.0))
 
+
+def unit_dimension(unit: str) -> tuple[str, float] | None:
+    """(dimension, factor to its base unit) of a unit (`小时` -> ("time", 3600.0)), or None."""
+    return _UNITS.get(unit)
+
+
 _MULT = {"十": 10, "百": 100, "千": 1e3, "万": 1e4, "十万": 1e5, "百万": 1e6, "千万": 1e7, "亿": 1e8,
          "十亿": 1e9, "百亿": 1e10, "千亿": 1e11, "万亿": 1e12}
 _UNIT_ALT = "|".join(sorted((re.escape(u) for u in _UNITS), key=len, reverse=True))

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from transforms.eras import dynasty_names
+from transforms.quantities import unit_dimension
 
 FORMULA_RE = re.compile(r"^(?:[A-Z][a-z]?\d*){2,}$")
 _ELEMENT = re.compile(r"([A-Z][a-z]?)(\d*)")
@@ -168,11 +169,12 @@ def number_ladder(value: str) -> Ladder:
 _RANGE_MARKS = ("-", "－", "—", "–", "~", "～", "〜", "至", "到")
 _RANGE_JOIN = re.compile(r"([^\d\s.,\-－—–~～〜]{0,3}?)\s*(?:[-－—–~～〜]|至|到)\s*[-－]?")
 _DASH_NUMBER = re.compile(r"\s*[-－—–/]\s*\d")
-# Units a range may change between its ends (`12小时 - 3天`), in one measure each.
-_UNIT_SIZES = {"秒": 1, "秒钟": 1, "分钟": 60, "小时": 3600, "个小时": 3600, "天": 86400, "日": 86400,
-               "周": 604800, "星期": 604800, "个星期": 604800, "个月": 2592000, "年": 31536000,
-               "毫米": 0.001, "厘米": 0.01, "米": 1, "公里": 1000, "千米": 1000,
-               "克": 1, "千克": 1000, "公斤": 1000, "吨": 1000000}
+# Units a range may change between its ends (`12小时 - 3天`): (dimension, size) from
+# the aligner's table of units (transforms/quantities.py); 秒钟 is its 秒.
+_UNIT_SIZES = {u: unit_dimension(u) for u in ("秒", "分钟", "小时", "个小时", "天", "日", "周", "星期", "个星期",
+                                              "个月", "年", "毫米", "厘米", "米", "公里", "千米", "克", "千克",
+                                              "公斤", "吨")}
+_UNIT_SIZES["秒钟"] = _UNIT_SIZES["秒"]
 
 
 def _unit_after(value: str, end: int) -> str:
@@ -191,19 +193,11 @@ def _sizes(value: str, a: re.Match, b: re.Match) -> tuple[float, float] | None:
     if not first or value.startswith(first, b.end()):
         return 1.0, 1.0
     second = _unit_after(value, b.end())
-    if first in _UNIT_SIZES and second and _UNIT_SIZES[first] != _UNIT_SIZES[second]:
-        if _measure(first) == _measure(second):
-            return _UNIT_SIZES[first], _UNIT_SIZES[second]
+    if first in _UNIT_SIZES and second:
+        (dim_a, size_a), (dim_b, size_b) = _UNIT_SIZES[first], _UNIT_SIZES[second]
+        if dim_a == dim_b and size_a != size_b:
+            return size_a, size_b
     return None
-
-
-def _measure(unit: str) -> str:
-    """What a unit of _UNIT_SIZES measures."""
-    if unit in ("克", "千克", "公斤", "吨"):
-        return "mass"
-    if unit in ("毫米", "厘米", "米", "公里", "千米"):
-        return "length"
-    return "time"
 
 
 def range_ends(value: str) -> tuple[re.Match, re.Match] | None:
