@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
 from transforms.cells import HOUSE_NUMBER
 from transforms.mentions import jieba_place_names
 from transforms.text import find_all
+from transforms.word_lists import word_list
 
 # The units of the administration closing a place's name.
 ADMIN_SUFFIXES = "市省县区州邦郡府镇乡村"
@@ -144,9 +144,7 @@ PROVINCE, PREFECTURE, COUNTY, TOWNSHIP = "province", "prefecture", "county", "to
 def provinces() -> frozenset[str]:
     """The names of China's 34 province-level divisions, bare and in their full
     forms (resources/provinces.txt: 江苏, 江苏省; 广西, 广西壮族自治区; 北京, 北京市)."""
-    text = resources.files("transforms").joinpath("resources/provinces.txt").read_text(encoding="utf-8")
-    return frozenset(name for line in text.splitlines() if line.strip() and not line.startswith("#")
-                     for name in line.split())
+    return word_list("provinces.txt")
 
 
 # Names ending as a unit does that are no unit of the administration: a sight

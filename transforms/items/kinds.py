@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from transforms.align_kinds import SCHOOL_NAME
@@ -55,6 +54,7 @@ from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS
 from transforms.other_roles import NEARBY_RELATIONS
 from transforms.role_cues import ALMA_MATER
+from transforms.word_lists import word_list
 
 # The ranks a taxon's name ends with (胡颓子科, 溲疏属).
 _TAXON = re.compile(r"(?:科|属|目|纲|门|界)$")
@@ -267,8 +267,7 @@ def place_kind(pair: dict[str, Any]) -> str | None:
 @lru_cache(maxsize=1)
 def countries() -> frozenset[str]:
     """Sovereign states by their Chinese names (resources/countries.txt)."""
-    text = resources.files("transforms").joinpath("resources/countries.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return word_list("countries.txt")
 
 
 def option_kind(typed: str, relation: str | None = None, head_type: str | None = None,
