@@ -124,3 +124,30 @@ def test_one_of_a_group_is_said_by_the_group_it_is_counted_in():
     assert ("主要成就", "世界文化遗产之一") in dropped      # applied for, not (yet) counted in
     kept, _ = _clean("鼓浪屿", "厦门的一座小岛，2017年成功申报列为世界文化遗产。", [("主要成就", "世界文化遗产之一")])
     assert kept[("主要成就", "世界文化遗产之一")] == "世界文化遗产"
+
+
+def test_a_tune_alone_is_no_poem_named_by_its_first_line():
+    # 辛弃疾 wrote many poems to 破阵子 and 西江月; the text names one of each
+    text = "辛弃疾，号稼轩，南宋词人。主要作品有：破阵子（醉里挑灯看剑）西江月（明月别枝惊鹊）。"
+    kept, dropped = _clean("辛弃疾", text, [("号", "稼轩"), ("代表作品", "《破阵子》"), ("主要作品", "《西江月》")])
+    assert "one poem to the tune: 破阵子（醉里挑灯看剑）" in dropped[("代表作品", "《破阵子》")]
+    assert "one poem to the tune" in dropped[("主要作品", "《西江月》")]
+    # a work named by the tune alone is that work; a title that is no tune keeps its note
+    kept, _ = _clean("辛弃疾", "辛弃疾，号稼轩，南宋词人，代表作有《破阵子》。", [("号", "稼轩"), ("代表作品", "《破阵子》")])
+    assert kept[("代表作品", "《破阵子》")] == "《破阵子》"
+    kept, _ = _clean("辛弃疾", "辛弃疾，号稼轩，南宋词人，有《稼轩长短句》（十二卷本）。",
+                     [("号", "稼轩"), ("代表作品", "《稼轩长短句》")])
+    assert kept[("代表作品", "《稼轩长短句》")] == "《稼轩长短句》"
+
+
+def test_a_poet_or_a_ci_writer_is_said_by_writing_verse():
+    text = "姜夔，字尧章，号白石道人，饶州鄱阳人。工诗词，精音律。词风清空，有《白石道人诗集》。"
+    kept, _ = _clean("姜夔", text, [("字", "尧章"), ("职业", "诗人"), ("职业", "词人")])
+    assert kept[("职业", "诗人")] == "工诗" and kept[("职业", "词人")] == "工诗词"
+    kept, _ = _clean("刘克庄", "刘克庄，字潜夫，号后村，莆田人。存诗四千余首，词效稼轩。",
+                     [("字", "潜夫"), ("职业", "诗人"), ("职业", "词人")])
+    assert kept[("职业", "诗人")] == "存诗" and kept[("职业", "词人")] == "词效"
+    # a collection's title alone, or a book of remarks on poems, says neither
+    _, dropped = _clean("阮阅", "阮阅，字闳休，舒城人，编有《诗话总龟》，有《松菊集》。",
+                        [("字", "闳休"), ("职业", "诗人")])
+    assert ("职业", "诗人") in dropped

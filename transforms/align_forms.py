@@ -299,6 +299,18 @@ OCCUPATION_SYNONYMS = {
 }
 
 
+# A poet or a ci writer is also said by writing verse (docs/alignment.md, "Song
+# poets", `职业`): `工诗词`, `长于慢词`, `喜作药名诗词`, `存诗八首`, `其词…`,
+# `词效稼轩`, `词存一首`. A collection's title alone (`有《燕喜词》`) is not:
+# the labellers read it either way.
+def _writes(verse: str, not_after: str) -> re.Pattern:
+    return re.compile(rf"(?:工|善|能|长于|擅长?|喜作|尤工)[\u4e00-\u9fff]{{0,3}}?{verse}(?![{not_after}])"
+                      rf"|(?<![《“])(?:存|其){verse}|(?<![《“]){verse}(?:存|效|学|格|风|作|多)(?![家])")
+
+
+VERSE_WRITERS = {"诗人": _writes("诗", "话社经集"), "词人": _writes("词", "牌曲典汇组语条集")}
+
+
 # An occupation said with the person's sex (`影视女演员` for 影视演员).
 _GENDERED = re.compile(r"^(.{1,6}?)(演员|歌手|主持人|作家|导演|模特|艺人|明星)$")
 # A department (系) of a school is also called the subject it teaches (专业).
@@ -365,6 +377,8 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
     if relation in OCCUPATION_RELATIONS:
         if value in OCCUPATION_SYNONYMS:
             out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))
+        if value in VERSE_WRITERS:
+            out.extend(m.span() for m in VERSE_WRITERS[value].finditer(text))
         g = _GENDERED.match(value)
         if g:
             out.extend((j, j + len(value) + 1) for w in "男女" for j in find_all(text, g.group(1) + w + g.group(2)))

@@ -361,3 +361,30 @@ def residence_not_birth(text: str, s: int, relation: str) -> str | None:
         return None
     m = _RESIDENCE_BEFORE.search(text, max(0, s - 4), s)
     return f"lived there: {m.group(0).strip('，,。；;、 ')}" if m else None
+
+
+# ------------------------------------------------------------ a poem to a tune
+
+# Cells of a person's works. A 词牌 (transforms/resources/ci_tunes.txt) names
+# hundreds of poems: the text names one of them by the tune and its first line
+# in brackets (`临江仙（忆昔午桥桥上饮）`) or its title after a dot
+# (`念奴娇·赤壁怀古`), which is no mention of a cell that gives the tune alone
+# (docs/alignment.md, "Song poets": a 词牌 alone names hundreds of poems).
+_WORKS_CELLS = frozenset({"代表作品", "主要作品", "代表作", "作品"})
+_ONE_POEM_AFTER = re.compile(r"》?\s*(?:[（(][\u4e00-\u9fff，,、]{3,14}[）)]|[·・][\u4e00-\u9fff])")
+
+
+@lru_cache(maxsize=1)
+def ci_tunes() -> frozenset[str]:
+    from transforms.word_lists import word_list
+
+    return word_list("ci_tunes.txt")
+
+
+def poem_to_the_tune(text: str, s: int, e: int, value: str, relation: str) -> str | None:
+    """Why the mention text[s:e] of a tune-only works cell (`《虞美人》`) names
+    one poem to that tune and not the cell, or None."""
+    if relation not in _WORKS_CELLS or value.strip().strip("《》") not in ci_tunes():
+        return None
+    m = _ONE_POEM_AFTER.match(text, e)
+    return f"one poem to the tune: {text[s:m.end()]}" if m else None
