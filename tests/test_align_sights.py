@@ -549,3 +549,108 @@ def test_more_generic_heads_a_geopark_a_wetland_park_an_art_district_a_central_a
     raw = _entry("三里河湿地生态公园", "三里河湿地公园位于延庆城区东部，园内水草碧绿。",
                  [("周边景点", "延庆三里河湿地公园")])
     assert "the entity itself" in _dropped(raw)[("周边景点", "延庆三里河湿地公园")]
+
+
+# ------------------------------------------------- session 40 (tune travel)
+
+def test_a_word_that_opens_with_zhong_is_no_inside():
+    # `中国` after the sight opens a word: the museum is praised, nothing is put inside it.
+    raw = _entry("瓷器馆", "颐和园堪称中国最大的皇家园林，收藏瓷器数千件。", [("周边景点", "颐和园")])
+    assert "no nearness said" in _dropped(raw)[("周边景点", "颐和园")]
+    # `园中` still puts one inside the other.
+    raw = _entry("谐趣园", "谐趣园是颐和园中的一座园中园。", [("周边景点", "颐和园")])
+    assert ("周边景点", "颐和园") in _kept(raw)
+
+
+def test_built_in_a_year_is_a_time_not_a_place():
+    # `建于1958年` says when the reservoir was built: no place beside the entity.
+    raw = _entry("白河峡谷", "白河峡谷归密云水库管理，密云水库建于1958年。", [("周边景点", "密云水库")])
+    assert "no nearness said" in _dropped(raw)[("周边景点", "密云水库")]
+    raw = _entry("白塔", "白塔建于妙应寺内，通体洁白。", [("周边景点", "妙应寺")])
+    assert ("周边景点", "妙应寺") in _kept(raw)
+
+
+def test_a_sight_in_another_role_ranked_grouped_compared_keeping_or_a_past_tie():
+    cases = [
+        # ranked within a group: its size among the tombs, not a tomb beside it
+        ("明定陵", "定陵的地宫在十三陵中属最早发掘的一座。", "明十三陵", "a group it is ranked within"),
+        # one of a group lying outside the sight
+        ("宣仁庙", "宣仁庙在北池子大街，为故宫外八庙之一。", "故宫", "a group named after it"),
+        # two sights a visitor confuses, though a nearness word follows in the run-on clause
+        ("白草畔", "游客常把白草畔和百花山景区混淆起来事实上两地都位于同一山脉", "百花山景区", "a comparison"),
+        # where the entity's things are kept
+        ("南府戏楼", "南府的戏本和行头如今都保存在故宫博物院内。", "故宫", "where a collection is kept"),
+        # a tie of the past
+        ("勺园", "勺园在明代为清华园附属的一处私家园林。", "清华园", "a tie of the past"),
+    ]
+    for entity, text, sight, why in cases:
+        assert why in _dropped(_entry(entity, text, [("周边景点", sight)]))[("周边景点", sight)], text
+    # the largest temple of a park is still inside it
+    raw = _entry("香界寺", "香界寺是八大处中面积最大的寺院。", [("周边景点", "八大处公园")])
+    assert ("周边景点", "八大处公园") in _kept(raw)
+
+
+def test_a_resort_named_after_a_sight_and_the_entity_told_short_are_not_the_sight():
+    # `雾灵山度假村` is a resort named after the mountain (rule 4: a piece of a longer name);
+    # `雾灵山瀑布` opens the text as the entity 雾灵山大瀑布 told short.
+    text = "雾灵山瀑布位于雾灵山度假村中，落差约三十米。"
+    raw = _entry("雾灵山大瀑布", text, [("周边景点", "雾灵山")])
+    assert "a place named after it: 雾灵山度假村" in _dropped(raw)[("周边景点", "雾灵山")]
+    raw = _entry("雾灵山大瀑布", "雾灵山瀑布位于兴隆县境内，落差约三十米。", [("周边景点", "雾灵山")])
+    assert "before the entity's name 瀑布" in _dropped(raw)[("周边景点", "雾灵山")]
+    # the mountain itself, said to be beside the entity, is still its neighbour
+    raw = _entry("雾灵山大瀑布", "雾灵山瀑布在雾灵山北麓。", [("周边景点", "雾灵山")])
+    assert _kept(raw)[("周边景点", "雾灵山")]["start"] == 6
+
+
+def test_an_address_road_before_a_landmark_and_a_village_on_the_way():
+    # The cell names the road before the landmark: the text must give it too.
+    cell = "北京市东城区东长安街天安门广场东侧"
+    raw = _entry("国家博物馆", "国家博物馆位于天安门广场东侧，与人民大会堂相对。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)
+    raw = _entry("国家博物馆", "国家博物馆位于东长安街天安门广场东侧。", [("地址", cell)])
+    assert ("地址", cell) in _kept(raw)
+    # A village the visitor passes on the way is no address, though the district is named first.
+    cell = "门头沟区王平镇韭园村"
+    raw = _entry("西落坡古道", "西落坡古道位于门头沟区，进入韭园村后沿山路上行即到。", [("地址", cell)])
+    assert ("地址", cell) in _dropped(raw)
+    raw = _entry("西落坡古道", "西落坡古道位于门头沟区王平镇韭园村，是一条古商道。", [("地址", cell)])
+    assert ("地址", cell) in _kept(raw)
+
+
+def test_examples_of_what_is_near_and_an_ordinal_among_a_sight_s_own():
+    # `如…` lists examples of what the clause before says lies beside the street.
+    text = "前门大街两侧还有很多老字号，如全聚德、天坛公园的小吃摊。"
+    raw = _entry("前门大街", text, [("周边景点", "天坛公园")])
+    assert ("周边景点", "天坛公园") in _kept(raw)
+    # examples after a clause that says no nearness are none
+    raw = _entry("前门大街", "北京有很多名胜，如天坛公园。", [("周边景点", "天坛公园")])
+    assert ("周边景点", "天坛公园") in _dropped(raw)
+    # `北大第一座…`: the entity counted among the university's own
+    raw = _entry("红楼", "1920年红楼成为北大第一座学生活动中心。", [("周边景点", "北京大学")])
+    assert ("周边景点", "北京大学") in _kept(raw)
+
+
+def test_a_stem_told_with_another_generic_head_and_what_an_area_mainly_holds():
+    # `欢乐谷景区` names 欢乐谷游乐园: the text's head makes the stem a sight's name.
+    raw = _entry("玉泉营", "玉泉营紧邻欢乐谷景区，交通便利。", [("周边景点", "欢乐谷游乐园")])
+    assert _kept(raw)[("周边景点", "欢乐谷游乐园")]["match"] == "sight"
+    # the places before the name left out (`云居寨景区` for 上方云居寨)
+    raw = _entry("上方山", "上方山内的景点主要有云居寨景区、藏经阁。", [("周边景点", "上方云居寨")])
+    assert ("周边景点", "上方云居寨") in _kept(raw)
+    cfg = CleaningConfig()
+    cfg.align.sights = False
+    assert ("周边景点", "上方云居寨") not in _kept(raw, cfg)
+    # what an area mainly holds (`主要有…`) is inside it
+    raw = _entry("香山公园", "香山公园可以游览的主要有碧云寺和双清别墅。", [("周边景点", "碧云寺")])
+    assert ("周边景点", "碧云寺") in _kept(raw)
+
+
+def test_tibet_before_a_sight_is_no_collection_and_a_name_opening_the_text_is_read_safely():
+    # a bare 藏 before the name is 西藏's, not a keeping word (`藏于` is)
+    raw = _entry("大昭寺", "大昭寺位于西藏布达拉宫东侧，步行约十分钟。", [("周边景点", "布达拉宫")])
+    assert ("周边景点", "布达拉宫") in _kept(raw)
+    # a sight at the very start of the text: the entity told short is looked for
+    # only before it, never from the text's end
+    raw = _entry("雾灵山大瀑布", "雾灵山北麓有一道瀑布，雾灵山大瀑布落差约三十米。", [("周边景点", "雾灵山")])
+    assert ("周边景点", "雾灵山") in _kept(raw)

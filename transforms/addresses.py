@@ -99,10 +99,13 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
     cores = _address_cores(value)
     out: list[tuple[int, int]] = []
     for core in core_forms(value, cores):
+        if _road_left_out(value, core, text):
+            continue
         out = core_spans(core, text)
         if not out and _HAS_NUMBER.search(core):
             out = _number_written_otherwise_spans(core, text)
-        out = [(j, k) for j, k in out if _address_located(value, core, text, j) or _self_located(subject, text, j)]
+        out = [(j, k) for j, k in out if (_address_located(value, core, text, j) or _self_located(subject, text, j))
+               and not _on_the_way(text, j)]
         if core not in place_cores(value) and _STREET.match(core):
             # a street whole (`官菜园上街`): where the sight is only after an address word
             out = [(j, k) for j, k in out if _ADDRESS_WORD.search(text, max(0, j - 6), j)]
@@ -170,6 +173,32 @@ def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
         if out:
             return [(j, j + len(name) + len(where)) for j in out]
     return []
+
+
+_ROAD_BEFORE = re.compile(r"[\u4e00-\u9fff]{2,}?(?:大街|街|路|道|胡同|巷)")
+
+
+def _road_left_out(value: str, core: str, text: str) -> bool:
+    """The cell's last part names a road before its finest part
+    (`西长安街天安门广场西侧`): the road is a part the text must give too, as
+    before a landmark (round 11: a landmark is precise enough alone only
+    right after the district or the town). True when the text leaves it out."""
+    last = place_parts(value)[-1]
+    if core == last or not last.endswith(core):
+        return False
+    road = _ROAD_BEFORE.match(last[:-len(core)])
+    return bool(road) and road.end() == len(last) - len(core) and road.group() not in text
+
+
+# `进入水峪嘴村后不久就会到…`, `穿过…胡同`: a place a visitor passes on the way
+_ON_THE_WAY_BEFORE = re.compile(r"(?:进入|进了|来到|到达|抵达|走到|走进|经过|途经|穿过|前往|出了)$")
+
+
+def _on_the_way(text: str, j: int) -> bool:
+    """The address part at text[j:] is told in walking directions, a place
+    the visitor goes through or reaches on the way (round 17: a street told
+    only in walking directions is not the address)."""
+    return _ON_THE_WAY_BEFORE.search(text, max(0, j - 2), j) is not None
 
 
 # A named street of a cell with no number (`东四北大街`) is its finest part.

@@ -157,7 +157,21 @@ def before_own_name(text: str, e: int, names: tuple[str, ...], relation: str) ->
     (DuIE: `南宋李南金` states 朝代, `杭州海康威视` 总部地点, `北京龙泉寺` 所在城市)."""
     if relation not in NEARBY_RELATIONS:
         return None
-    return next((n for n in names if len(n) >= 2 and text.startswith(n, e)), None)
+    return next((n for n in names if len(n) >= 2 and text.startswith(n, e)), None) or _own_name_told_short(text, e, names)
+
+
+def _own_name_told_short(text: str, e: int, names: tuple[str, ...]) -> str | None:
+    """`云佛山溶洞` on the page of 云佛山大溶洞: a sight's name that opens the
+    entity's own name, followed by that name's last characters (its kind,
+    `溶洞`) with a word between left out, is the entity told short (rule 6),
+    not the sight it is named after. The rest of the name as the text gives it, or None."""
+    for n in names:
+        for k in range(2, len(n) - 2):
+            if e - k >= 0 and text.startswith(n[:k], e - k):
+                rest = n[k:]
+                # one or two characters of the rest left out, two or more given
+                return next((rest[j:] for j in (1, 2) if len(rest) - j >= 2 and text.startswith(rest[j:], e)), None)
+    return None
 
 
 # The kinds a relation's value may have beside a date and a person, by the

@@ -166,7 +166,34 @@ def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
         head = _HEAD_AFTER.match(text, j + len(v))
         if head:
             out.append((j, head.end()))
+    if not out:
+        out = _with_another_head(v, text)
     return sorted(set(out))
+
+
+# The heads a stem is told with in `_with_another_head`: the generic heads,
+# and those too common to take off a name alone (`亲子` of 亲子游乐园 is a
+# kind of restaurant as often), which a head the text gives makes safe.
+_WIDER_HEAD = re.compile(rf"^(.{{2,}}?)(?:自然风景区|游乐园|乐园|景园|{_HEADS})$")
+
+
+def _with_another_head(v: str, text: str) -> list[tuple[int, int]]:
+    """The sight's stem told with another generic head (`原始部落景区` for
+    原始部落游乐园), or the end of its name of three characters or more,
+    the places before it left out (`孤山寨景区` for 十渡孤山寨; round 16 and 18:
+    a place before a sight's name only locates it): the head the text gives
+    makes it a sight's name, not a place or a word."""
+    m = _WIDER_HEAD.match(v)
+    stem = m.group(1) if m else v
+    for k in range(0, len(stem) - 2):
+        tail = stem[k:]
+        if _place_or_word(tail):
+            continue
+        out = [(j, head.end()) for j in find_all(text, tail)
+               if (head := _HEAD_AFTER.match(text, j + len(tail)))]
+        if out:
+            return out
+    return []
 
 
 @lru_cache(maxsize=4096)
