@@ -250,7 +250,8 @@ def _site_unreachable(run: dict) -> str | None:
     it is a failure to the user (a wrong --base-url, a site that is down). A
     run that fetched nothing because everything was stored already is not.
     """
-    errors = {k: v for k, v in (run.get("errors") or {}).items() if k.startswith("download_error")}
+    errors = {k: v for k, v in (run.get("errors") or {}).items()
+              if k.startswith("download_error") or k in ("dns_error", "connection_refused", "timeout")}
     if run.get("fetched", 0) or not errors:
         return None
     return ", ".join(f"{k.removeprefix('download_error_')}: {v}" for k, v in sorted(errors.items()))

@@ -23,7 +23,7 @@ def register(subparsers) -> None:
     p.add_argument("--model", metavar="SPEC", help="model spec (optional with --reuse)")
     p.add_argument("--tasks", type=_csv, default=["qa", "kgc", "t2t", "t2kg"], help="comma-separated tasks")
     p.add_argument("--domains", type=_csv, default=None, help="comma-separated domains (default: all)")
-    p.add_argument("--split", default="eval")
+    p.add_argument("--split", default="eval", help="split of the items asked: eval (default), train, or unassigned (the items of a --no-split build)")
     p.add_argument("--subset", action="store_true", help="only the stratified subset's items")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="at most N items per task and domain")
     p.add_argument("--shots", type=int, default=0, metavar="K", help="K demonstrations from train (embedding-nearest)")

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from pipeline.errors import CdtpError
-from schemas.items import ITEM_SCHEMA, NUM_OPTIONS, TASKS
+from schemas.items import ITEM_SCHEMA, NUM_OPTIONS, TASKS, UNASSIGNED_SPLIT
 
 
 @dataclass
@@ -90,8 +90,11 @@ def _sql(glob: str, sel: ItemSelection, *, split: str | None = None, limit: bool
     if sel.domains:
         where.append("domain IN (SELECT unnest(?))")
         params.append(list(sel.domains))
-    where.append("split = ?")
-    params.append(split or sel.split)
+    if (split or sel.split) == UNASSIGNED_SPLIT:
+        where.append("split IS NULL")  # a --no-split build's items
+    else:
+        where.append("split = ?")
+        params.append(split or sel.split)
     if sel.subset and (split or sel.split) == sel.split:
         where.append("coalesce(in_subset, false)")
     sql = (f"SELECT {cols} FROM read_parquet({_q(glob)}, hive_partitioning=0, union_by_name=1) "

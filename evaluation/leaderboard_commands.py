@@ -356,6 +356,21 @@ def register_ood(subparsers) -> None:
     p.set_defaults(handler=_ood)
 
 
+def _refuse_foreign_out(out: str) -> None:
+    """`--out` may be new, empty or hold earlier `cdtp ood` sets; never a build or a release,
+    whose items/ the OOD items would join and whose stats.json they would replace."""
+    try:
+        with open(os.path.join(out, "stats.json"), encoding="utf-8") as fh:
+            prior = json.load(fh)
+    except FileNotFoundError:
+        prior = {}
+    except (OSError, ValueError):
+        prior = None
+    if not isinstance(prior, dict) or set(prior) - {"output_check"} or os.path.exists(os.path.join(out, "pairs")):
+        raise CdtpError(f"--out {out} holds a cdtp build or release, not OOD items: "
+                        "give the OOD items a folder of their own")
+
+
 def _ood(args) -> int:
     from collections import Counter
 
@@ -365,6 +380,7 @@ def _ood(args) -> int:
     from evaluation.ood import OodError, load
     from schemas.items import ITEM_SCHEMA
 
+    _refuse_foreign_out(args.out)
     stats: Counter = Counter()
     try:
         items = list(load(args.name, args.data, seed=args.seed, limit=args.limit, embedder=args.embedder,

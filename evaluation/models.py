@@ -2,7 +2,7 @@
 
 Model specs (recorded verbatim in results, so they must never hold a secret;
 HTTP keys come from an environment variable):
-  random[:SEED]                 options in a seeded random order; empty text
+  random[:SEED]                 options in a seeded random order (T2T/T2KG output as every baseline: evaluation/baselines.py)
   most-frequent                 options by how often they are the gold answer in train
   embed[:EMBEDDER]              options by cosine similarity to the question (transforms/embed.py)
   template                      T2T: the triples read out with their relation names

@@ -38,6 +38,7 @@ from apache_beam.io.filesystems import FileSystems
 
 from pipeline.cleaning import (
     CountWrittenRelations,
+    CoverageFilter,
     Finalise,
     RedundantDescriptionFilter,
     RedundantTripleFilter,
@@ -46,7 +47,9 @@ from pipeline.cleaning import (
     ScanInput,
     ValidateRawEntries,
 )
-from pipeline.cleaning_steps import STAGE_DESCRIPTION, STAGE_FINALISE, STAGE_FREQUENCY, STAGE_READ, STAGE_TRIPLE
+from pipeline.cleaning_steps import (
+    STAGE_COVERAGE, STAGE_DESCRIPTION, STAGE_FINALISE, STAGE_FREQUENCY, STAGE_READ, STAGE_TRIPLE,
+)
 from pipeline.config import BuildConfig
 from pipeline.funnel import count_audit, count_coverage, count_flow, count_histogram
 from pipeline.read import InputFiles, ReadRawRecords
@@ -56,7 +59,8 @@ from transforms.relations import triples_bin
 
 # Funnel order in stats.json; issue-4 stages add their stage name where they run.
 STAGE_ORDER = [STAGE_READ, STAGE_TRIPLE, STAGE_DESCRIPTION, STAGE_FREQUENCY,
-               "relation_review", "search_validation", "entity_typing", "domain_classification", "near_duplicate", "split",
+               "relation_review", "search_validation", STAGE_COVERAGE, "entity_typing", "domain_classification",
+               "near_duplicate", "split",
                STAGE_FINALISE]
 
 # Sort keys of the audit and discarded rows: unique per row (an entry read twice
@@ -173,6 +177,10 @@ def build_pipeline(p: beam.Pipeline, cfg: BuildConfig, inputs: InputFiles) -> Bu
         from pipeline.search_stage import ValidateBySearch
 
         pairs = stage(pairs, "SearchValidation", "search_validation", ValidateBySearch(cfg.search))["pairs"]
+
+    # beyond the paper: coverage of the triples a pair keeps, after every stage that drops triples
+    if cfg.cleaning.min_coverage > 0:
+        pairs = stage(pairs, "Coverage", STAGE_COVERAGE, CoverageFilter(cfg.cleaning.min_coverage))["pairs"]
 
     if cfg.typing.enabled:
         from pipeline.domain_stage import STAGE_TYPING, TypeEntities

@@ -18,6 +18,7 @@ from pipeline.batch import emit
 from pipeline.cleaning_steps import (
     STAGE_READ,
     STAGE_TRIPLE,
+    coverage_batch,
     deduplicate_batch,
     finalise_batch,
     pair_relations,
@@ -332,6 +333,28 @@ class CountWrittenRelations(beam.PTransform):
         return (pairs
                 | "Count" >> beam.CombineGlobally(CountNames(written_relation_names))
                 | "Summary" >> beam.Map(_written_summary, self.top_n))
+
+
+# ----------------------------------------------------------------------- coverage
+
+class _CoverageFn(beam.DoFn):
+    def __init__(self, min_coverage: float):
+        self.min_coverage = min_coverage
+
+    def process(self, element):
+        yield from _route(element, coverage_batch(element, self.min_coverage))
+
+
+class CoverageFilter(beam.PTransform):
+    """Pairs whose coverage of their final triples is below `--min-coverage` -> audit rows."""
+
+    def __init__(self, min_coverage: float):
+        super().__init__()
+        self.min_coverage = min_coverage
+
+    def expand(self, pairs):
+        out = pairs | "CheckCoverage" >> beam.ParDo(_CoverageFn(self.min_coverage)).with_outputs("audit", main="pairs")
+        return {"pairs": out.pairs, "audit": out.audit}
 
 
 # ---------------------------------------------------------------------- finalise

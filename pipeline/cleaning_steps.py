@@ -22,7 +22,7 @@ from transforms import safejson
 from transforms.coverage import coverage
 from transforms.dedup import content_hash, copies, fetched_seconds, hash64
 from transforms.pairs import entry_key, entry_to_pair, make_pair_id, make_triple_id, validate_raw_entry
-from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
+from transforms.redundancy import CleaningConfig, check_coverage, check_redundant_description, clean_entry
 from transforms.relations import apply_relation_filter, normalise_relation
 
 STAGE_READ = "read"
@@ -30,6 +30,8 @@ DUPLICATE_ENTRY = "duplicate_entry"  # a read-stage reason, like invalid_input
 STAGE_TRIPLE = "redundant_triple"
 STAGE_DESCRIPTION = "redundant_description"
 STAGE_FREQUENCY = "relation_frequency"
+# beyond the paper, after every stage that drops triples (`--min-coverage`)
+STAGE_COVERAGE = "coverage"
 STAGE_FINALISE = "finalise"
 
 # Keys that only carry bookkeeping between stages, never written to pairs/.
@@ -287,6 +289,20 @@ def relation_frequency_batch(pairs, kept_relations, synonyms) -> StepResult:
                                              f"all {len(dropped)} triples have rare relations"))
         else:
             out.pairs.append(kept)
+    return out
+
+
+# ----------------------------------------------------------------------- coverage
+
+def coverage_batch(pairs, min_coverage: float) -> StepResult:
+    """Keep the pairs whose coverage of their final triples reaches `min_coverage` (`--min-coverage`)."""
+    out = StepResult()
+    for pair in items_of(pairs):
+        decision = check_coverage(pair, min_coverage)
+        if decision.keep:
+            out.pairs.append(decision.pair)
+        else:
+            out.audit.extend(audit.dropped_pair(decision.pair, STAGE_COVERAGE, decision.reason, decision.detail))
     return out
 
 

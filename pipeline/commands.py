@@ -372,6 +372,16 @@ def run_build(args) -> int:
         if dropped:
             print(f"  {s['stage']:<22} in {s['in']['entries']:>8}  out {s['out']['entries']:>8}  "
                   f"dropped {json.dumps(dropped, ensure_ascii=False)}")
+    search = stats.get("search") or {}
+    unverified = {k.removeprefix("unverified_"): v for k, v in search.items()
+                  if k.startswith("unverified_") and v}
+    if unverified:
+        # kept (or dropped, by the policy) without the search's word: say so, not only in stats.json
+        print(f"  search: {search.get('triples_unverified_kept', 0)} triples kept and "
+              f"{search.get('triples_unverified_dropped', 0)} dropped unverified "
+              f"({json.dumps(unverified, ensure_ascii=False)})", file=sys.stderr)
+    if t["entry"]["kept"] + t["entry"]["dropped"] == 0:
+        print("cdtp build: warning: the input held no entry", file=sys.stderr)
     return 0
 
 

@@ -25,6 +25,7 @@ import os
 import shutil
 
 from pipeline.errors import CdtpError
+from schemas.items import UNASSIGNED_SPLIT, split_name
 
 LABELS = "ABCDEFGHIJ"
 QA_INSTRUCTION = "请从以上选项中选出正确答案，只回答选项字母。"
@@ -154,7 +155,7 @@ def _write_jsonl(path: str, rows: list[dict]) -> None:
 def export_cdtp(shards: str, out: str, split: str | None = None) -> dict[str, int]:
     files: dict[str, list[dict]] = {}
     for item in _items(shards, split):
-        name = f"{item['task']}_{item['domain']}_{item['split']}.jsonl"
+        name = f"{item['task']}_{item['domain']}_{split_name(item['split'])}.jsonl"
         files.setdefault(name, []).append(cdtp_record(item))
     for name, rows in sorted(files.items()):
         _write_jsonl(os.path.join(out, name), rows)
@@ -175,7 +176,8 @@ def export_text2kgbench(shards: str, out: str, split: str | None = None) -> dict
         shutil.copyfile(os.path.join(onto_dir, name), os.path.join(out, "ontologies", name))
     files: dict[str, list[dict]] = {}
     for item in items:
-        part = "test" if item["split"] == "eval" else "train"
+        # a --no-split build's items are neither: never filed as train
+        part = {"eval": "test", "train": "train"}.get(item["split"], UNASSIGNED_SPLIT)
         name = f"{part}/{item['ontology']}_{part}.jsonl"
         rows = files.setdefault(name, [])
         rows.append({"id": f"{item['ontology']}_{part}_{len(rows) + 1}", "sent": item["text"],

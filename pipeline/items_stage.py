@@ -32,6 +32,7 @@ import apache_beam as beam
 
 from pipeline.batch import items_of
 from pipeline.funnel import BundleCounts
+from schemas.items import split_name
 from transforms.items import templates
 from transforms.items.config import ItemsConfig
 from transforms.items.generate import ask_group
@@ -246,7 +247,7 @@ class _AskQuestions(ItemCounting):
         if not group.outs and not group.ins_sample:
             return
         for item in ask_group(key, group, scorer, self.cfg, self.count, open_relations):
-            self.count(f"written|{item['task']}|{item['split']}")
+            self.count(f"written|{item['task']}|{split_name(item['split'])}")
             yield item
 
 
@@ -288,7 +289,7 @@ class _TextItems(ItemCounting):
             if body is None:
                 self.count(f"skipped|{_T2T_EMPTY.get(frozenset(left_out), 't2t_only_uncued_roles_or_trivial')}")
                 continue
-            self.count(f"written|t2t|{pair.get('split')}")
+            self.count(f"written|t2t|{split_name(pair.get('split'))}")
             yield {**_base("t2t", pair), **body}
 
 
@@ -356,7 +357,7 @@ class _SentenceItems(ItemCounting):
             for why, n in skipped.items():
                 self.count(f"skipped|t2kg_{why}", n)
             for case in cases:
-                self.count(f"written|t2kg|{pair.get('split')}")
+                self.count(f"written|t2kg|{split_name(pair.get('split'))}")
                 yield {**_base("t2kg", pair, str(case["sentence"])), "text": case["text"],
                        "gold_triples": case["gold_triples"], "ontology": ontology_id(domain)}
 

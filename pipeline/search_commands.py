@@ -72,6 +72,9 @@ def _index(args: argparse.Namespace) -> int:
           f" ({read.duplicates} duplicate URLs, {read.invalid} invalid records skipped)")
     for example in read.examples:
         print(f"  skipped: {example}", file=sys.stderr)
+    if stats.documents == 0:
+        # a build with it would drop every triple as no_cooccurrence (and refuses it)
+        raise CdtpError(f"no document with text in {', '.join(args.input)}: the index is empty")
     return 0
 
 

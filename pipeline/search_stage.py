@@ -139,13 +139,16 @@ def prepare_search(cfg: SearchConfig | None, input_patterns: list[str], out_dir:
 
 
 def _prepare(cfg: SearchConfig, input_patterns: list[str], out_dir: str) -> SearchConfig:
+    from transforms.search.local_index import LocalIndexBackend, LocalIndexError, build_index_from_patterns
+
     updates: dict[str, Any] = {}
     if cfg.backend == "local" and not cfg.index_path:
-        from transforms.search.local_index import build_index_from_patterns
-
         target = os.path.join(out_dir, INDEX_FILE) if not _is_remote(out_dir) else out_dir.rstrip("/") + "/" + INDEX_FILE
         local = target if not _is_remote(target) else os.path.join(tempfile.mkdtemp(prefix="cdtp-index-"), INDEX_FILE)
         stats, read = build_index_from_patterns(input_patterns, local)
+        if stats.documents == 0:
+            raise LocalIndexError(f"no document to index in the build's input ({read.invalid} invalid records): "
+                                  "search validation would drop every triple")
         if local != target:
             from apache_beam.io.filesystems import FileSystems
 
@@ -155,11 +158,14 @@ def _prepare(cfg: SearchConfig, input_patterns: list[str], out_dir: str) -> Sear
               f"{read.invalid} invalid records skipped)")
         updates["index_path"] = target
     elif cfg.backend == "local" and not _is_remote(cfg.index_path):
-        from transforms.search.local_index import LocalIndexBackend
-
         # Open it here, once: a missing or foreign file found by a worker is
         # a worker's traceback in Beam's log before the error.
-        LocalIndexBackend(cfg.index_path).close()
+        index = LocalIndexBackend(cfg.index_path)
+        index.close()
+        if index.documents == 0:
+            # every triple would then be dropped as no_cooccurrence, and the build "succeed" empty
+            raise LocalIndexError(f"search index {cfg.index_path} holds no documents: no triple could co-occur "
+                                  "in it; rebuild it from pages with text (`cdtp search index`)")
     if cfg.cache_dir is None and not _is_remote(out_dir):
         updates["cache_dir"] = os.path.join(out_dir, CACHE_DIR)
     new = dataclasses.replace(cfg, **updates)

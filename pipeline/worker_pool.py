@@ -149,6 +149,12 @@ def run_boot(args) -> int:
     """Fetch the job's provision info, then run `sdk_worker_main` with it (what the SDK container's boot does)."""
     import tempfile
 
+    if not args.provision_endpoint or not args.control_endpoint:
+        from pipeline.errors import CdtpError
+
+        raise CdtpError("cdtp workers boot is started by the worker pool (`cdtp workers --port P`), "
+                        "with --id and the job's --provision_endpoint and --control_endpoint; not by hand")
+
     import grpc
     from apache_beam.portability.api import beam_provision_api_pb2, beam_provision_api_pb2_grpc
     from google.protobuf import json_format

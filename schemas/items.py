@@ -17,6 +17,15 @@ from __future__ import annotations
 import pyarrow as pa
 
 ITEMS_SCHEMA_VERSION = "1"
+# The items of a --no-split build have no split: stats.json, `cdtp eval --split`
+# and `cdtp export` call them this.
+UNASSIGNED_SPLIT = "unassigned"
+
+
+def split_name(split: str | None) -> str:
+    return split or UNASSIGNED_SPLIT
+
+
 TASKS = ("qa", "kgc", "t2t", "t2kg")
 # Where a distractor came from (one per distractor, in option order minus the gold).
 DISTRACTOR_ORIGINS = ("neighbour", "same_relation", "type", "frequency", "polysemy", "numeric")

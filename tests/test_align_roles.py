@@ -11,7 +11,7 @@ from transforms.coverage import clause_spans, coverage, coverage_bin
 from transforms.mentions import at_word_boundaries
 from transforms.cells import PairConfig, split_values
 from transforms.pairs import validate_raw_entry
-from transforms.redundancy import CleaningConfig, check_redundant_description, clean_entry
+from transforms.redundancy import CleaningConfig, check_coverage, check_redundant_description, clean_entry
 
 
 def _entry(title: str, summary: str, rows: list[tuple[str, str]], links=(), subtitle: str | None = None) -> dict:
@@ -242,12 +242,14 @@ def test_coverage_counts_clauses_holding_a_kept_triple():
     assert res.pair["coverage"] == pytest.approx(3 / 6)  # 男, 1950年生, 上海人 of six clauses
     assert coverage(text, []) == 0.0 and coverage("", []) is None
     assert coverage_bin(0.5) == "0.5-0.6" and coverage_bin(1.0) == "1.0" and coverage_bin(0.05) == "0.0-0.1"
-    # --min-coverage: off by default, an audit reason when on
-    assert check_redundant_description(res.pair, frozenset(), CleaningConfig(position_index_threshold=0.0,
-                                                                              check_enumerations=False)).keep
-    d = check_redundant_description(res.pair, frozenset(), CleaningConfig(position_index_threshold=0.0,
-                                                                           min_coverage=0.8))
+    # --min-coverage: its own stage after every stage that drops triples; an audit reason
+    assert check_coverage(res.pair, 0.5).keep
+    d = check_coverage(res.pair, 0.8)
     assert not d.keep and d.reason == "coverage_below_threshold" and "声学" in d.detail
+    # the description stage no longer reads it: a pair it keeps may still fail coverage later
+    assert check_redundant_description(res.pair, frozenset(), CleaningConfig(position_index_threshold=0.0,
+                                                                             check_enumerations=False,
+                                                                             min_coverage=0.8)).keep
     with pytest.raises(ValueError):
         CleaningConfig(min_coverage=1.5)
 

@@ -224,3 +224,14 @@ def test_two_crawls_never_write_one_directory(bad_site, tmp_path):
         r = run_crawl(seeds, out, site.base_url)
     assert r.returncode == 2 and "another `cdtp crawl` is writing" in r.stderr
     assert not list(out.glob("raw-*"))
+
+
+def test_a_host_that_does_not_resolve_is_unreachable():
+    """A wrong --base-url host (DNS failure) or a refused connection fails the run like any
+    connect error, not "finished" with 0 entries and exit 0."""
+    from crawlers.commands import _site_unreachable
+
+    assert _site_unreachable({"fetched": 0, "errors": {"dns_error": 2}}) == "dns_error: 2"
+    assert _site_unreachable({"fetched": 0, "errors": {"connection_refused": 1}}) == "connection_refused: 1"
+    assert _site_unreachable({"fetched": 1, "errors": {"dns_error": 2}}) is None
+    assert _site_unreachable({"fetched": 0, "errors": {"http_404": 2}}) is None

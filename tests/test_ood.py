@@ -100,3 +100,14 @@ def test_malformed_yago_lines_are_counted_not_dropped_unseen(tmp_path):
     stats: Counter = Counter()
     assert _read_triples(str(f), stats) == [("Paris", "isLocatedIn", "France")]
     assert stats == {"yago_skipped_malformed": 2}
+
+
+def test_ood_never_writes_into_a_build(tmp_path, capsys):
+    """A build's items/ and stats.json are not the OOD sets' to join or replace."""
+    build = tmp_path / "build"
+    (build / "pairs").mkdir(parents=True)
+    (build / "stats.json").write_text('{"funnel": {}, "output_check": {}}', encoding="utf-8")
+    assert main(["ood", "yago3-10", "--data", str(tmp_path), "--out", str(build)]) == 2
+    assert "holds a cdtp build or release" in capsys.readouterr().err
+    assert (build / "stats.json").read_text(encoding="utf-8") == '{"funnel": {}, "output_check": {}}'
+    assert not (build / "items").exists()

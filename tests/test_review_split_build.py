@@ -106,6 +106,17 @@ def test_build_applies_review_and_writes_split_layout(tmp_path, capsys):
     rows = read_parquet_dir(tmp_path / "nosplit" / "pairs")
     assert rows and all(p["split"] is None and p["in_subset"] is None and f.parent.name == "split=unassigned"
                         for f, p in rows)
+    # its items are neither eval nor train: stats.json, eval and export call them unassigned
+    written = json.loads((tmp_path / "nosplit" / "stats.json").read_text(encoding="utf-8"))["items"]["written"]
+    assert written and all(set(splits) == {"unassigned"} for splits in written.values()), written
+    assert main(["eval", "--items", str(tmp_path / "nosplit"), "--model", "random", "--tasks", "qa",
+                 "--split", "unassigned", "--out", str(tmp_path / "ev")]) == 0
+    assert main(["export", "--shards", str(tmp_path / "nosplit"), "--format", "cdtp", "--out", str(tmp_path / "ex")]) == 0
+    names = sorted(p.name for p in (tmp_path / "ex").glob("*.jsonl"))
+    assert names and all(n.endswith("_unassigned.jsonl") for n in names), names
+    assert main(["export", "--shards", str(tmp_path / "nosplit"), "--format", "text2kgbench",
+                 "--out", str(tmp_path / "ex2")]) == 0
+    assert not (tmp_path / "ex2" / "train").exists() and list((tmp_path / "ex2" / "unassigned").glob("*.jsonl"))
 
 
 def test_build_with_a_bad_decision_file_is_a_clear_error(tmp_path, capsys):
@@ -117,3 +128,34 @@ def test_build_with_a_bad_decision_file_is_a_clear_error(tmp_path, capsys):
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["build", "--input", str(raw), "--out", str(tmp_path / "o"), "--subset-size", "-1"]) == 2
     assert "subset_size must be >= 0" in capsys.readouterr().err
+
+
+def test_min_coverage_holds_for_the_written_pairs(tmp_path):
+    """--min-coverage reads the triples a pair is written with: a stage that drops
+    triples after the description stage (here the review of 出生地) lowers a pair's
+    coverage, and the pair is then dropped with a reason, never written below C."""
+    raw = tmp_path / "raw.jsonl"
+    write_raw(raw)
+    decisions = tmp_path / "decisions.json"
+    decisions.write_text(json.dumps({
+        "format": "cdtp.relation_review", "version": 1,
+        "relations": {"出生地": {"decision": "rejected", "reason": "low_agreement", "agreement": 0.7, "kappa": 0.4,
+                               "n": 10}},
+    }, ensure_ascii=False), encoding="utf-8")
+    def build(threshold: str):
+        out = tmp_path / f"cov{threshold}"
+        assert main(["build", "--input", str(raw), "--out", str(out), "--relation-review", str(decisions),
+                     "--min-coverage", threshold, "--no-items", "--min-relation-count", "1"]) == 0
+        audit = [r for _, r in read_parquet_dir(out / "audit")]
+        funnel = [s["stage"] for s in json.loads((out / "stats.json").read_text(encoding="utf-8"))["funnel"]]
+        assert funnel.index("coverage") > funnel.index("relation_review")
+        return [p for _, p in read_parquet_dir(out / "pairs")], [r for r in audit if r["stage"] == "coverage"]
+
+    # `X是唐代的著名诗人，他出生于Y。`: one clause of two holds a triple once 出生地 is gone
+    pairs, dropped = build("0.5")
+    assert len(pairs) == 27 and all(p["coverage"] == 0.5 for p in pairs) and not dropped
+    pairs, dropped = build("0.6")
+    assert not pairs
+    entries = [r for r in dropped if r["kind"] == "entry"]
+    assert len(entries) == 27 and {r["reason"] for r in entries} == {"coverage_below_threshold"}
+    assert all('"coverage": 0.5' in r["detail"] for r in entries)

@@ -269,3 +269,19 @@ def test_cdtp_search_web_command(server, capsys):
     # 长江 东海 answers 502 four times: one retry is not enough -> a clear error, no traceback.
     assert main(["search", "web", "--url", server.url, "长江 东海"]) == 2
     assert "http_5xx" in capsys.readouterr().err
+
+
+def test_a_service_that_is_down_is_not_asked_query_after_query():
+    """An unreachable service once took two minutes of timeouts and retries over a
+    102-triple build: after some queries in a row fail to reach it, the rest fail at once."""
+    from transforms.search.searxng import SearxngBackend
+    from transforms.search.types import SearchFailure
+
+    backend = SearxngBackend("http://127.0.0.1:9", timeout=0.5, retries=1, backoff=0.0, unreachable_after=2)
+    reasons = []
+    for q in ("长江 青海", "黄河 甘肃", "珠江 广东", "淮河 河南"):
+        with pytest.raises(SearchFailure) as failure:
+            backend.search(q, 5)
+        reasons.append((failure.value.reason, "not asked" in str(failure.value)))
+    assert reasons == [("connection_error", False)] * 2 + [("connection_error", True)] * 2
+    assert backend.stats.requests == 4 and backend.stats.failures == 4  # two queries of two attempts each

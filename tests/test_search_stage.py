@@ -120,6 +120,17 @@ def test_prepare_search_indexes_the_build_input_and_caches_in_out(tmp_path):
     with pytest.raises(CdtpError, match="is not a cdtp search index"):
         prepare_search(SearchConfig(enabled=True, backend="local", index_path=str(tmp_path / "zero.duckdb")),
                        [str(raw)], str(tmp_path / "out2"))
+    # an index with no document would drop every triple, and the build would "succeed" empty
+    from pipeline.cli import main
+
+    (tmp_path / "empty.jsonl").write_text("", encoding="utf-8")
+    assert main(["search", "index", "--input", str(tmp_path / "empty.jsonl"), "--out", str(tmp_path / "e.duckdb")]) == 2
+    with pytest.raises(CdtpError, match="holds no documents"):
+        prepare_search(SearchConfig(enabled=True, backend="local", index_path=str(tmp_path / "e.duckdb")),
+                       [str(raw)], str(tmp_path / "out3"))
+    with pytest.raises(CdtpError, match="no document to index in the build's input"):
+        prepare_search(SearchConfig(enabled=True, backend="local"), [str(tmp_path / "empty.jsonl")],
+                       str(tmp_path / "out4"))
 
 
 def _entry(title, lemma, summary, infobox):

@@ -79,7 +79,8 @@ class CleaningConfig:
     mined_cues: dict[str, tuple[str, ...]] | None = None
     # Beyond the paper, off by default (0): drop a pair whose coverage (share
     # of its text's clauses holding a kept triple's support; transforms/coverage.py)
-    # is below this, with reason coverage_below_threshold.
+    # is below this, with reason coverage_below_threshold, in the `coverage`
+    # stage after every stage that drops triples (check_coverage).
     min_coverage: float = 0.0
     # A "summary" longer than this is a whole article, not a CDTP text; it is
     # dropped (reason text_too_long) instead of being scanned. 0 = no limit.
@@ -379,12 +380,30 @@ def _uncovered_clauses(text: str, triples: list[dict]) -> list[str]:
     return [text[s:e][:30] for s, e in clause_spans(text) if not _covered(spans, s, e)]
 
 
+def check_coverage(pair: dict, min_coverage: float) -> Decision:
+    """Beyond the paper (`--min-coverage`): keep a pair whose text's clauses
+    hold the support of its triples at least this share (transforms/coverage.py).
+
+    It runs after every stage that drops triples (relation frequency, review,
+    search validation), on the triples the pair is written with, so no
+    written pair has a `coverage` below the threshold."""
+    text = pair.get("text") or ""
+    triples = pair.get("triples") or []
+    cov = coverage(text, triples)
+    pair = {**pair, "coverage": cov}
+    if (cov or 0.0) < min_coverage:
+        return Decision(False, "coverage_below_threshold",
+                        _j({"coverage": round(cov or 0.0, 4), "threshold": min_coverage,
+                            "uncovered_clauses": _uncovered_clauses(text, triples)[:3]}), pair)
+    return Decision(True, None, "", pair)
+
+
 def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                                 cfg: CleaningConfig | None = None) -> Decision:
     """Redundant-description stage for one aligned pair (output of clean_entry).
 
     1. position index above the threshold (paper), after trimming in trim mode;
-       then, beyond the paper and only when `min_coverage` > 0, coverage;
+       (coverage, beyond the paper, is checked later: `check_coverage`);
     2. the text after the last matched triple names no relation of the global
        vocabulary (`relation_vocab`, all Baike infobox names) that no triple
        of the pair covers;
@@ -420,10 +439,6 @@ def check_redundant_description(pair: dict, relation_vocab: frozenset[str],
                         _j({**detail_prefix, "position_index": round(pi, 4),
                             "threshold": cfg.position_index_threshold,
                             "untouched_text": text[last_end:last_end + 60]}), pair)
-    if cfg.min_coverage > 0 and (cov or 0.0) < cfg.min_coverage:
-        return Decision(False, "coverage_below_threshold",
-                        _j({**detail_prefix, "coverage": round(cov or 0.0, 4), "threshold": cfg.min_coverage,
-                            "uncovered_clauses": _uncovered_clauses(text, triples)[:3]}), pair)
     # A mention is covered by a triple of the same relation under any of its
     # names: raw, normalised, or canonical through the synonym map
     # (出生时间 in the text is covered by an 出生日期 triple).

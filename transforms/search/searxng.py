@@ -76,6 +76,11 @@ def parse_results(body: bytes, k: int) -> list[SearchResult]:
     return out
 
 
+# Queries in a row that fail to reach the service (connection refused or
+# timed out, after their retries) before the backend stops asking it.
+UNREACHABLE_AFTER = 8
+
+
 class SearxngBackend:
     def __init__(
         self,
@@ -88,6 +93,7 @@ class SearxngBackend:
         extra_params: dict[str, str] | None = None,
         sleep=time.sleep,
         max_bytes: int = MAX_BYTES,
+        unreachable_after: int = UNREACHABLE_AFTER,
     ):
         parsed = urllib.parse.urlsplit(base_url)
         try:
@@ -108,6 +114,8 @@ class SearxngBackend:
         self._slots = threading.BoundedSemaphore(max_concurrency)
         self._lock = threading.Lock()
         self._sleep = sleep
+        self.unreachable_after = unreachable_after
+        self._unreachable_in_row = 0  # queries in a row that could not reach the service
 
     def _url(self, query: str) -> str:
         params = {"q": query, "format": "json", **self.extra_params}
@@ -196,11 +204,22 @@ class SearxngBackend:
     def search(self, query: str, k: int) -> list[SearchResult]:
         if not query.strip():
             raise SearchFailure("empty_query")
+        with self._lock:
+            gone = self._unreachable_in_row >= self.unreachable_after
+            if gone:
+                self.stats.failures += 1
+        if gone:
+            # a service that is down answers no later query either: each would
+            # wait out its timeouts and retries (minutes for a build) to fail the same way
+            raise SearchFailure("connection_error", f"not asked: {self.unreachable_after} queries in a row "
+                                                    f"could not reach {self.base_url}")
         url = self._url(query)
         reason = "connection_error"
         for attempt in range(self.retries + 1):
             body, reason, wait = self._once(url)
             if body is not None:
+                with self._lock:
+                    self._unreachable_in_row = 0
                 return parse_results(body, k)
             if reason in ("http_4xx", "too_large") or attempt == self.retries:
                 break
@@ -210,6 +229,8 @@ class SearxngBackend:
             self._sleep(max(delay, wait or 0.0))
         with self._lock:
             self.stats.failures += 1
+            if reason in ("connection_error", "timeout"):
+                self._unreachable_in_row += 1
         raise SearchFailure(reason, f"after {attempt + 1} attempt(s): {query[:60]}")
 
     def close(self) -> None:
