@@ -151,3 +151,40 @@ def test_a_poet_or_a_ci_writer_is_said_by_writing_verse():
     _, dropped = _clean("阮阅", "阮阅，字闳休，舒城人，编有《诗话总龟》，有《松菊集》。",
                         [("字", "闳休"), ("职业", "诗人")])
     assert ("职业", "诗人") in dropped
+
+
+# Round 27 (a second draw of Song poets, session 40): rules from its tune half.
+
+def test_a_brother_named_by_his_given_part_before_之弟_and_a_name_after_一作():
+    kept, _ = _clean("苏辙", "苏辙，字子由，眉州眉山人，轼之弟。", [("字", "子由"), ("兄弟", "苏轼")])
+    assert kept[("兄弟", "苏轼")] == "轼"
+    kept, _ = _clean("赵明诚", "赵明诚，字德父，一作德甫，密州诸城人。", [("字", "德父"), ("别名", "赵德甫")])
+    assert kept[("别名", "赵德甫")] == "德甫"
+    # a given part inside another word before 之弟 names no kin (`师轼之弟`)
+    _, dropped = _clean("苏辙", "苏辙，字子由，曾从师轼之弟学书。", [("字", "子由"), ("兄弟", "苏轼")])
+    assert ("兄弟", "苏轼") in dropped
+
+
+def test_a_prefects_office_said_the_classical_way():
+    kept, _ = _clean("范仲淹", "范仲淹，字希文，北宋政治家。景祐元年出知苏州，治水有功。",
+                     [("字", "希文"), ("官职", "苏州知州")])
+    assert kept[("官职", "苏州知州")] == "知苏州"
+
+
+def test_a_ci_writer_by_his_collection_not_by_an_anthology():
+    kept, _ = _clean("张孝祥", "张孝祥，字安国，号于湖居士，有《于湖长短句》。", [("字", "安国"), ("职业", "词人")])
+    assert kept[("职业", "词人")] == "《于湖长短句》"
+    _, dropped = _clean("张孝祥", "张孝祥，字安国，号于湖居士，见《花庵词选》。", [("字", "安国"), ("职业", "词人")])
+    assert ("职业", "词人") in dropped
+
+
+def test_another_persons_occupation_forebears_place_and_an_anthology_are_not_the_poets():
+    # 书画家 names 米芾, whose son-in-law the entity is
+    _, dropped = _clean("吴激", "吴激，字彦高，书画家米芾之婿，工诗能文。", [("字", "彦高"), ("职业", "书画家")])
+    assert "the occupation of another: 书画家米芾之婿" in dropped[("职业", "书画家")]
+    # where the forebears came from is no birthplace
+    _, dropped = _clean("种师道", "种师道，字彝叔，先世自洛阳徙居关中。", [("字", "彝叔"), ("出生地", "洛阳")])
+    assert "the forebears' place" in dropped[("出生地", "洛阳")]
+    # a book the poet's ci are found in is not his work
+    _, dropped = _clean("王沂孙", "王沂孙，字圣与，号碧山，其词多见《乐府补题》。", [("字", "圣与"), ("主要作品", "《乐府补题》")])
+    assert "where the works are found" in dropped[("主要作品", "《乐府补题》")]

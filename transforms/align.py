@@ -63,7 +63,7 @@ from transforms.mentions import entry_lexicon, word_fit
 from transforms.given_names import GIVEN_NAME_RELATIONS, given_name_spans
 from transforms.other_roles import (
     NEARBY_RELATIONS, SONG_CREDITS, address_of_another, courtesy_name_off, is_award_relation, nominated,
-    poem_to_the_tune, residence_not_birth, singer_header,
+    not_the_work, residence_not_birth, singer_header,
 )
 from transforms.text import boundary_ok, normalise
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
@@ -362,7 +362,7 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 other_role.append(f"{text[s:e]}@{s} (《》)")
                 continue
             elsewhere = (courtesy_name_off(text, s, e, relation) or residence_not_birth(text, s, relation)
-                         or poem_to_the_tune(text, s, e, value, relation) if cfg.roles and relation else None)
+                         or not_the_work(text, s, e, value, relation) if cfg.roles and relation else None)
             if elsewhere:
                 other_role.append(f"{text[s:e]}@{s} ({elsewhere})")
                 continue

@@ -303,12 +303,34 @@ OCCUPATION_SYNONYMS = {
 # poets", `职业`): `工诗词`, `长于慢词`, `喜作药名诗词`, `存诗八首`, `其词…`,
 # `词效稼轩`, `词存一首`. A collection's title alone (`有《燕喜词》`) is not:
 # the labellers read it either way.
-def _writes(verse: str, not_after: str) -> re.Pattern:
-    return re.compile(rf"(?:工|善|能|长于|擅长?|喜作|尤工)[\u4e00-\u9fff]{{0,3}}?{verse}(?![{not_after}])"
-                      rf"|(?<![《“])(?:存|其){verse}|(?<![《“]){verse}(?:存|效|学|格|风|作|多)(?![家])")
+def _writes(verse: str, not_after: str) -> str:
+    return (rf"(?:工|善|能|长于|擅长?|喜作|尤工)[\u4e00-\u9fff]{{0,3}}?{verse}(?![{not_after}])"
+            rf"|(?<![《“])(?:存|其){verse}|(?<![《“]){verse}(?:存|效|学|格|风|作|多|有)(?![家])")
 
 
-VERSE_WRITERS = {"诗人": _writes("诗", "话社经集"), "词人": _writes("词", "牌曲典汇组语条集")}
+# A ci writer also by a collection of his ci named as his (`有《海野词》`,
+# `《雪舟长短句》`; rounds 26-27); not an anthology or a reference (`《花庵词选》`,
+# `《全宋词》`, `《词林纪事》`), nor 乐府 (yuefu poems as often).
+_CI_COLLECTION = r"《(?!全)[^《》]{1,10}?(?<![选林综谱律话])(?:词|长短句|词稿|词集)》"
+VERSE_WRITERS = {"诗人": re.compile(_writes("诗", "话社经集")),
+                 "词人": re.compile(_writes("词", "牌曲典汇组语条集") + "|" + _CI_COLLECTION)}
+
+
+# A prefect's office said the classical way (docs/alignment.md, Song poets,
+# `官职`): `知深州` states the cell `深州知州`, `知建康府` the cell `建康知府`.
+_PREFECT = re.compile(r"^([\u4e00-\u9fff]{1,4}?)知([州府县军])$")
+
+
+def prefect_spans(value: str, text: str) -> list[tuple[int, int]]:
+    m = _PREFECT.match(value.strip())
+    if m is None:
+        return []
+    place, unit = m.groups()
+    said = "知" + (place if place.endswith(unit) else place + unit)
+    return [(j, j + len(said)) for j in find_all(text, said)]
+
+
+OFFICE_RELATIONS = frozenset({"官职", "职务", "主要职务"})
 
 
 # An occupation said with the person's sex (`影视女演员` for 影视演员).
@@ -382,6 +404,8 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
         g = _GENDERED.match(value)
         if g:
             out.extend((j, j + len(value) + 1) for w in "男女" for j in find_all(text, g.group(1) + w + g.group(2)))
+    if relation in OFFICE_RELATIONS:
+        out.extend(prefect_spans(value, text))
     if relation in ALMA_MATER:
         d = _DEPARTMENT.match(value)
         if d:

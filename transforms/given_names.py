@@ -12,7 +12,8 @@ poet's, but the family name is). String matching finds none of these.
 It is narrow on purpose: the cell must be the entity's own family name and
 a given part of one to three characters (two or more for another name of
 the entity), the given part must follow its word directly and end where the
-name ends, and a one-character kin word must stand alone. Anything else
+name ends (or open its clause before `之弟`, `之子`), and a one-character
+kin word must stand alone. Anything else
 (`字子瞻` for a cell 苏瞻, the 弟 of 兄弟二人, `师兄明`, `弟子明`) is never a mention.
 """
 from __future__ import annotations
@@ -29,7 +30,7 @@ COMPOUND_SURNAMES = frozenset({
 # cell can be any of the person's names (字 and 号 cells are the given part
 # themselves, and found as they are); kin share the family name on the
 # father's side only.
-_NAME_WORD = r"(?:原名|本名|初名|一名|又名|亦名|更名|改名|曾名|小名|乳名|别名|字|一字|又字|改字|号|自号|别号)"
+_NAME_WORD = r"(?:原名|本名|初名|一名|又名|亦名|更名|改名|曾名|小名|乳名|别名|一作|字|一字|又字|改字|号|自号|别号)"
 NAME_RELATIONS = frozenset({"别名", "别称", "原名", "本名", "又名", "曾用名", "初名"})
 # Kin words of two characters, and of one (父, 弟, 子): a one-character word
 # is a word only at the start of its clause, after 与/和/及 or after a kin
@@ -52,6 +53,12 @@ _WORD_RE = {
     # a two-character word, not inside a courtesy or art name (`字子瞻` names no son 瞻)
     **{r: re.compile(f"(?:(?<![字号])(?:{'|'.join(two)})|{_ALONE}[{one}])$") for r, (two, one) in _KIN_WORDS.items()},
 }
+# Or the kin word after the given part, the entity named as that kin's
+# (`克己之弟` on the page of 段成己 states 兄弟 段克己; `洵之子`, 父亲 苏洵);
+# the given part must then start its clause.
+_KIN_AFTER = {"兄弟": re.compile("之[弟兄]"), "哥哥": re.compile("之弟"), "弟弟": re.compile("之兄"),
+              "父亲": re.compile("之[子女]")}
+_CLAUSE_START = re.compile(r"(?:^|[，,。；;、：:（(\s])$")
 GIVEN_NAME_RELATIONS = frozenset(_WORD_RE)
 # What may follow a given part: the end of the name (punctuation, space) or
 # a word that begins the rest of the sentence (`弟辙皆能文`).
@@ -82,6 +89,9 @@ def given_name_spans(value: str, text: str, relation: str, entity: str) -> list[
     while i != -1:
         e = i + len(given)
         if (e == len(text) or text[e] in _AFTER) and word.search(text, max(0, i - 3), i):
+            out.append((i, e))
+        elif (relation in _KIN_AFTER and _KIN_AFTER[relation].match(text, e)
+              and _CLAUSE_START.search(text, max(0, i - 1), i)):
             out.append((i, e))
         i = text.find(given, i + 1)
     return out

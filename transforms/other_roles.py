@@ -14,7 +14,9 @@ import re
 from functools import lru_cache
 
 from transforms.align_forms import NATIONALITY_RELATIONS
-from transforms.role_cues import ALMA_MATER, AWARD_RELATION, FEMALE_KIN, MALE_KIN, SINGER_RELATIONS
+from transforms.role_cues import (
+    ALMA_MATER, AWARD_RELATION, FEMALE_KIN, MALE_KIN, OCCUPATION_RELATIONS, SINGER_RELATIONS,
+)
 
 
 @lru_cache(maxsize=4096)
@@ -220,6 +222,11 @@ _AS_A_WOMAN = re.compile(r"(?:妻子|夫人|太太|老婆|之女|女儿|母亲|�
 _AS_A_MAN = re.compile(r"(?:丈夫|老公|之子|儿子|父亲|生父|爸爸|皇帝|国王|王子|太子)$")
 
 
+# An occupation before another person's name and the entity's kinship to
+# them (`书画家米芾之婿`) is that person's.
+_ANOTHERS_KIN_AFTER = re.compile(r"[\u4e00-\u9fff]{2,3}之(?:婿|子|女|孙|父|母|弟|兄|妻|侄|甥|门人|弟子)")
+
+
 def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     """Why the name-like mention text[s:e] is not the relation's value, by the
     words around it; None when they say nothing against it."""
@@ -229,6 +236,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "named as a woman: " + text[woman.start():e]
     if relation in FEMALE_KIN and (man := _AS_A_MAN.search(text, max(0, s - 3), s)):
         return "named as a man: " + text[man.start():e]
+    if relation in OCCUPATION_RELATIONS and (other := _ANOTHERS_KIN_AFTER.match(text, e)):
+        return "the occupation of another: " + text[s:other.end()]
     if album_singer(text, s, e, relation):
         return "the singer whose album holds it"
     if relation in MEANING_RELATIONS and nickname_of_praise(text, s, e):
@@ -430,12 +439,20 @@ BIRTHPLACE_RELATIONS = frozenset({"出生地", "籍贯"})
 _RESIDENCE_BEFORE = re.compile(r"(?:徙居|寓居|侨居|迁居|定居|移居|隐居|居于|家于|(?:^|[，,。；;、\s])家|一云|一说|一作)\s*$")
 
 
+# Where the entity's forebears came from (`先世自安定徙居…`) is its 籍贯 as
+# often as not, never its birthplace.
+_FOREBEARS_BEFORE = re.compile(r"(?:先世|其先|先祖|祖上)(?:自|由|本|为|系)?\s*$")
+
+
 def residence_not_birth(text: str, s: int, relation: str) -> str | None:
     """Why the place at text[s:] is where the entity lived, not where it was born, or None."""
     if relation not in BIRTHPLACE_RELATIONS:
         return None
     m = _RESIDENCE_BEFORE.search(text, max(0, s - 4), s)
-    return f"lived there: {m.group(0).strip('，,。；;、 ')}" if m else None
+    if m:
+        return f"lived there: {m.group(0).strip('，,。；;、 ')}"
+    f = _FOREBEARS_BEFORE.search(text, max(0, s - 4), s) if relation == "出生地" else None
+    return f"the forebears' place: {f.group(0).strip()}" if f else None
 
 
 # ------------------------------------------------------------ a poem to a tune
@@ -456,10 +473,20 @@ def ci_tunes() -> frozenset[str]:
     return word_list("ci_tunes.txt")
 
 
-def poem_to_the_tune(text: str, s: int, e: int, value: str, relation: str) -> str | None:
-    """Why the mention text[s:e] of a tune-only works cell (`《虞美人》`) names
-    one poem to that tune and not the cell, or None."""
-    if relation not in _WORKS_CELLS or value.strip().strip("《》") not in ci_tunes():
+# An anthology or a reference the poet's works are found in (`存词见《乐府补题》`,
+# `载《全宋词》`) is no work of the poet's.
+_FOUND_IN_BEFORE = re.compile(r"(?:见|见于|载|载于|收入|收于|录入|选入|散见)《?$")
+
+
+def not_the_work(text: str, s: int, e: int, value: str, relation: str) -> str | None:
+    """Why the mention text[s:e] of a works cell names something else, or None:
+    one poem to the tune a tune-only cell gives (`《虞美人》` by
+    `虞美人（春花秋月何时了）`), or the book the works are found in."""
+    if relation not in _WORKS_CELLS:
+        return None
+    if _FOUND_IN_BEFORE.search(text, max(0, s - 3), s):
+        return f"where the works are found: {text[max(0, s - 3):e + 1]}"
+    if value.strip().strip("《》") not in ci_tunes():
         return None
     m = _ONE_POEM_AFTER.match(text, e)
     return f"one poem to the tune: {text[s:m.end()]}" if m else None
