@@ -142,3 +142,64 @@ def test_spaces_and_quotes_inside_an_award_are_skipped_and_the_span_is_the_origi
     # the squeezed text and the original index of each character kept
     assert _squeeze("  “金马” 奖 ") == ("金马奖", (3, 4, 7))
     assert _squeeze("金马奖") == ("金马奖", (0, 1, 2))
+
+
+def test_a_nomination_word_before_the_edition_and_a_quoted_body():
+    """`入围第48届“台湾金马奖”最佳…`: the nomination word stands before the
+    edition and the quote that open the award's name, and still says the
+    award was only a nomination."""
+    text = "2011年，彭于晏入围第48届“台湾金马奖”最佳男主角奖。"
+    fates = _fates("彭于晏", text, [("主要成就", "2011年金马奖最佳男主角奖")])
+    assert fates[("主要成就", "2011年金马奖最佳男主角奖")][0] != "kept"
+
+
+def test_a_win_told_after_a_nomination_in_the_same_sentence_is_a_win():
+    """`入围第21届金曲奖最佳乐团奖，其中《主人》获得最佳单曲制作人奖`: the
+    clause that says the win takes its category out of the nomination; the
+    category nominated stays a nomination."""
+    text = "2010年，范晓萱与乐队凭专辑《赤子》入围第21届台湾金曲奖最佳乐团奖，其中歌曲《主人》获得最佳单曲制作人奖。"
+    fates = _fates("范晓萱", text, [("主要成就", "第21届台湾金曲奖最佳单曲制作人"),
+                                    ("主要成就", "第21届台湾金曲奖最佳乐团")])
+    assert fates[("主要成就", "第21届台湾金曲奖最佳单曲制作人")][0] == "kept"
+    assert fates[("主要成就", "第21届台湾金曲奖最佳乐团")][0] != "kept"
+
+
+def test_a_music_category_without_its_genre():
+    """`最佳演唱专辑` for 最佳流行音乐演唱专辑, as `最佳女歌手` for 最佳国语女歌手."""
+    text = "2000年，范晓萱在第11届台湾金曲奖获得最佳流行音乐演唱专辑奖。"
+    fates = _fates("范晓萱", text, [("主要成就", "第11届台湾金曲奖最佳演唱专辑")])
+    assert fates[("主要成就", "第11届台湾金曲奖最佳演唱专辑")][:2] == ("kept", "award")
+
+
+def test_years_listed_before_a_win_count_the_wins():
+    """`2002、2006年获得格莱美奖` is two wins (`2座格莱美奖`); one year is one."""
+    text = "林肯公园2002、2006年获得格莱美奖。"
+    assert _fates("林肯公园", text, [("主要成就", "2座格莱美奖")])[("主要成就", "2座格莱美奖")][0] == "kept"
+    text = "林肯公园2002年获得格莱美奖。"
+    assert _fates("林肯公园", text, [("主要成就", "2座格莱美奖")])[("主要成就", "2座格莱美奖")][0] != "kept"
+
+
+def test_a_festival_s_award_named_by_its_prize_alone():
+    """`金熊奖` names 柏林国际电影节金熊奖 (the prize of one festival); the
+    value's year must still be in the sentence."""
+    text = "《雨人》于1989年获第61届奥斯卡最佳影片等4个奖项，以及金球奖、金熊奖等多个大奖。"
+    fates = _fates("雨人", text, [("主要奖项", "1989柏林国际电影节金熊奖")])
+    assert fates[("主要奖项", "1989柏林国际电影节金熊奖")][:2] == ("kept", "award")
+    fates = _fates("雨人", text, [("主要奖项", "1990柏林国际电影节金熊奖")])
+    assert fates[("主要奖项", "1990柏林国际电影节金熊奖")][0] != "kept"
+
+
+def test_a_quoted_category_ends_at_its_closing_quote():
+    """`“年度最佳摇滚乐队” “年度最佳摇滚专辑”`: the quotes dropped from the
+    squeezed text still end the category before the next one."""
+    text = ("2012年第12届音乐风云榜颁奖典礼，GALA乐队凭借专辑《追梦赤子心》获得5项提名，"
+            "并最终斩获“年度最佳摇滚乐队”“年度最佳摇滚专辑”两项大奖。")
+    fates = _fates("GALA", text, [("主要成就", "第十二届音乐风云榜最佳摇滚乐队")])
+    assert fates[("主要成就", "第十二届音乐风云榜最佳摇滚乐队")][:2] == ("kept", "award")
+
+
+def test_a_feature_film_category_said_either_way():
+    """`最佳动画长篇` and `最佳动画长片` are one category."""
+    text = "2003年，《千与千寻》荣获第75届奥斯卡金像奖最佳动画长片奖。"
+    fates = _fates("宫崎骏", text, [("主要成就", "第75届奥斯卡最佳动画长篇奖")])
+    assert fates[("主要成就", "第75届奥斯卡最佳动画长篇奖")][:2] == ("kept", "award")

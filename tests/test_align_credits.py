@@ -260,3 +260,38 @@ def test_names_listed_with_commas_share_the_credit_after_the_last():
 
     story = "张国荣，1956年生于香港，歌手、演员。"
     assert _comma_list_end(story, *clause_span(story, 0), 0, 3) is None
+
+
+def test_an_executive_producer_is_no_producer():
+    """`监制` is a credit of its own (executive producer): it binds the name
+    as that credit, never as 制片人."""
+    text = "《英雄本色》由徐克监制、吴宇森导演，周润发、狄龙等主演。"
+    raw = _entry("英雄本色", text, [("制片人", "徐克"), ("导演", "吴宇森")])
+    assert "监制" in _dropped(raw)[("制片人", "徐克")]
+    text = "《英雄本色》由徐克担任制片人、吴宇森导演。"
+    assert _kept(_entry("英雄本色", text, [("制片人", "徐克")]))[("制片人", "徐克")]["support_score"] == 1.0
+
+
+def test_the_singer_who_owns_the_album_is_not_its_producer():
+    """`是陈绮贞第三张专辑，由钟成虎担任制作人`: the name before `第N张…专辑`
+    owns the album (it sings it); the producer is named by its own cue."""
+    text = "《Groupies吉他手》是陈绮贞第三张音乐专辑，由钟成虎担任制作人。"
+    raw = _entry("Groupies吉他手", text, [("制作人", "陈绮贞"), ("制作人", "钟成虎"), ("专辑歌手", "陈绮贞")])
+    assert "the singer whose album it is" in _dropped(raw)[("制作人", "陈绮贞")]
+    kept = _kept(raw)
+    assert ("制作人", "钟成虎") in kept and ("专辑歌手", "陈绮贞") in kept
+
+
+def test_a_company_that_produced_the_film_is_not_its_distributor():
+    """`由皮克斯出品` credits the producer, `由博伟发行` the distributor; `出品并发行`
+    credits both."""
+    text = "《海底总动员》由皮克斯动画工作室出品的动画电影。"
+    raw = _entry("海底总动员", text, [("发行公司", "皮克斯动画工作室"), ("出品公司", "皮克斯动画工作室")])
+    assert "the producer" in _dropped(raw)[("发行公司", "皮克斯动画工作室")]
+    assert ("出品公司", "皮克斯动画工作室") in _kept(raw)
+    text = "《海底总动员》由博伟影业发行。"
+    raw = _entry("海底总动员", text, [("出品公司", "博伟影业"), ("发行公司", "博伟影业")])
+    assert "the distributor" in _dropped(raw)[("出品公司", "博伟影业")]
+    assert _kept(raw)[("发行公司", "博伟影业")]["cue"] == "发行"
+    text = "《海底总动员》由华特迪士尼影片公司出品并发行。"
+    assert ("发行公司", "华特迪士尼影片公司") in _kept(_entry("海底总动员", text, [("发行公司", "华特迪士尼影片公司")]))

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from transforms.places import core_forms, core_spans, place_cores, place_parts, place_stem
 from transforms.text import find_all
-from transforms.value_variants import BRACKETS
+from transforms.value_variants import BRACKETS, chinese_numeral
 
 # A direction after an address's last unit (`…挂甲峪村内`, `…曹家坊村北`)
 # places the sight by it; the text names the unit alone.
@@ -117,13 +117,7 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
 _NAME_AFTER_NUMBER = re.compile(r"([0-9０-９]+号)(?![院楼])[\u4e00-\u9fff]{3,}$")
 _DIGITS_RUN = re.compile(r"[0-9]+")
-_CN_DIGITS = "零一二三四五六七八九"
-
-
-def _chinese_numeral(n: int) -> str:
-    """1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)."""
-    tens, ones = divmod(n, 10)
-    return ((_CN_DIGITS[tens] if tens > 1 else "") + "十" if tens else "") + (_CN_DIGITS[ones] if ones else "")
+_chinese_numeral = chinese_numeral  # 1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)
 
 
 def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int]]:

@@ -257,8 +257,12 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "award", _awards.award_spans(value, text), False
     if cfg.demonyms and relation in _forms.DEMONYM_RELATIONS:
         yield "demonym", _forms.demonym_spans(value, text), True
-    if cfg.nationalities and relation in _forms.NATIONALITY_RELATIONS:
-        yield "nationality", _forms.nationality_spans(value, text), False
+    if cfg.nationalities and (relation in _forms.NATIONALITY_RELATIONS
+                              or relation in _forms.PRODUCTION_REGION_RELATIONS):
+        # a production region's short form is a place name like any other: a
+        # word of the text, never a piece of `香港电影金像奖`
+        yield ("nationality", _forms.nationality_spans(value, text, relation),
+               relation in _forms.PRODUCTION_REGION_RELATIONS)
     if cfg.eras and relation in _forms.DYNASTY_RELATIONS:
         yield "era", _forms.era_spans(value, text), False
     if cfg.places and relation in _forms.PLACE_RELATIONS:

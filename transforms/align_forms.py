@@ -51,6 +51,10 @@ PLACE_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "�
                              "总部地点", "所在地区", "地区", "所在城市"}) | ADDRESS_RELATIONS
 DEMONYM_RELATIONS = frozenset({"出生地", "籍贯", "出生地点", "祖籍", "家乡"})
 NATIONALITY_RELATIONS = frozenset({"国籍"})
+# Where a work was made is a state or a region too: its short form names it
+# (`香港电影` for 中国香港, `日本电影` for 日本国); the other forms of the
+# nationality level (`希腊籍`) are a person's.
+PRODUCTION_REGION_RELATIONS = frozenset({"制片地区", "制片国家", "制片国家/地区", "出品地区"})
 DYNASTY_RELATIONS = frozenset({"朝代"})
 BIRTH_RELATIONS = frozenset({"出生日期", "出生时间", "出生年月", "生日"})
 DEATH_RELATIONS = frozenset({"逝世日期", "逝世时间", "去世时间", "去世日期", "死亡日期", "死亡时间"})
@@ -464,15 +468,22 @@ def lifespan_spans(value: str, relation: str, text: str, entity: str) -> list[tu
 _PRC_AFTER_LABEL = re.compile(r"国籍\s*[：:]\s*$")
 _REGION_OF_CHINA = re.compile(r"^中国(香港|澳门|台湾)$")
 _STATE_SUFFIX = re.compile(r"^([\u4e00-\u9fff]{2,4})(?:联邦共和国|民主共和国|人民共和国|共和国|合众国|联邦|王国)$")
+# `日本国` (a state's formal name with a closing `国`) is said `日本`: a
+# name of two or three characters before it (never `民国`, `王国`, `和国`:
+# `大韩民`, `泰王`, `印度共和` are no names).
+_STATE_GUO = re.compile(r"^([\u4e00-\u9fff]{2,3})(?<![民王和众邦])国$")
 
 
-def nationality_spans(value: str, text: str) -> list[tuple[int, int]]:
+def nationality_spans(value: str, text: str, relation: str = "国籍") -> list[tuple[int, int]]:
     """`希腊籍` for 希腊 (never `籍贯`); `国籍：中华人民共和国` for 中国; the short
-    form of a state or region (`印度` for 印度共和国, `香港` for 中国香港)."""
+    form of a state or region (`印度` for 印度共和国, `香港` for 中国香港), the
+    only form for a production region."""
     out = []
-    m = _REGION_OF_CHINA.match(value) or _STATE_SUFFIX.match(value)
+    m = _REGION_OF_CHINA.match(value) or _STATE_SUFFIX.match(value) or _STATE_GUO.match(value)
     if m:
         out.extend((j, j + len(m.group(1))) for j in find_all(text, m.group(1)))
+    if relation not in NATIONALITY_RELATIONS:
+        return out
     out.extend((j, j + len(value)) for j in find_all(text, value + "籍")
                if not text.startswith("贯", j + len(value) + 1))
     if value == "中国":

@@ -55,9 +55,13 @@ _GENERIC = ("大韩民国", "中国台湾", "中国香港", "台湾", "香港", 
 _VALUE_WON = re.compile(r"^(?:荣获|获得|获)")
 # The language of a song category, which a cell may leave out (`最佳女歌手` for 最佳国语女歌手).
 _CATEGORY_LANGUAGE = re.compile(r"^(最佳)(?!国语|华语|粤语|台语|闽南语|方言)")
+# The genre of a music category, which a cell may leave out too.
+_MUSIC_GENRES = ("流行音乐", "流行", "摇滚", "民谣")
+_CATEGORY_GENRE = re.compile(r"^(最佳)(?!流行|摇滚|民谣|古典|爵士|国语|华语|粤语|台语|闽南语|方言)")
 _BODY_SUFFIXES = ("金像奖", "电影节", "大奖", "奖", "节")
 _BODY_WORDS = tuple(sorted(set(_GENERIC + _BODY_SUFFIXES), key=len, reverse=True))
-_CATEGORY_SWAPS = (("女主角", "女演员"), ("男主角", "男演员"), ("评审团", "评委会"), ("歌手", "演唱人"))
+_CATEGORY_SWAPS = (("女主角", "女演员"), ("男主角", "男演员"), ("评审团", "评委会"), ("歌手", "演唱人"),
+                   ("长篇", "长片"))  # a feature film: `最佳动画长篇` = 最佳动画长片
 # A festival's best actor is its 影帝, its best actress its 影后.
 _CATEGORY_NICKNAMES = {"影帝": ("最佳男演员", "最佳男主角"), "影后": ("最佳女演员", "最佳女主角")}
 # After the text's own body word: `奥斯卡|金像奖`, `戛纳|国际电影节` (never into a category).
@@ -187,6 +191,8 @@ def _category_forms(category: str) -> tuple[str, ...]:
         forms |= {f.replace(a, b) for f in forms if a in f} | {f.replace(b, a) for f in forms if b in f}
     if any(w in category for w in ("歌手", "演唱人", "专辑", "单曲")):
         forms |= {_CATEGORY_LANGUAGE.sub(r"\1国语", f) for f in forms if f.startswith("最佳")}
+        # and its genre, as it may its language (`最佳演唱专辑` for 最佳流行音乐演唱专辑)
+        forms |= {_CATEGORY_GENRE.sub(r"\1" + g, f) for f in forms if f.startswith("最佳") for g in _MUSIC_GENRES}
     for f in list(forms):
         if f.startswith("最佳年度"):
             forms.add("年度最佳" + f[4:])
@@ -206,15 +212,18 @@ def _edition_before(sq: str, lo: int, at: int, editions: frozenset[int]) -> int 
     return None
 
 
-def _category_after(sq: str, start: int, hi: int, forms: tuple[str, ...]) -> int | None:
+def _category_after(sq: str, start: int, hi: int, forms: tuple[str, ...],
+                    idx: tuple[int, ...] = ()) -> int | None:
     """End of the first category form in sq[start:hi] with only categories,
-    list marks and a ceremony between, or None."""
+    list marks and a ceremony between, or None. A quote or a space the
+    squeezed text `sq` dropped right after the form (`“年度最佳摇滚乐队”
+    “年度最佳摇滚专辑”`; `idx` maps sq to the text) ends it too."""
     best = None
     for f in forms:
         j = sq.find(f, start, hi)
         while j != -1:
             end = j + len(f)
-            if _AFTER_CATEGORY.match(sq, end):
+            if _AFTER_CATEGORY.match(sq, end) or (0 < end < len(idx) and idx[end] - idx[end - 1] > 1):
                 gap = _GAP_CEREMONY.sub("", _GAP_CATEGORY.sub("", sq[start:j]))
                 if len(gap) <= 40 and not _GAP_AWARD.search(gap):
                     best = end if best is None or j < best else best
@@ -258,27 +267,43 @@ def _count_part(part: str) -> re.Pattern | None:
     return re.compile("(?:" + "|".join(sorted(forms)) + ")" + m.group(2))
 
 
+# Years listed before a win (`2002、2006年获得格莱美奖`): a win each year.
+_YEARS_WON_BEFORE = re.compile(r"((?:\d{4}年?[、和及与])+\d{4}年?)(?:先后|分别|两度|均|都)?"
+                               r"(?:获得|荣获|获|夺得|赢得|斩获)[\u4e00-\u9fff]{0,4}$")
+
+
 def _times_before(sq: str, lo: int, i: int) -> int:
     """How many wins the sentence counts before the award: `第五次获得…`,
-    `两座…`, `两届台湾…`."""
+    `两座…`, `两届台湾…`, `2002、2006年获得…`."""
     n = max((_number(m.group(1)) or 0 for m in _TIMES_BEFORE.finditer(sq, lo, i)), default=0)
     m = _COUNT_BEFORE.search(sq, max(lo, i - 10), i)
-    return max(n, (_number(m.group(1)) or 0) if m else 0)
+    years = _YEARS_WON_BEFORE.search(sq, max(lo, i - 40), i)
+    n_years = len(re.findall(r"\d{4}", years.group(1))) if years else 0
+    return max(n, (_number(m.group(1)) or 0) if m else 0, n_years)
 
 
 def award_spans(value: str, text: str) -> list[tuple[int, int]]:
     """[start, end) spans of the text that state the award value part by part."""
     a = parse_award(value)
-    core = a.parts[0] if a is not None else ""
-    if a is None or core not in text:
+    if a is None:
         return []
     sq, idx = _squeezed_text(text)
+    # The body by its first part with the others after it (`柏林…金熊`), or
+    # by its prize alone (`金熊奖` for 柏林国际电影节金熊奖): the prize of a
+    # festival names its award.
+    mentions = [(i, a.parts[0], a.parts[1:]) for i in find_all(sq, a.parts[0])] if a.parts[0] in text else []
+    if len(a.parts) >= 2 and a.parts[-1] in text:
+        prize = a.parts[-1]
+        mentions += [(i, prize, ()) for i in find_all(sq, prize) if sq.startswith("奖", i + len(prize))
+                     and not any(j <= i < j + len(c) + 14 for j, c, _ in mentions)]
+    if not mentions:
+        return []
     forms = _category_forms(a.category) if a.category else ()
     hits: list[tuple[int, int, int]] = []  # (wins counted before it, start, end)
-    for i in find_all(sq, core):
+    for i, core, rest in mentions:
         lo, hi = sentence_span(sq, i)
         start: int | None = i
-        body_end = _parts_after(sq, i + len(core), hi, a.parts[1:])
+        body_end = _parts_after(sq, i + len(core), hi, rest)
         if body_end is None:
             start = None
         else:
@@ -291,7 +316,7 @@ def award_spans(value: str, text: str) -> list[tuple[int, int]]:
             start = None  # a year is checked only without an edition, which is more precise
         end: int | None = body_end
         if start is not None and forms:
-            end = _category_after(sq, body_end, hi, forms)
+            end = _category_after(sq, body_end, hi, forms, idx)
         if start is not None and end is not None and a.nomination and not re.search("提名|入围", sq[lo:hi]):
             end = None
         if start is not None and end is not None:

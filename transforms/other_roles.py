@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from transforms.align_forms import NATIONALITY_RELATIONS
 from transforms.role_cues import (
-    ALMA_MATER, AWARD_RELATION, FEMALE_KIN, MALE_KIN, OCCUPATION_RELATIONS, SINGER_RELATIONS,
+    ALMA_MATER, AWARD_RELATION, CREDIT_RELATIONS, FEMALE_KIN, MALE_KIN, OCCUPATION_RELATIONS, SINGER_RELATIONS,
 )
 
 
@@ -28,7 +28,9 @@ def is_award_relation(relation: str) -> bool:
 
 # ------------------------------------------------------------------ awards
 
-_NOMINATED_BEFORE = re.compile(r"(?:入围|提名)[^，。；;]{0,6}$")
+# The nomination word may stand before the edition and the body's place
+# (`入围第21届“台湾金曲奖”最佳演唱组合奖`: the award's name starts after them).
+_NOMINATED_BEFORE = re.compile(r"(?:入围|提名)(?:第[^，。；;届]{1,4}届)?[“\"「]?[^，。；;]{0,6}$")
 _NOMINATED_AFTER = re.compile(r"^[^，。；;]{0,40}?(?:提名|入围)")
 
 
@@ -40,9 +42,16 @@ def nominated(text: str, s: int, e: int, relation: str, value: str) -> bool:
     return nomination_said(text, s, e)
 
 
+# `入围第21届金曲奖最佳乐团奖，其中《主人》获得最佳单曲制作人奖`: a clause
+# inside the award's mention that says a win takes the category after it
+# out of the nomination before it.
+_WON_AFTER_BREAK = re.compile(r"[，,；;][^，,；;。]{0,20}?(?:获得|荣获|获|夺得|斩获|赢得|摘得)")
+
+
 def nomination_said(text: str, s: int, e: int) -> bool:
     """The text says the award at text[s:e] was a nomination (`入围…`, `…提名`)."""
-    return bool(_NOMINATED_BEFORE.search(text, max(0, s - 8), s) or _NOMINATED_AFTER.match(text[e:e + 40]))
+    before = _NOMINATED_BEFORE.search(text, max(0, s - 16), s) and not _WON_AFTER_BREAK.search(text, s, e)
+    return bool(before or _NOMINATED_AFTER.match(text[e:e + 40]))
 
 
 # ------------------------------------------------------------------- names
@@ -54,6 +63,13 @@ _RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行
 # A school that gave an honorary degree (`拥有X大学荣誉博士学位`) is not one
 # the person studied at.
 _HONORARY = re.compile(r"[^，。；;]{0,16}?(?:荣誉|名誉)(?:博士|硕士|学位|教授|院士)")
+# `执导了自己的导演处女作`: an occupation word before a work (`处女作`,
+# `首作`, `作品`) names the work of one credit, and one credit is not the
+# occupation (docs/alignment.md, conventions of round 10); `导演生涯` is a career.
+_CREDITED_WORK_AFTER = re.compile(r"(?:处女作|首作|作品)")
+# `1973年投考了…培训班`, `报考黄埔军校`: a school someone sat the entrance
+# examination of is not yet one they studied at (`考入`, `被录取` say they got in).
+_APPLIED_BEFORE = re.compile(r"(?:投考|报考|应考|报名参加|报名)了?$")
 # A nationality qualifies a person; a country word that opens the name of a
 # school (`日本艺术专科学校…讲师`) or qualifies a work (`中国首部水墨
 # 动画片。`) says nothing of the person's nationality. A work noun counts only
@@ -65,16 +81,24 @@ _NOT_A_PERSON = re.compile(r"[\u4e00-\u9fff]{0,8}?(学校)"
                            r"|[\u4e00-\u9fff]{0,8}?(片|电影|影片|动画|(?<!编)剧|作品|小说)(?=[，。；;、,]|$)")
 
 
+# `美国漫画界元老级人物`, `香港乐坛天后`: a country before a field (`…界`,
+# `…坛`) names that country's art or trade, which one may work in from
+# anywhere; it is not the person's nationality (rule 4: a piece of a longer name).
+_FIELD_AFTER = re.compile(r"(?!世界)[\u4e00-\u9fff]{1,3}?(?:界|坛)")  # not `英国世界级导演`
 # A title's language (`（法语《Les Choristes》）`, `英语片名：“…”`) is not the language of its dialogue.
 _TITLE_AFTER = re.compile(r"\s*(?:名|片名|原名|译名)?\s*[：:]?\s*[《“\"]")
 
 
 # A place that qualifies a kind of person or company (`台湾著名流行女歌手`,
 # `中国台湾男歌手周杰伦`) says where they are from: not where the
-# entity was born, nor where its album was released. A company's seat is
-# left out: DuIE reads a country before a kind of company (a foreign-owned
-# firm of Singapore, a British car brand) as 总部地点.
-KIND_QUALIFIED_PLACES = frozenset({"出生地", "出生地点", "发行地区"})
+# entity was born, nor where its album was released, nor a company's seat
+# (`香港唱片公司`, `一家台湾唱片公司`: where it is from, not where its head
+# office is; the labels of every round read it so). DuIE reads a country
+# before a kind of company (a foreign-owned firm of Singapore, a British car
+# brand) as 总部地点: four of its triples are dropped for it.
+KIND_QUALIFIED_PLACES = frozenset({"出生地", "出生地点", "发行地区", "总部地点"})
+# `总部位于香港的唱片公司`: the seat's own word before the place says it is the seat.
+_SEAT_BEFORE = re.compile(r"(?:总部|厂址|社址|会址)[^，。；;]{0,4}$")
 _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪人|导演|明星|音乐人|乐队|乐团|组合"
                          r"|机构|公司|集团|企业|厂牌|品牌)")
 # A sight beside the entity (`周边景点`) is said to be near it: `景山公园位于故宫北面`,
@@ -208,11 +232,50 @@ def released_in(text: str, s: int, e: int) -> bool:
 
 # A place before a box office or a market (`韩国本土票房冠军`) is
 # where the film played, not where it was made.
-_MARKET_AFTER = re.compile(r"(?:本土|国内|地区)?(?:电影)?(?:票房|市场)")
+_MARKET_AFTER = re.compile(r"(?:本土|国内|地区)?(?:电影)?(?:年度|全年)?(?:票房|市场)")
+# A place that opens the name of an award or a festival of film
+# (`香港电影金像奖选出…`, `东京国际电影节`) is a piece of that name (rule 4).
+_FILM_AWARD_AFTER = re.compile(r"(?:电影|影视|国际)[\u4e00-\u9fff]{0,3}?(?:金像奖|金马奖|电影节|影展|影评人协会)")
+# A place before a ranking (`日本百部电影第一名`, `全球第二大…企业`,
+# `中国十大…`) is the field the ranking counts over: it says where the
+# entity stands, not where it was made or whom it serves.
+RANKED_AREA_RELATIONS = PRODUCTION_REGION | {"服务区域", "服务范围"}
+_RANKING_AFTER = re.compile(r"(?:[十百千]大|[一二三四五六七八九十百千0-9]+(?:部|首|张|位|名|强)"
+                            r"|第[一二三四五六七八九十0-9]+(?:大|位|名))")
 # A company the person founded (`周星驰创办星辉公司`) is theirs, not the agency
 # that represents them.
 AGENCY_RELATIONS = frozenset({"经纪公司"})
 _FOUNDED_BEFORE = re.compile(r"(?:成立|创办|创立|创建|组建|开设|开办)了?$")
+
+
+# A company credited with making a film (`由迪士尼影业出品的动画片`) is its
+# producer, one credited with releasing it (`由焦点电影公司发行`) its
+# distributor: the verb right after the name says which, unless the other
+# verb follows too (`出品并发行`, `制作发行` state both).
+_DISTRIBUTOR_RELATIONS = frozenset({"发行公司", "发行商"})
+_PRODUCER_RELATIONS = frozenset({"出品公司", "出品方", "制作公司"})
+_CREDIT_VERB_AFTER = re.compile(r"(?:联合|共同)?(出品|发行)(?![并和及、与/]?(?:出品|发行))")
+
+
+def company_of_another_credit(text: str, e: int, relation: str) -> str | None:
+    """Why the company named right before text[e:] is not the relation's
+    value: the verb after it credits it with the other of producing and
+    releasing the work. None otherwise."""
+    if relation not in _DISTRIBUTOR_RELATIONS and relation not in _PRODUCER_RELATIONS:
+        return None
+    m = _CREDIT_VERB_AFTER.match(text, e)
+    if m is None:
+        return None
+    if m.group(1) == "出品" and relation in _DISTRIBUTOR_RELATIONS:
+        return "the producer: " + m.group()
+    if m.group(1) == "发行" and relation in _PRODUCER_RELATIONS:
+        return "the distributor: " + m.group()
+    return None
+
+
+# `该片翻拍于1974年…的电影《女人香》`: the title of the work the entity was
+# remade or adapted from names that work, not the entity (no other name of it).
+_REMADE_FROM_BEFORE = re.compile(r"(?:翻拍|重拍|改编|取材)(?:自|于)[^，。；;《》]{0,24}[《“\"]?$")
 
 
 # The words that name a person as a woman or as a man right before the name
@@ -232,6 +295,10 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     words around it; None when they say nothing against it."""
     if relation in AGENCY_RELATIONS and _FOUNDED_BEFORE.search(text, max(0, s - 3), s):
         return "a company it founded"
+    if (other := company_of_another_credit(text, e, relation)):
+        return other
+    if relation.endswith(("名", "名称")) and (source := _REMADE_FROM_BEFORE.search(text, max(0, s - 30), s)):
+        return "the work it was remade or adapted from: " + source.group()
     if relation in MALE_KIN and (woman := _AS_A_WOMAN.search(text, max(0, s - 3), s)):
         return "named as a woman: " + text[woman.start():e]
     if relation in FEMALE_KIN and (man := _AS_A_MAN.search(text, max(0, s - 3), s)):
@@ -240,6 +307,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "the occupation of another: " + text[s:other.end()]
     if album_singer(text, s, e, relation):
         return "the singer whose album holds it"
+    if (owner := album_of_singer(text, s, e, relation)):
+        return "the singer whose album it is: " + owner
     if relation in MEANING_RELATIONS and nickname_of_praise(text, s, e):
         return "a name of praise, not a meaning"
     if relation in DISTRIBUTION_RELATIONS and _SPECIMEN_BEFORE.search(text, max(0, s - 10), s):
@@ -248,7 +317,11 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "where it was released"
     if relation in PRODUCTION_REGION and (market := _MARKET_AFTER.match(text, e)):
         return "a market it played in: " + text[s:market.end()]
-    if relation in KIND_QUALIFIED_PLACES:
+    if relation in PRODUCTION_REGION and (award := _FILM_AWARD_AFTER.match(text, e)):
+        return "the name of an award: " + text[s:award.end()]
+    if relation in RANKED_AREA_RELATIONS and (ranking := _RANKING_AFTER.match(text, e)):
+        return "the scope of a ranking: " + text[s:ranking.end()]
+    if relation in KIND_QUALIFIED_PLACES and not _SEAT_BEFORE.search(text, max(0, s - 8), s):
         kind = _KIND_AFTER.match(text, e)
         if kind:
             return "it qualifies a " + text[e:kind.end()]
@@ -269,10 +342,17 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "the language of a title"
     if relation in ALMA_MATER and _HONORARY.match(text, e):
         return "an honorary degree"
+    if relation in ALMA_MATER and (applied := _APPLIED_BEFORE.search(text, max(0, s - 4), s)):
+        return "a school it applied to: " + applied.group()
+    if relation in OCCUPATION_RELATIONS and (work := _CREDITED_WORK_AFTER.match(text, e)):
+        return "a work of one credit: " + text[s:work.end()]
     if relation in NATIONALITY_RELATIONS:
         thing = _NOT_A_PERSON.match(text, e)
         if thing:
             return "it qualifies a " + (thing.group(1) or thing.group(2))
+        field = _FIELD_AFTER.match(text, e)
+        if field:
+            return "the country of a field: " + text[s:field.end()]
     return None
 
 
@@ -342,6 +422,25 @@ def album_singer(text: str, s: int, e: int, relation: str) -> bool:
     return relation in ALBUM_RELATIONS and _named_before_album(text, s, e, _OWNED_ALBUM_AFTER)
 
 
+# `是徐佳莹第五张音乐专辑，由陈建骐担任制作人`: the name that owns the album
+# (`X第N张…专辑`, `X的首张专辑`, `X的…专辑`) is the one who sings it. Its
+# other credits (producer, lyricist, composer) are said by their own words.
+_ALBUM_OF_AFTER = re.compile(r"的?(?:第[一二三四五六七八九十百0-9]{1,3}|首|新)张[^，。；;《》]{0,8}?专辑"
+                             r"|的[^，。；;《》的]{0,6}专辑")
+_NOT_SUNG_CREDITS = CREDIT_RELATIONS - SINGER_RELATIONS - {"原唱"}
+
+
+def album_of_singer(text: str, s: int, e: int, relation: str) -> str | None:
+    """The words that make the name at text[s:e] the owner of an album
+    (`徐佳莹第五张音乐专辑`) when the relation is a credit other than
+    singing; None otherwise. Owning the album says who sings it, not who
+    produced it or wrote its songs."""
+    if relation not in _NOT_SUNG_CREDITS:
+        return None
+    m = _ALBUM_OF_AFTER.match(text, e)
+    return text[s:m.end()] if m else None
+
+
 # Relations whose value is where a plant grows.
 DISTRIBUTION_RELATIONS = frozenset({"地理分布", "分布", "分布区域", "产地"})
 # `模式标本采自四川宝兴`: where a botanist collected the type, not where it grows.
@@ -363,6 +462,23 @@ def nickname_of_praise(text: str, s: int, e: int) -> bool:
 def album_date(text: str, sentence_start: int, s: int, e: int) -> bool:
     """The date text[s:e] is the release of the album the song is on (收录…)."""
     return "收录" in text[sentence_start:s] and bool(_ALBUM_AFTER.match(text[e:e + 24]))
+
+
+# A work's release date, and the words that tell a performance of it
+# (`2014年12月12日，A在一档节目中演唱了B的《宝贝》`): a date whose sentence
+# has no release word but a performance is the date of that performance.
+# (A film's cast `演出` it: a screening date is left alone.)
+_RELEASE_RELATION = re.compile(r"^(?:发行|发布|首发|推出)(?:时间|日期)$")
+_PERFORMED = re.compile(r"演唱了|翻唱|献唱|演绎了|表演了?|演出了?|合唱了?|唱了")
+
+
+def performance_date(text: str, sentence_start: int, sentence_end: int, relation: str) -> str | None:
+    """The performance word of the sentence of a release date that no cue
+    binds, or None: singing a song on a show is not releasing it."""
+    if not _RELEASE_RELATION.match(relation):
+        return None
+    m = _PERFORMED.search(text, sentence_start, sentence_end)
+    return m.group() if m else None
 
 
 def another_event(text: str, s: int, e: int, relation: str, clause_start: int, clause_end: int):

@@ -38,7 +38,8 @@ from typing import NamedTuple
 
 from transforms.cue_index import COLON, EVENT, ROLE, CueIndex, is_cued
 from transforms.other_roles import (
-    album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, predecessor_date,
+    album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, performance_date,
+    predecessor_date,
 )
 from transforms.role_cues import (
     BOUND_IN_CLAUSE, BOUND_ONLY, CREDIT_KEYS, CREDIT_RELATIONS, CUE_TABLE, PART_PLAYED, PERSON_RELATIONS, QUALIFIED,
@@ -373,4 +374,7 @@ def _unbound_date(text: str, s: int, e: int, relation: str) -> RoleEvidence:
     event = another_event(text, s, e, relation, *clause_span(text, s))
     if event:
         return RoleEvidence("other", "the date of " + event.group(), 0.0)
+    performed = performance_date(text, *sentence_span(text, s), relation)
+    if performed:
+        return RoleEvidence("other", "the date of a performance: " + performed, 0.0)
     return RoleEvidence("neutral", None, 0.5)

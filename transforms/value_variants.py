@@ -50,7 +50,31 @@ _ROMAN_SEQUEL = re.compile(r"^(.*[\u4e00-\u9fff》])\s*(I{1,3}|IV|VI?|[ⅠⅡⅢ
 _CN_NUMERAL_TITLE = re.compile(r"^(《?.*[\u4e00-\u9fff]{2}(?<![十第百千万零]))([一二三四五六七八九])([号部季集]?》?)$")
 
 
+# A name opening with a count in digits (`30秒上火星`) is also written with
+# the count in Chinese (`三十秒上火星乐队`): the same name, as `长江七号` is `长江7号`.
+_OPENING_COUNT_NAME = re.compile(r"^([1-9][0-9]?)([\u4e00-\u9fff]{3,})$")
+_CN_DIGITS = "零一二三四五六七八九"
+
+
+def chinese_numeral(n: int) -> str:
+    """1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)."""
+    tens, ones = divmod(n, 10)
+    return ((_CN_DIGITS[tens] if tens > 1 else "") + "十" if tens else "") + (_CN_DIGITS[ones] if ones else "")
+
+
+# `中国台湾摇滚女歌手第一人` is said `台湾摇滚女歌手第一人`: `中国` before a
+# region of China only locates it (rule 1). The region alone is left to the
+# place and nationality levels, which read it by its relation.
+_CHINA_REGION_OPENING = re.compile(r"^中国((?:台湾|香港|澳门)[^\s（(]{2,})$")
+
+
 def _variants_of(value: str) -> list[str]:
+    m = _CHINA_REGION_OPENING.match(value)
+    if m:  # `中国台湾摇滚女歌手第一人` is also `台湾摇滚女歌手第一人`
+        return [m.group(1)]
+    m = _OPENING_COUNT_NAME.match(value)
+    if m:  # `30秒上火星` is also written `三十秒上火星`
+        return [chinese_numeral(int(m.group(1))) + m.group(2)]
     m = _ROMAN_SEQUEL.match(value)
     if m:  # `异形II`: a sequel's numeral is also written in digits (`异形2`)
         return [m.group(1) + _ROMAN[m.group(2)] + m.group(3)]
