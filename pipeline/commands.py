@@ -33,7 +33,8 @@ def register(subparsers) -> None:
         "build",
         help="clean raw Baike entries into data-text pairs (Apache Beam)",
         description="Read raw entries (JSON Lines / Parquet), run the CDTP cleaning stages and write "
-                    "pairs, audit and discarded triples as Parquet plus stats.json. Unknown options are "
+                    "pairs, audit, discarded triples and benchmark items (with their T2KG ontologies) as Parquet "
+                    "plus stats.json. Unknown options are "
                     "Beam pipeline options (e.g. --runner DataflowRunner --project P --region R "
                     "--temp_location gs://B/tmp --setup_file ./setup.py).",
     )
