@@ -117,7 +117,6 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
 _NAME_AFTER_NUMBER = re.compile(r"([0-9０-９]+号)(?![院楼])[\u4e00-\u9fff]{3,}$")
 _DIGITS_RUN = re.compile(r"[0-9]+")
-_chinese_numeral = chinese_numeral  # 1 -> 一, 18 -> 十八, 47 -> 四十七 (1 to 99)
 
 
 def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int]]:
@@ -126,7 +125,7 @@ def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int
     pieces, pos = [], 0
     for m in _DIGITS_RUN.finditer(core):
         n = int(m.group())
-        forms = [m.group()] + ([_chinese_numeral(n)] if 0 < n < 100 else [])
+        forms = [m.group()] + ([chinese_numeral(n)] if 0 < n < 100 else [])
         pieces += [re.escape(core[pos:m.start()]), r"\s*(?:" + "|".join(forms) + r")\s*"]
         pos = m.end()
     rx = "".join(pieces) + re.escape(core[pos:])

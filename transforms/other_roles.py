@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from transforms.align_forms import NATIONALITY_RELATIONS
+from transforms.align_forms import NATIONALITY_RELATIONS, PRODUCTION_REGION_RELATIONS
 from transforms.role_cues import (
     ALMA_MATER, AWARD_RELATION, CREDIT_RELATIONS, FEMALE_KIN, MALE_KIN, OCCUPATION_RELATIONS, SINGER_RELATIONS,
 )
@@ -57,7 +57,6 @@ def nomination_said(text: str, s: int, e: int) -> bool:
 # ------------------------------------------------------------------- names
 
 # Where a film opened (`这部片子在美国首映`, `于日本公映`) is not where it was made.
-PRODUCTION_REGION = frozenset({"制片地区", "制片国家", "制片国家/地区", "出品地区"})
 _RELEASED_BEFORE = re.compile(r"(?:[在于]|登陆)$")
 _RELEASED_AFTER = re.compile(r"[^，。；;]{0,6}?(?:上映|公映|首映|发行|播出|首播|上线)")
 # A school that gave an honorary degree (`拥有X大学荣誉博士学位`) is not one
@@ -239,7 +238,7 @@ _FILM_AWARD_AFTER = re.compile(r"(?:电影|影视|国际)[\u4e00-\u9fff]{0,3}?(?
 # A place before a ranking (`日本百部电影第一名`, `全球第二大…企业`,
 # `中国十大…`) is the field the ranking counts over: it says where the
 # entity stands, not where it was made or whom it serves.
-RANKED_AREA_RELATIONS = PRODUCTION_REGION | {"服务区域", "服务范围"}
+RANKED_AREA_RELATIONS = PRODUCTION_REGION_RELATIONS | {"服务区域", "服务范围"}
 _RANKING_AFTER = re.compile(r"(?:[十百千]大|[一二三四五六七八九十百千0-9]+(?:部|首|张|位|名|强)"
                             r"|第[一二三四五六七八九十0-9]+(?:大|位|名))")
 # A company the person founded (`周星驰创办星辉公司`) is theirs, not the agency
@@ -313,11 +312,11 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "a name of praise, not a meaning"
     if relation in DISTRIBUTION_RELATIONS and _SPECIMEN_BEFORE.search(text, max(0, s - 10), s):
         return "where a type specimen was collected"
-    if relation in PRODUCTION_REGION and released_in(text, s, e):
+    if relation in PRODUCTION_REGION_RELATIONS and released_in(text, s, e):
         return "where it was released"
-    if relation in PRODUCTION_REGION and (market := _MARKET_AFTER.match(text, e)):
+    if relation in PRODUCTION_REGION_RELATIONS and (market := _MARKET_AFTER.match(text, e)):
         return "a market it played in: " + text[s:market.end()]
-    if relation in PRODUCTION_REGION and (award := _FILM_AWARD_AFTER.match(text, e)):
+    if relation in PRODUCTION_REGION_RELATIONS and (award := _FILM_AWARD_AFTER.match(text, e)):
         return "the name of an award: " + text[s:award.end()]
     if relation in RANKED_AREA_RELATIONS and (ranking := _RANKING_AFTER.match(text, e)):
         return "the scope of a ranking: " + text[s:ranking.end()]
