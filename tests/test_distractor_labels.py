@@ -95,8 +95,11 @@ def test_no_held_out_plant_item_has_a_right_answer_among_its_wrong_ones(shared_d
     # Round 2 was drawn from the items as built: none with a right answer among the wrong
     # (its two either-or items, 落叶灌木或小乔木 for a 落叶小乔木, now take other options). One is no
     # longer asked: 西番莲's 文化寓意 果汁之王, a name of praise the text
-    # gives, not a meaning, so the aligner drops the triple since session 31.
-    assert built["heldout/round 2"]["items"] == 39 and built["heldout/round 2"]["not_asked"] == 1
+    # gives, not a meaning, so the aligner drops the triple since session 31. Two more since
+    # session 40: this build's few travel sights (前门箭楼, 北京圣泉山旅游风景区) ask 周边景点 among
+    # the other sights' kept ones, and the travel rules no longer keep those the text does not
+    # put beside their entity (百花山自然保护区 and others): too few distractors are left.
+    assert built["heldout/round 2"]["items"] == 37 and built["heldout/round 2"]["not_asked"] == 3
     assert built["heldout/round 2"]["ambiguous_items"] == 0.0
     stats = {run: json.loads((tmp_path / run / "plants" / "out" / "stats.json").read_text(encoding="utf-8"))["items"]
              for run in ("a", "b")}
