@@ -135,6 +135,21 @@ class Leaderboard:
         """Models by overall score, missing last, ties by name (a stable order)."""
         return sorted(self.models, key=lambda m: (self.overall[m] is None, -(self.overall[m] or 0.0), m))
 
+    def ranks(self) -> list[tuple[int, str]]:
+        """(rank, model) in `ranked()` order; equal overall scores share a rank
+        (1, 2, 2, 4), as do models without one (all ranked after the rest).
+
+        Why: the name that breaks a tie only fixes the order of the rows; ranks
+        3 and 4 for one score said one model beat the other."""
+        def same(a: float | None, b: float | None) -> bool:
+            return a is None and b is None or (a is not None and b is not None and math.isclose(a, b))
+
+        out: list[tuple[int, str]] = []
+        for i, m in enumerate(self.ranked(), 1):
+            tied = bool(out) and same(self.overall[m], self.overall[out[-1][1]])
+            out.append((out[-1][0] if tied else i, m))
+        return out
+
 
 def select_rows(rows: Iterable[dict[str, Any]], split: str | None = "eval"
                 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -265,7 +280,7 @@ def build_leaderboard(rows: Iterable[dict[str, Any]], hierarchy: Hierarchy, *, b
 def leaderboard_rows(board: Leaderboard, hierarchy: Hierarchy) -> list[dict[str, Any]]:
     """Long rows (model, level, name, score, raw) for CSV/Parquet export and `cdtp query`."""
     out = []
-    for rank, m in enumerate(board.ranked(), 1):
+    for rank, m in board.ranks():
         out.append(dict(model=m, rank=rank, level="overall", name="overall", score=board.overall[m], raw=None))
         for cap in hierarchy.capabilities:
             if cap.name in board.capability_scores[m]:
@@ -289,7 +304,7 @@ def markdown_table(board: Leaderboard, hierarchy: Hierarchy) -> str:
     tasks = [t.task for c in caps for t in c.tasks if any(t.task in board.task_scores[m] for m in board.models)]
     head = ["rank", "model", "overall", *[c.name for c in caps], *tasks, *board.datasets]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for rank, m in enumerate(board.ranked(), 1):
+    for rank, m in board.ranks():
         cells = [str(rank), m, _fmt(board.overall[m]),
                  *[_fmt(board.capability_scores[m].get(c.name)) for c in caps],
                  *[_fmt(board.task_scores[m].get(t)) for t in tasks],

@@ -172,7 +172,11 @@ def closed_open_points(rows: list[dict]) -> dict[str, tuple[float, float]]:
 def _run(args) -> int:
     from evaluation.leaderboard import HierarchyError, build_leaderboard, load_hierarchy, markdown_table
     from evaluation.plots import PlotError
+    from pipeline.output_check import refuse_out_in_build
 
+    # in a build, only BUILD/leaderboard/: there `cdtp query BUILD` reads the table as its
+    # leaderboard view; in pairs/ or items/ it would be read as the build's shards
+    refuse_out_in_build(args.out, place="leaderboard")
     try:
         hierarchy = load_hierarchy(args.weights)
     except HierarchyError as exc:
@@ -358,7 +362,10 @@ def register_ood(subparsers) -> None:
 
 def _refuse_foreign_out(out: str) -> None:
     """`--out` may be new, empty or hold earlier `cdtp ood` sets; never a build or a release,
-    whose items/ the OOD items would join and whose stats.json they would replace."""
+    whose items/ the OOD items would join and whose stats.json they would replace, nor a
+    folder inside one (BUILD/items/…: its shards would be read as the build's)."""
+    from pipeline.output_check import refuse_out_in_build
+
     try:
         with open(os.path.join(out, "stats.json"), encoding="utf-8") as fh:
             prior = json.load(fh)
@@ -369,6 +376,7 @@ def _refuse_foreign_out(out: str) -> None:
     if not isinstance(prior, dict) or set(prior) - {"output_check"} or os.path.exists(os.path.join(out, "pairs")):
         raise CdtpError(f"--out {out} holds a cdtp build or release, not OOD items: "
                         "give the OOD items a folder of their own")
+    refuse_out_in_build(out)
 
 
 def _ood(args) -> int:

@@ -12,6 +12,8 @@ HTTP keys come from an environment variable):
 """
 from __future__ import annotations
 
+import re
+
 from evaluation.backends import Model
 from pipeline.errors import CdtpError
 
@@ -35,7 +37,15 @@ def canonical_spec(spec: str) -> str:
 
 def make_model(spec: str, **kwargs) -> Model:
     spec = (spec or "").strip()
-    kind, _, rest = spec.partition(":")
+    kind, colon, rest = spec.partition(":")
+    # An argument a baseline does not read was dropped without a word, yet kept in
+    # the spec that names the run: `random:abc` or `template:x` would look like
+    # another model on the leaderboard while answering as the plain baseline.
+    if kind == "random" and colon and not re.fullmatch(r"-?[0-9]+", rest):
+        raise CdtpError(f"model spec {spec!r}: the seed must be an integer, as in random:SEED (e.g. random:1), "
+                        "or random for seed 0")
+    if kind in ("most-frequent", "template") and colon:
+        raise CdtpError(f"model spec {spec!r}: {kind} takes no argument; use {kind}")
     if kind in ("random", "most-frequent", "embed", "template"):
         from evaluation.baselines import make_baseline
 

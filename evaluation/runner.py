@@ -91,13 +91,19 @@ class Journal:
 
 
 class Progress:
-    """Items done, rate and errors on one terminal line (a line per 30 s when not a terminal)."""
+    """Requests done, rate and errors on one terminal line (a line per 30 s when not a terminal).
 
-    def __init__(self, total: int, stream=None) -> None:
+    It counts requests: one per item, but one per circular pass of a QA or KGC
+    item, so with `--circular` they are called requests and the items named
+    beside them ("24/24 items" for 8 items asked 3 times each was misread)."""
+
+    def __init__(self, total: int, stream=None, items: int | None = None) -> None:
         # sys.stderr read now, not at import: a stream replaced since (a test's
         # capture, a redirected launcher) must not be written after it closed
         stream = sys.stderr if stream is None else stream
         self.total, self.done, self.errors, self.stream = total, 0, 0, stream
+        self.unit = ("items" if items is None or items == total
+                     else f"requests ({items} items with their circular passes)")
         self.start = self.last = time.monotonic()
         self.tty = stream.isatty()
 
@@ -108,7 +114,7 @@ class Progress:
         if (self.tty and now - self.last >= 0.2) or now - self.last >= 30 or self.done == self.total:
             self.last = now
             rate = self.done / max(now - self.start, 1e-9)
-            msg = f"eval: {self.done}/{self.total} items, {rate:.1f}/s, {self.errors} errors"
+            msg = f"eval: {self.done}/{self.total} {self.unit}, {rate:.1f}/s, {self.errors} errors"
             self.stream.write(("\r" + msg) if self.tty else msg + "\n")
             if self.tty and self.done == self.total:
                 self.stream.write("\n")
@@ -331,7 +337,8 @@ def run_eval(items_path: str, out_dir: str, cfg: EvalConfig, *, model_spec: str 
                 pending = [r for r in requests if r.key not in journal.records
                            or (cfg.retry_errors and _failed(journal.records[r.key], r))]
                 if pending:
-                    ask(model, pending, journal, Progress(len(pending)), cfg.chunk)
+                    ask(model, pending, journal,
+                        Progress(len(pending), items=len({r.item["item_id"] for r in pending})), cfg.chunk)
         finally:
             journal.close()
     finally:

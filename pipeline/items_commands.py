@@ -50,9 +50,16 @@ def rebuild_and_score(labels_path: str, data: Path, work: Path, builds: list[str
     """Build each labelled build into `work`/<build> and score its QA items
     (distractor_labels.score), grouped by each of `by` in turn."""
     from pipeline.cli import main
+    from pipeline.config import load_config
+    from pipeline.output_check import refuse_out_in_build
     from pipeline.query import connect
     from transforms.items.distractor_labels import load_labels, score
 
+    # Checked before any build starts: each build would only repeat the error
+    # and then be reported as failed; and a work folder in a build would put
+    # these builds among its shards.
+    load_config(None, None, list(sets))
+    refuse_out_in_build(str(work), "--work")
     try:
         labels = load_labels(labels_path)
     except ValueError as exc:  # names the file and the line

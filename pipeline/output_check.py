@@ -21,7 +21,10 @@ Everything goes through Beam's FileSystems, so it checks gs:// and s3:// too.
 """
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pipeline.errors import CdtpError
@@ -36,6 +39,42 @@ PORTABLE_RUNNERS = ("PortableRunner", "FlinkRunner", "SparkRunner", "PrismRunner
 def is_local_path(path: str) -> bool:
     """A path on this machine's disk (no URL scheme, or file://)."""
     return "://" not in path or path.startswith("file://")
+
+
+def holds_build(folder: str | Path) -> bool:
+    """Whether `folder` is a `cdtp build` output (or a release made of one):
+    a stats.json with the build's funnel, or pairs/ (an older build's, or one
+    whose stats.json is damaged, is still a build)."""
+    try:
+        with open(os.path.join(folder, "stats.json"), encoding="utf-8") as fh:
+            stats = json.load(fh)
+    except (OSError, ValueError):
+        stats = None
+    return (isinstance(stats, dict) and "funnel" in stats) or os.path.isdir(os.path.join(folder, "pairs"))
+
+
+def refuse_out_in_build(out: str, flag: str = "--out", place: str | None = None) -> None:
+    """Refuse an output folder that is a build, or lies inside one (except in
+    its subfolder `place`, where the build is meant to hold that output).
+
+    Why: `cdtp leaderboard --out BUILD/pairs` (or `cdtp ood`, `cdtp items
+    distractors --work` into a build) wrote its files among the build's shards,
+    and every later read of the build (`cdtp query`, `cdtp eval`, `cdtp
+    release`) failed or counted them as the build's.
+    """
+    if not is_local_path(out):
+        return
+    path = Path(out).resolve()
+    for folder in (path, *path.parents):
+        if not holds_build(folder):
+            continue
+        inside = path.relative_to(folder).parts
+        if inside and inside[0] == place:
+            return
+        where = "is" if not inside else f"lies inside {folder}, which is"
+        hint = f", or {folder / place}" if place else ""
+        raise CdtpError(f"{flag} {out} {where} a cdtp build output: give it a folder of its own outside the "
+                        f"build{hint}")
 
 
 def workers_may_not_share_disk(options) -> str | None:

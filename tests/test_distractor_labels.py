@@ -65,6 +65,30 @@ def test_one_distractor_two_labels_and_an_empty_file_are_errors(tmp_path):
     assert main(["items", "distractors", "--labels", str(_write(tmp_path, ["{"])), "--work", str(tmp_path / "w")]) == 2
 
 
+def test_a_bad_set_is_the_only_error_and_no_build_starts(tmp_path, capsys, monkeypatch):
+    # the build's config error was followed by "the plants build failed"
+    monkeypatch.setattr("pipeline.items_commands.data_folder_entries", lambda *a: [])
+    (tmp_path / "data").mkdir()
+    assert main(["items", "distractors", "--labels", str(_write(tmp_path, [_row()])), "--data", str(tmp_path / "data"),
+                 "--work", str(tmp_path / "w"), "--set", "items.nope=1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("error") == 1 and "nope" in err and "build failed" not in err
+    assert not (tmp_path / "w").exists()
+
+
+def test_a_work_folder_in_a_build_is_refused(tmp_path, capsys, monkeypatch):
+    """Its builds' files would join the build's shards (and `--overwrite` replace its outputs)."""
+    monkeypatch.setattr("pipeline.items_commands.data_folder_entries", lambda *a: [])
+    (tmp_path / "data").mkdir()
+    build = tmp_path / "build"
+    (build / "pairs").mkdir(parents=True)
+    for work in (build, build / "pairs"):
+        assert main(["items", "distractors", "--labels", str(_write(tmp_path, [_row()])),
+                     "--data", str(tmp_path / "data"), "--work", str(work)]) == 2
+        assert "is a cdtp build output" in capsys.readouterr().err
+    assert [p.name for p in build.iterdir()] == ["pairs"] and not any((build / "pairs").iterdir())
+
+
 def test_score_counts_right_wrong_answers_per_item_and_what_is_not_labelled_or_not_asked():
     labels = [_row(option="蜜源", label="true"), _row(option="染料", label="false"), _row(option="饲料", label="unsure"),
               _row(item_id="i2", option="乔木", label="false", relation="植物分类"),

@@ -138,6 +138,14 @@ def test_circular_evaluation_and_kshot_prompts(build):
     assert prompt.count("问题：") == 2
 
 
+def test_progress_counts_requests_with_circular_passes(build, capsys):
+    # "24/24 items" for 6 items asked in 4 circular passes
+    run_eval(str(build), str(build / "c"), EvalConfig(tasks=["qa"], circular=4), model_spec="random")
+    assert "eval: 24/24 requests (6 items with their circular passes)," in capsys.readouterr().err
+    run_eval(str(build), str(build / "p"), EvalConfig(tasks=["qa"]), model_spec="random")
+    assert "eval: 6/6 items," in capsys.readouterr().err
+
+
 def test_demo_evaluates_offline_baselines_when_items_exist(tmp_path, capfd):
     from pipeline.demo import DEMO_BASELINES, _evaluate_baselines
 
@@ -184,3 +192,22 @@ def test_flags_that_would_be_ignored_or_leave_a_stale_run_are_refused(build, cap
     assert "unknown model spec" in capsys.readouterr().err and not (build / "m" / "run.json").exists()
     assert main(["eval", "--items", str(build), "--model", "random", "--tasks", "qa",
                  "--out", str(build / "m")]) == 0
+
+
+@pytest.mark.parametrize("spec, said", [
+    ("random:abc", "'random:abc': the seed must be an integer, as in random:SEED"),
+    ("random:", "the seed must be an integer"),
+    ("template:x", "'template:x': template takes no argument; use template"),
+    ("most-frequent:junk", "'most-frequent:junk': most-frequent takes no argument; use most-frequent"),
+])
+def test_a_baseline_spec_with_an_argument_it_does_not_use_is_refused(build, capsys, spec, said):
+    # the argument was dropped without a word, yet named the run on the leaderboard
+    assert main(["eval", "--items", str(build), "--model", spec, "--out", str(build / "m")]) == 2
+    assert said in capsys.readouterr().err and not (build / "m" / "run.json").exists()
+
+
+def test_a_random_seed_is_an_integer():
+    from evaluation.models import make_model
+
+    assert make_model("random:7").seed == "7" and make_model("random").seed == "0"
+    assert make_model("random:-3").seed == "-3"

@@ -92,6 +92,20 @@ def test_filters_and_long_rows():
     assert levels == {"overall", "capability", "task", "dataset"}
 
 
+def test_tied_scores_share_a_rank():
+    # two models with one score were ranked 3 and 4 (the tie broken by name, as if one were better)
+    m1 = [r for r in _rows() if r["model"] == "m1"]
+    rows = _rows() + [dict(r, model=m, value=r["value"] * f) for m, f in (("m2", 0.8), ("m3", 0.8), ("m4", 0.5))
+                      for r in m1]
+    h = _hierarchy()
+    board = build_leaderboard(rows, h)
+    assert board.ranks() == [(1, "m1"), (2, "m2"), (2, "m3"), (4, "m4"), (5, "random"), (5, "template")]
+    assert {(r["model"], r["rank"]) for r in leaderboard_rows(board, h)} == {
+        ("m1", 1), ("m2", 2), ("m3", 2), ("m4", 4), ("random", 5), ("template", 5)}
+    assert [line.split(" | ")[:2] for line in markdown_table(board, h).splitlines()[2:6]] == [
+        ["| 1", "m1"], ["| 2", "m2"], ["| 2", "m3"], ["| 4", "m4"]]
+
+
 def test_chance_is_the_exact_expected_score():
     board = build_leaderboard(_rows(), load_hierarchy())
     assert board.dataset_scores["m1"]["CDTP_HP_QA"] == pytest.approx(300.0)  # 0.3 / 0.1 (chance) x 100
@@ -235,6 +249,29 @@ def test_leaderboard_command_writes_tables_and_readable_plots(tmp_path, capsys):
         assert main(["leaderboard", "--results", str(results), "--out", str(tmp_path / "b2"), "--no-plots",
                      flag, value]) == 2
         assert said in capsys.readouterr().err
+
+
+def test_leaderboard_out_in_a_build_is_refused_but_its_leaderboard_folder(tmp_path, capsys):
+    """--out BUILD/pairs wrote leaderboard.parquet among the build's shards, and `cdtp query BUILD` failed."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pipeline.cli import main
+    from schemas.items import RESULT_SCHEMA
+
+    build = tmp_path / "build"
+    (build / "pairs" / "domain=HP").mkdir(parents=True)
+    (build / "stats.json").write_text('{"funnel": [], "output_check": {}}', encoding="utf-8")
+    results = build / "results"
+    results.mkdir()
+    pq.write_table(pa.Table.from_pylist(_rows(), schema=RESULT_SCHEMA), results / "part-0.parquet")
+    for out in (build / "pairs", build / "pairs" / "domain=HP", build):
+        assert main(["leaderboard", "--results", str(results), "--out", str(out), "--no-plots"]) == 2
+        assert "is a cdtp build output: give it a folder of its own" in capsys.readouterr().err
+    assert not list(build.rglob("leaderboard.*"))
+    # BUILD/leaderboard is where `cdtp query BUILD` reads it (README, the demo)
+    assert main(["leaderboard", "--results", str(results), "--out", str(build / "leaderboard"), "--no-plots"]) == 0
+    assert (build / "leaderboard" / "leaderboard.parquet").exists()
 
 
 def test_leaderboard_command_errors_are_clear(tmp_path, capsys):

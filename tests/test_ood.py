@@ -111,3 +111,15 @@ def test_ood_never_writes_into_a_build(tmp_path, capsys):
     assert "holds a cdtp build or release" in capsys.readouterr().err
     assert (build / "stats.json").read_text(encoding="utf-8") == '{"funnel": {}, "output_check": {}}'
     assert not (build / "items").exists()
+
+
+
+def test_ood_never_writes_inside_a_build(tmp_path, capsys):
+    """BUILD/items/x: the OOD shards would be read as the build's items (and its counts would not match)."""
+    build = tmp_path / "build"
+    (build / "items").mkdir(parents=True)
+    (build / "stats.json").write_text('{"funnel": [], "output_check": {}}', encoding="utf-8")
+    for out in (build / "items" / "ood", build / "ood"):
+        assert main(["ood", "yago3-10", "--data", str(tmp_path), "--out", str(out)]) == 2
+        assert "lies inside" in capsys.readouterr().err
+    assert not any((build / "items").iterdir()) and not (build / "ood").exists()
