@@ -283,5 +283,13 @@ def test_a_service_that_is_down_is_not_asked_query_after_query():
         with pytest.raises(SearchFailure) as failure:
             backend.search(q, 5)
         reasons.append((failure.value.reason, "not asked" in str(failure.value)))
-    assert reasons == [("connection_error", False)] * 2 + [("connection_error", True)] * 2
-    assert backend.stats.requests == 4 and backend.stats.failures == 4  # two queries of two attempts each
+    # the 4th query (the 2nd since) asks again: a service back up would be used again
+    assert reasons == [("connection_error", False)] * 2 + [("connection_error", True), ("connection_error", False)]
+    assert backend.stats.requests == 6 and backend.stats.failures == 4  # three queries of two attempts each
+    # a reply that reached the service, even an error, says it is up: the count starts again
+    backend = SearxngBackend("http://127.0.0.1:9", timeout=0.5, retries=0, unreachable_after=2)
+    backend._unreachable_in_row = 1
+    backend._once = lambda url: (None, "http_5xx", None)
+    with pytest.raises(SearchFailure):
+        backend.search("长江 青海", 5)
+    assert backend._unreachable_in_row == 0

@@ -39,7 +39,7 @@ from functools import lru_cache
 
 from transforms.addresses import address_spans
 from transforms.mentions import jieba_place_names
-from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans, place_cores, place_stem
+from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans, place_cores, place_stem, provinces
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all, sentence_span
@@ -308,8 +308,11 @@ OCCUPATION_SYNONYMS = {
 # `词效稼轩`, `词存一首`. A collection's title alone (`有《燕喜词》`) is not:
 # the labellers read it either way.
 def _writes(verse: str, not_after: str) -> str:
-    return (rf"(?:工|善|能|长于|擅长?|喜作|尤工)[\u4e00-\u9fff]{{0,3}}?{verse}(?![{not_after}])"
-            rf"|(?<![《“])(?:存|其){verse}|(?<![《“]){verse}(?:存|效|学|格|风|作|多|有)(?![家])")
+    # what stands between `工`/`长于` and the verse names its kind (`长于慢词`,
+    # `喜作药名诗词`), never reading it aloud (`擅长朗诵诗歌`, `能背诵唐诗`)
+    kind = r"(?:(?![背诵读念朗吟唱])[\u4e00-\u9fff]){0,3}?"
+    return (rf"(?:工|善|长于|擅长?|喜作|尤工){kind}{verse}(?![{not_after}])|能{verse}(?![{not_after}])"
+            rf"|(?<![《“])(?:存|其){verse}|(?<![《“]){verse}(?:存|效|学|格|风|作|多|有)(?!家|研究|者)")
 
 
 # A ci writer also by a collection of his ci named as his (`有《海野词》`,
@@ -481,7 +484,12 @@ def nationality_spans(value: str, text: str, relation: str = "国籍") -> list[t
     out = []
     m = _REGION_OF_CHINA.match(value) or _STATE_SUFFIX.match(value) or _STATE_GUO.match(value)
     if m:
-        out.extend((j, j + len(m.group(1))) for j in find_all(text, m.group(1)))
+        short = m.group(1)
+        # not the end of a province's name (`蒙古` of 内蒙古 for 蒙古国), nor a people (`蒙古族`)
+        inside = [p[:-len(short)] for p in provinces() if p.endswith(short) and len(p) > len(short)]
+        out.extend((j, j + len(short)) for j in find_all(text, short)
+                   if not any(text.endswith(head, 0, j) for head in inside)
+                   and not text.startswith("族", j + len(short)))
     if relation not in NATIONALITY_RELATIONS:
         return out
     out.extend((j, j + len(value)) for j in find_all(text, value + "籍")

@@ -56,8 +56,8 @@ _WORD_RE = {
 # Or the kin word after the given part, the entity named as that kin's
 # (`克己之弟` on the page of 段成己 states 兄弟 段克己; `洵之子`, 父亲 苏洵);
 # the given part must then start its clause.
-_KIN_AFTER = {"兄弟": re.compile("之[弟兄]"), "哥哥": re.compile("之弟"), "弟弟": re.compile("之兄"),
-              "父亲": re.compile("之[子女]")}
+_KIN_AFTER = {"兄弟": re.compile("之[弟兄](?![子妹媳])"), "哥哥": re.compile("之弟(?![子妹媳])"),
+              "弟弟": re.compile("之兄(?![长嫂])"), "父亲": re.compile("之[子女](?![婿孙嗣弟])")}  # not 之弟子, 之女婿
 _CLAUSE_START = re.compile(r"(?:^|[，,。；;、：:（(\s])$")
 GIVEN_NAME_RELATIONS = frozenset(_WORD_RE)
 # What may follow a given part: the end of the name (punctuation, space) or

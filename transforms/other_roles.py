@@ -17,6 +17,7 @@ from transforms.align_forms import NATIONALITY_RELATIONS, PRODUCTION_REGION_RELA
 from transforms.role_cues import (
     ALMA_MATER, AWARD_RELATION, CREDIT_RELATIONS, FEMALE_KIN, MALE_KIN, OCCUPATION_RELATIONS, SINGER_RELATIONS,
 )
+from transforms.text import clause_span, sentence_span
 
 
 @lru_cache(maxsize=4096)
@@ -69,6 +70,7 @@ _CREDITED_WORK_AFTER = re.compile(r"(?:处女作|首作|作品)")
 # `1973年投考了…培训班`, `报考黄埔军校`: a school someone sat the entrance
 # examination of is not yet one they studied at (`考入`, `被录取` say they got in).
 _APPLIED_BEFORE = re.compile(r"(?:投考|报考|应考|报名参加|报名)了?$")
+_ADMITTED = re.compile(r"录取|考入|考取|入读|就读|毕业")
 # A nationality qualifies a person; a country word that opens the name of a
 # school (`日本艺术专科学校…讲师`) or qualifies a work (`中国首部水墨
 # 动画片。`) says nothing of the person's nationality. A work noun counts only
@@ -97,7 +99,10 @@ _TITLE_AFTER = re.compile(r"\s*(?:名|片名|原名|译名)?\s*[：:]?\s*[《“
 # brand) as 总部地点: four of its triples are dropped for it.
 KIND_QUALIFIED_PLACES = frozenset({"出生地", "出生地点", "发行地区", "总部地点"})
 # `总部位于香港的唱片公司`: the seat's own word before the place says it is the seat.
-_SEAT_BEFORE = re.compile(r"(?:总部|厂址|社址|会址)[^，。；;]{0,4}$")
+_SEAT_BEFORE = re.compile(r"(?:总部|厂址|社址|会址|位于|设于|设在|坐落于|座落于|地处|落户)[^，。；;]{0,4}$")
+# For a seat, only a kind word right after the place qualifies it (`香港唱片公司`);
+# `位于深圳的高新技术企业` says where the company is.
+_SEAT_KIND_AFTER = re.compile(r"(?:(?!的)[\u4e00-\u9fff]){0,8}?(?:公司|集团|企业|厂牌|品牌|机构)")
 _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪人|导演|明星|音乐人|乐队|乐团|组合"
                          r"|机构|公司|集团|企业|厂牌|品牌)")
 # A sight beside the entity (`周边景点`) is said to be near it: `景山公园位于故宫北面`,
@@ -132,9 +137,10 @@ _IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
 # sight (`潭柘寺镇`, `天坛路`, `三里屯东五街`, `三里屯酒吧街`, `妙峰山地区`, `南口农场`) is not
 # the sight; `古北水镇镇子里` is the water town itself.
 # A resort, a hospital or a hotel named after it (`云佛山度假村`, `天坛医院`) is
-# a longer name (rule 4), not the sight.
+# a longer name (rule 4), not the sight; nor is the range a mountain names
+# (`百花山脉`: round 16, a shared mountain range is no nearness).
 _NAMED_AFTER = re.compile(r"镇(?!子)|乡|[东南西北中]?[一二三四五六七八九十0-9]*(?:路|街|大街|胡同)|站|地区"
-                          r"|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库|度假村|医院|宾馆|酒店|饭店")
+                          r"|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库|度假村|医院|宾馆|酒店|饭店|山?脉")
 # `…景区内`, `园中`; not `、吴冠中` (a list goes on to other names), nor the
 # `中` that opens a word (`故宫博物院堪称中国最大的…`: 中国, 中心, 中华).
 _INSIDE_AFTER = re.compile(r"[^，。；;！？!?、]{0,3}?(?:[内里]|中(?![国心华]))")
@@ -161,7 +167,7 @@ _GROUP_OUTSIDE_AFTER = re.compile(r"外[一二三四五六七八九十百]+[\u4e
 # `…与这两个景区混淆`, `与颐和园齐名`: the text compares the sights or warns
 # they are confused, whatever else its clause says (round 16: a namesake or a
 # shared mountain range is no nearness).
-_COMPARED = re.compile(r"混淆|混为一谈|搞混|弄混|分不清|齐名|相比|媲美|相提并论")
+_COMPARED_AFTER = re.compile(r"[^，。；;！？!?而并但又]{0,20}?(混淆|混为一谈|搞混|弄混|分不清|齐名|相比|媲美|相提并论)")
 # `保存在故宫博物院内`, `现藏于国家博物馆`: where things of the entity are
 # kept, a museum as a collection (rounds 15-16), not the entity's place
 # (a bare 藏 before a name is 西藏's: `西藏布达拉宫`).
@@ -190,12 +196,15 @@ def sight_in_another_role(text: str, s: int, e: int) -> str | None:
 
 
 def compared_in_clause(text: str, s: int, e: int) -> str | None:
-    """The comparison word of the clause of the sight at text[s:e] (`齐名`,
-    `混淆`), or None: a clause that compares the sights or warns they are
-    confused tells no nearness, whatever other word it has."""
-    stop = _CLAUSE_STOP.search(text, e)
-    m = _COMPARED.search(text, _clause_start(text, s, 60), stop.start() if stop else len(text))
-    return m.group() if m else None
+    """The comparison word right after the sight at text[s:e] (`与颐和园齐名`,
+    `和百花山景区混淆`), or None: a sight the text compares with the entity,
+    or warns is confused with it, is told no nearness, whatever other word
+    its clause has."""
+    # the sight itself is compared: the word follows it in its predicate, which
+    # may list other sights (`将A和B与这两个景区混淆`), not in another one
+    # (`紧邻颐和园而与故宫齐名` compares 故宫)
+    m = _COMPARED_AFTER.match(text, e)
+    return m.group(1) if m else None
 
 
 def near_said(text: str, s: int, e: int) -> bool:
@@ -211,14 +220,22 @@ def near_said(text: str, s: int, e: int) -> bool:
 
 
 # `两侧还有很多文化设施，如国家博物馆、故宫博物院…`: examples of what the clause before names.
-_EXAMPLES_OPEN = re.compile(r"(?:如|例如|比如|诸如|像|包括)[：:]?")
+_EXAMPLES_OPEN = re.compile(r"(?:(例如|比如|诸如|包括)|如)[：:]?")
+# `像颐和园一样`, `如…一般`: a likeness, not examples.
+_LIKENESS = re.compile(r"一样|似的|一般|相似|类似")
 
 
 def _examples_of_near(text: str, lo: int) -> bool:
     """The clause at text[lo:] lists examples (`如A、B`) of what the clause
     right before it says is near the entity or inside it (`两侧还有很多文化设施`):
-    they are told near as that clause's words say."""
-    if not _EXAMPLES_OPEN.match(text, lo) or lo < 1 or text[lo - 1] not in "，,":
+    they are told near as that clause's words say. A bare 如 must open a list
+    (`如A、B`) and tell no likeness (`如颐和园一样`)."""
+    m = _EXAMPLES_OPEN.match(text, lo)
+    if not m or lo < 1 or text[lo - 1] not in "，,":
+        return False
+    stop = _CLAUSE_STOP.search(text, lo)
+    hi = stop.start() if stop else len(text)
+    if not m.group(1) and ("、" not in text[lo:hi] or _LIKENESS.search(text, lo, hi)):
         return False
     before = _clause_start(text, lo - 1, 60)
     return bool(_NEAR.search(text, before, lo - 1))
@@ -321,7 +338,7 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
     if relation in RANKED_AREA_RELATIONS and (ranking := _RANKING_AFTER.match(text, e)):
         return "the scope of a ranking: " + text[s:ranking.end()]
     if relation in KIND_QUALIFIED_PLACES and not _SEAT_BEFORE.search(text, max(0, s - 8), s):
-        kind = _KIND_AFTER.match(text, e)
+        kind = (_SEAT_KIND_AFTER if relation == "总部地点" else _KIND_AFTER).match(text, e)
         if kind:
             return "it qualifies a " + text[e:kind.end()]
     if relation in NEARBY_RELATIONS:
@@ -341,7 +358,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         return "the language of a title"
     if relation in ALMA_MATER and _HONORARY.match(text, e):
         return "an honorary degree"
-    if relation in ALMA_MATER and (applied := _APPLIED_BEFORE.search(text, max(0, s - 4), s)):
+    if (relation in ALMA_MATER and (applied := _APPLIED_BEFORE.search(text, max(0, s - 4), s))
+            and not _ADMITTED.search(text, e, sentence_span(text, s)[1])):
         return "a school it applied to: " + applied.group()
     if relation in OCCUPATION_RELATIONS and (work := _CREDITED_WORK_AFTER.match(text, e)):
         return "a work of one credit: " + text[s:work.end()]
@@ -471,13 +489,25 @@ _RELEASE_RELATION = re.compile(r"^(?:发行|发布|首发|推出)(?:时间|日�
 _PERFORMED = re.compile(r"演唱了|翻唱|献唱|演绎了|表演了?|演出了?|合唱了?|唱了")
 
 
-def performance_date(text: str, sentence_start: int, sentence_end: int, relation: str) -> str | None:
-    """The performance word of the sentence of a release date that no cue
-    binds, or None: singing a song on a show is not releasing it."""
+# A later performance by others is another event than the date's
+# (`2006年1月1日，这首歌被收录于…，后来多位歌手翻唱了这首歌`).
+_LATER_BEFORE = re.compile(r"(?:后来|此后|之后|其后|随后|多位|许多|不少|曾经?)[^，。；;]{0,6}$")
+
+
+def performance_date(text: str, s: int, e: int, relation: str) -> str | None:
+    """The performance word of the date text[s:e]'s own clause, or of the
+    clause right after it when the date opens the sentence as a time
+    (`2014年12月12日，A在节目中演唱了…`), for a release date no cue binds;
+    None otherwise: singing a song on a show is not releasing it."""
     if not _RELEASE_RELATION.match(relation):
         return None
-    m = _PERFORMED.search(text, sentence_start, sentence_end)
-    return m.group() if m else None
+    lo, hi = clause_span(text, s)
+    if hi < len(text) and text[hi] in "，," and not text[e:hi].strip():
+        hi = clause_span(text, hi + 1)[1]  # the date alone in its clause: the clause it dates
+    for m in _PERFORMED.finditer(text, lo, hi):
+        if not _LATER_BEFORE.search(text, max(lo, m.start() - 10), m.start()):
+            return m.group()
+    return None
 
 
 def another_event(text: str, s: int, e: int, relation: str, clause_start: int, clause_end: int):
@@ -579,6 +609,8 @@ def residence_not_birth(text: str, s: int, relation: str) -> str | None:
 # (docs/alignment.md, "Song poets": a 词牌 alone names hundreds of poems).
 _WORKS_CELLS = frozenset({"代表作品", "主要作品", "代表作", "作品"})
 _ONE_POEM_AFTER = re.compile(r"》?\s*(?:[（(][\u4e00-\u9fff，,、]{3,14}[）)]|[·・][\u4e00-\u9fff])")
+# A bracket of credits or notes is no first line.
+_NOT_A_FIRST_LINE = re.compile(r"主演|导演|执导|演唱|作词|作曲|电影|电视剧|歌曲|专辑|版|[、，,]")
 
 
 @lru_cache(maxsize=1)
@@ -590,7 +622,7 @@ def ci_tunes() -> frozenset[str]:
 
 # An anthology or a reference the poet's works are found in (`存词见《乐府补题》`,
 # `载《全宋词》`) is no work of the poet's.
-_FOUND_IN_BEFORE = re.compile(r"(?:见|见于|载|载于|收入|收于|录入|选入|散见)《?$")
+_FOUND_IN_BEFORE = re.compile(r"(?:见|见于|(?<![连刊转登记])载(?:于)?|收入|收于|录入|选入|散见)《?$")
 
 
 def not_the_work(text: str, s: int, e: int, value: str, relation: str) -> str | None:
@@ -604,4 +636,6 @@ def not_the_work(text: str, s: int, e: int, value: str, relation: str) -> str | 
     if value.strip().strip("《》") not in ci_tunes():
         return None
     m = _ONE_POEM_AFTER.match(text, e)
-    return f"one poem to the tune: {text[s:m.end()]}" if m else None
+    if m is None or _NOT_A_FIRST_LINE.search(m.group()):
+        return None  # `《满江红》（沈腾、易烊千玺主演）` is a film with its cast
+    return f"one poem to the tune: {text[s:m.end()]}"

@@ -374,7 +374,7 @@ def _unbound_date(text: str, s: int, e: int, relation: str) -> RoleEvidence:
     event = another_event(text, s, e, relation, *clause_span(text, s))
     if event:
         return RoleEvidence("other", "the date of " + event.group(), 0.0)
-    performed = performance_date(text, *sentence_span(text, s), relation)
+    performed = performance_date(text, s, e, relation)
     if performed:
         return RoleEvidence("other", "the date of a performance: " + performed, 0.0)
     return RoleEvidence("neutral", None, 0.5)

@@ -189,11 +189,19 @@ def _with_another_head(v: str, text: str) -> list[tuple[int, int]]:
         tail = stem[k:]
         if _place_or_word(tail):
             continue
+        # with the places before it left out, the mention must start a name:
+        # `八达岭野生动物园` is another park than 北京野生动物园
         out = [(j, head.end()) for j in find_all(text, tail)
-               if (head := _HEAD_AFTER.match(text, j + len(tail)))]
+               if (head := _HEAD_AFTER.match(text, j + len(tail)))
+               and (k == 0 or j == 0 or not _CJK.match(text[j - 1]) or text[j - 1] in _BEFORE_A_NAME)]
         if out:
             return out
     return []
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+# Words a sight's name follows (`著名的原始部落景区`, `有孤山寨景区`).
+_BEFORE_A_NAME = frozenset("的在有是和与及为到往至从")
 
 
 @lru_cache(maxsize=4096)

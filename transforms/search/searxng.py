@@ -116,6 +116,7 @@ class SearxngBackend:
         self._sleep = sleep
         self.unreachable_after = unreachable_after
         self._unreachable_in_row = 0  # queries in a row that could not reach the service
+        self._not_asked = 0  # queries since, failed without asking it
 
     def _url(self, query: str) -> str:
         params = {"q": query, "format": "json", **self.extra_params}
@@ -207,6 +208,10 @@ class SearxngBackend:
         with self._lock:
             gone = self._unreachable_in_row >= self.unreachable_after
             if gone:
+                # one query in every `unreachable_after` still asks it: a service back up is used again
+                self._not_asked += 1
+                gone = self._not_asked % self.unreachable_after != 0
+            if gone:
                 self.stats.failures += 1
         if gone:
             # a service that is down answers no later query either: each would
@@ -219,7 +224,7 @@ class SearxngBackend:
             body, reason, wait = self._once(url)
             if body is not None:
                 with self._lock:
-                    self._unreachable_in_row = 0
+                    self._unreachable_in_row = self._not_asked = 0
                 return parse_results(body, k)
             if reason in ("http_4xx", "too_large") or attempt == self.retries:
                 break
@@ -231,6 +236,8 @@ class SearxngBackend:
             self.stats.failures += 1
             if reason in ("connection_error", "timeout"):
                 self._unreachable_in_row += 1
+            else:  # it answered, if badly: it is reachable
+                self._unreachable_in_row = self._not_asked = 0
         raise SearchFailure(reason, f"after {attempt + 1} attempt(s): {query[:60]}")
 
     def close(self) -> None:
