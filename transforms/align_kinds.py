@@ -170,7 +170,9 @@ def _own_name_told_short(text: str, e: int, names: tuple[str, ...]) -> str | Non
             if e - k >= 0 and text.startswith(n[:k], e - k):
                 rest = n[k:]
                 # one or two characters of the rest left out, two or more given
-                return next((rest[j:] for j in (1, 2) if len(rest) - j >= 2 and text.startswith(rest[j:], e)), None)
+                told = next((rest[j:] for j in (1, 2) if len(rest) - j >= 2 and text.startswith(rest[j:], e)), None)
+                if told:
+                    return told
     return None
 
 

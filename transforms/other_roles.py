@@ -160,7 +160,7 @@ def _clause_start(text: str, s: int, window: int) -> int:
 # `在十三陵中属中等规模`, `是八大处中最高的一处`: the entity ranked or compared
 # within a group (docs/alignment.md, round 17), not set beside it.
 # `是八大处中面积最大的一座寺院` still puts the temple inside the park.
-_RANKED_WITHIN_AFTER = re.compile(r"(?:之)?中(?:属于?|排[名行第]?|居于?|位列|位居|算是?)")
+_RANKED_WITHIN_AFTER = re.compile(r"(?:之)?中(?:属于?|排[名行第]?|居(?!住|民|室)于?|位列|位居|算是?)")  # not `胡同中居住`
 # `故宫外八庙之一`: one of a group named after the sight and lying outside it
 # (round 14: a group the entity belongs to is no nearness).
 _GROUP_OUTSIDE_AFTER = re.compile(r"外[一二三四五六七八九十百]+[\u4e00-\u9fff]{1,2}之一")
@@ -174,7 +174,7 @@ _COMPARED_AFTER = re.compile(r"[^，。；;！？!?而并但又]{0,20}?(混淆|�
 _KEPT_BEFORE = re.compile(r"(?:(?:保存|收藏|珍藏|存放|陈列)[在于至到]?|藏[在于]|移[至到入交])$")
 # `在清朝是圆明园附属的…`, `曾属于`, `原为…的一部分`: a tie of the past
 # (round 16: a garden that once belonged to 圆明园 is no nearness).
-_PAST_TIE_BEFORE = re.compile(r"(?:[在于]?[明清元宋唐辽金](?:朝|代)(?:时|时期)?|曾经?|原先?|旧时|昔日|当年|历史上)"
+_PAST_TIE_BEFORE = re.compile(r"(?:[在于]?[明清元宋唐辽金](?:朝|代)(?:时|时期)?|曾经?|(?<![草平高荒中])原先?|旧时|昔日|当年|历史上)"
                               r"(?:是|为|属于?|归)?[^，。；;！？!?]{0,4}$")
 _TIE_AFTER = re.compile(r"的?(?:附属|所属|属地|赐园|一部分)")
 
