@@ -373,10 +373,10 @@ def _refuse_foreign_out(out: str) -> None:
         prior = {}
     except (OSError, ValueError):
         prior = None
-    if not isinstance(prior, dict) or set(prior) - {"output_check"} or os.path.exists(os.path.join(out, "pairs")):
+    if not isinstance(prior, dict) or set(prior) - {"output_check"}:
         raise CdtpError(f"--out {out} holds a cdtp build or release, not OOD items: "
                         "give the OOD items a folder of their own")
-    refuse_out_in_build(out)
+    refuse_out_in_build(out)  # a build's pairs/ without that stats.json, or a folder inside a build
 
 
 def _ood(args) -> int:

@@ -477,6 +477,12 @@ _STATE_SUFFIX = re.compile(r"^([\u4e00-\u9fff]{2,4})(?:联邦共和国|民主共
 _STATE_GUO = re.compile(r"^([\u4e00-\u9fff]{2,3})(?<![民王和众邦])国$")
 
 
+@lru_cache(maxsize=256)
+def _province_heads(short: str) -> tuple[str, ...]:
+    """What stands before `short` in the provinces whose names end with it (`内` for 蒙古)."""
+    return tuple(p[:-len(short)] for p in provinces() if p.endswith(short) and len(p) > len(short))
+
+
 def nationality_spans(value: str, text: str, relation: str = "国籍") -> list[tuple[int, int]]:
     """`希腊籍` for 希腊 (never `籍贯`); `国籍：中华人民共和国` for 中国; the short
     form of a state or region (`印度` for 印度共和国, `香港` for 中国香港), the
@@ -486,7 +492,7 @@ def nationality_spans(value: str, text: str, relation: str = "国籍") -> list[t
     if m:
         short = m.group(1)
         # not the end of a province's name (`蒙古` of 内蒙古 for 蒙古国), nor a people (`蒙古族`)
-        inside = [p[:-len(short)] for p in provinces() if p.endswith(short) and len(p) > len(short)]
+        inside = _province_heads(short)
         out.extend((j, j + len(short)) for j in find_all(text, short)
                    if not any(text.endswith(head, 0, j) for head in inside)
                    and not text.startswith("族", j + len(short)))

@@ -184,10 +184,10 @@ def sight_in_another_role(text: str, s: int, e: int) -> str | None:
     the entity, by the words right around it, or None: ranked within a group
     (`在十三陵中属中等规模`), a group outside it (`故宫外八庙之一`), the place
     where things of the entity are kept (`保存在故宫博物院内`), or a tie of the past (`在清朝是圆明园附属的…`)."""
-    if _RANKED_WITHIN_AFTER.match(text, e):
-        return "a group it is ranked within: " + text[s:_RANKED_WITHIN_AFTER.match(text, e).end()]
-    if _GROUP_OUTSIDE_AFTER.match(text, e):
-        return "a group named after it: " + text[s:_GROUP_OUTSIDE_AFTER.match(text, e).end()]
+    if ranked := _RANKED_WITHIN_AFTER.match(text, e):
+        return "a group it is ranked within: " + text[s:ranked.end()]
+    if group := _GROUP_OUTSIDE_AFTER.match(text, e):
+        return "a group named after it: " + text[s:group.end()]
     if _KEPT_BEFORE.search(text, max(0, s - 4), s):
         return "where a collection is kept"
     if _TIE_AFTER.match(text, e) and _PAST_TIE_BEFORE.search(text, _clause_start(text, s, 60), s):
@@ -195,7 +195,7 @@ def sight_in_another_role(text: str, s: int, e: int) -> str | None:
     return None
 
 
-def compared_in_clause(text: str, s: int, e: int) -> str | None:
+def compared_after(text: str, s: int, e: int) -> str | None:
     """The comparison word right after the sight at text[s:e] (`与颐和园齐名`,
     `和百花山景区混淆`), or None: a sight the text compares with the entity,
     or warns is confused with it, is told no nearness, whatever other word
@@ -351,7 +351,7 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
             return "a town of its address"
         if not near_said(text, s, e):
             return "no nearness said"
-        compared = compared_in_clause(text, s, e)
+        compared = compared_after(text, s, e)
         if compared:
             return "a comparison: " + compared
     if ("语言" in relation or "语种" in relation) and _TITLE_AFTER.match(text, e):
