@@ -188,3 +188,66 @@ def test_another_persons_occupation_forebears_place_and_an_anthology_are_not_the
     # a book the poet's ci are found in is not his work
     _, dropped = _clean("王沂孙", "王沂孙，字圣与，号碧山，其词多见《乐府补题》。", [("字", "圣与"), ("主要作品", "《乐府补题》")])
     assert "where the works are found" in dropped[("主要作品", "《乐府补题》")]
+
+
+# Round 28 (session 41): rules found on the tune half of the round.
+
+def test_a_year_the_poet_was_alive_in_is_no_birth_or_death_date():
+    text = "(约 1274 年前后在世) 字胜欲，号竹山，阳羡人。南宋词人。"
+    kept, dropped = _clean("蒋捷", text, [("出生日期", "1274年"), ("逝世日期", "1274年"), ("号", "竹山")])
+    assert kept[("号", "竹山")] == "竹山"
+    assert "a year alive in" in dropped[("出生日期", "1274年")]
+    assert "a year alive in" in dropped[("逝世日期", "1274年")]
+
+
+def test_a_lifespan_with_another_reading_of_the_birth_year():
+    text = "(1154，一作 1155－1221) 字尧章，号白石道人，饶州鄱阳人。南宋词人。"
+    kept, _ = _clean("姜夔", text, [("出生日期", "1154年"), ("逝世日期", "1221年"), ("号", "白石道人")])
+    assert kept[("出生日期", "1154年")] == "1154" and kept[("逝世日期", "1221年")] == "1221"
+
+
+def test_a_posthumous_name_given_with_先生():
+    text = "(967－1028) 字君复，钱塘人。隐居西湖孤山，卒谥和靖先生。"
+    kept, _ = _clean("林逋", text, [("谥号", "和靖"), ("字", "君复")])
+    assert kept[("谥号", "和靖")] == "和靖"
+    _, dropped = _clean("林逋", "(967－1028) 字君复，钱塘人。后人称和靖先生祠。", [("谥号", "和靖"), ("字", "君复")])
+    assert ("谥号", "和靖") in dropped  # not after 谥
+
+
+def test_a_ci_writer_by_his_ci_said_as_such():
+    for text, said in (("字改之，号龙洲道人，吉州太和人。词近辛弃疾，多慷慨之作。", "词近"),
+                       ("字改之，吉州太和人。其事见《宋史》，并词一首。", "词一首"),
+                       ("字改之，吉州太和人。词见《龙洲集》。", "词见")):
+        kept, _ = _clean("刘过", text, [("职业", "词人"), ("字", "改之")])
+        assert kept[("职业", "词人")] == said
+    _, dropped = _clean("刘过", "字改之，吉州太和人。歌词一首流传甚广。", [("职业", "词人"), ("字", "改之")])
+    assert ("职业", "词人") in dropped  # a song's lyrics
+
+
+def test_the_first_of_the_examination_is_the_top_graduate_of_its_year():
+    text = "(1236－1283) 字宋瑞，号文山，吉州庐陵人。宝祐四年 (1256) 进士第一。"
+    kept, _ = _clean("文天祥", text, [("主要成就", "宝祐四年状元"), ("号", "文山")])
+    assert kept[("主要成就", "宝祐四年状元")] == "宝祐四年 (1256) 进士第一"
+    _, dropped = _clean("文天祥", text.replace("进士第一", "进士"), [("主要成就", "宝祐四年状元"), ("号", "文山")])
+    assert ("主要成就", "宝祐四年状元") in dropped  # a graduate, not the first
+    _, dropped = _clean("文天祥", text, [("主要成就", "开庆元年状元"), ("号", "文山")])
+    assert ("主要成就", "开庆元年状元") in dropped  # another year
+
+
+def test_an_old_county_after_a_known_prefecture():
+    kept, _ = _clean("元好问", "(1190－1257) 字裕之，号遗山，秀容 (今山西忻州) 人。金末文学家。",
+                     [("出生地", "太原秀容（今山西忻州）"), ("号", "遗山")])
+    assert kept[("出生地", "太原秀容（今山西忻州）")] == "秀容"
+
+
+def test_a_place_in_the_note_of_todays_name_is_the_place_before_it():
+    text = "(1140－1207) 字幼安，号稼轩，历城人。南归后徙居信州 (今江西上饶)。"
+    kept, dropped = _clean("辛弃疾", text, [("出生地", "信州上饶（今江西上饶）"), ("出生地", "历城"), ("号", "稼轩")])
+    assert kept[("出生地", "历城")] == "历城"
+    assert "lived there: 徙居" in dropped[("出生地", "信州上饶（今江西上饶）")]
+
+
+def test_a_monk_by_becoming_one():
+    kept, _ = _clean("道潜", "字参寥，於潜人。自幼出家为僧，与苏轼交好，有《参寥子诗集》。",
+                     [("职业", "僧人"), ("字", "参寥")])
+    assert kept[("职业", "僧人")] == "出家为僧"

@@ -62,9 +62,9 @@ from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import entry_lexicon, word_fit
 from transforms.given_names import GIVEN_NAME_RELATIONS, given_name_spans
 from transforms.other_roles import (
-    NEARBY_RELATIONS, SONG_CREDITS, address_of_another, courtesy_name_off, is_award_relation, nominated,
-    not_the_work, residence_not_birth, singer_header,
+    SONG_CREDITS, courtesy_name_off, is_award_relation, nominated, not_the_work, residence_not_birth, singer_header,
 )
+from transforms.sight_roles import NEARBY_RELATIONS, address_of_another
 from transforms.text import boundary_ok, normalise
 from transforms.value_variants import BRACKETS, OPENERS, value_variants, variants
 

@@ -292,6 +292,10 @@ PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 )
 
 
+# The first of the palace examination (`元丰二年状元`, `状元`), with the year it names.
+_TOP_GRADUATE = re.compile(r"^([\u4e00-\u9fff]{0,8}?)状元$")
+
+
 # Occupations said in other words: value -> the words a text uses for it.
 # A film's 制作人 is its producer; a music producer (`音乐制作人`) is not.
 _SAME_OCCUPATION = (("词曲作家", "词曲创作人", "词曲作者"), ("填词人", "作词人"), ("配音员", "配音演员"),
@@ -299,6 +303,7 @@ _SAME_OCCUPATION = (("词曲作家", "词曲创作人", "词曲作者"), ("填�
 OCCUPATION_SYNONYMS = {
     "制片人": re.compile(r"(?<!音乐)(?<!唱片)制作人"),
     "音乐人": re.compile(r"音乐创作人"),
+    "僧人": re.compile(r"(?:出家|削发)?为僧"),
     **{v: re.compile("|".join(w for w in group if w != v)) for group in _SAME_OCCUPATION for v in group},
 }
 
@@ -319,8 +324,11 @@ def _writes(verse: str, not_after: str) -> str:
 # `《雪舟长短句》`; rounds 26-27); not an anthology or a reference (`《花庵词选》`,
 # `《全宋词》`, `《词林纪事》`), nor 乐府 (yuefu poems as often).
 _CI_COLLECTION = r"《(?!全)[^《》]{1,10}?(?<![选林综谱律话])(?:词|长短句|词稿|词集)》"
-VERSE_WRITERS = {"诗人": re.compile(_writes("诗", "话社经集")),
-                 "词人": re.compile(_writes("词", "牌曲典汇组语条集") + "|" + _CI_COLLECTION)}
+# `词近稼轩`, `词见《湖州词征》`, `并词一首`: the poet's own ci said as such (not a
+# song's lyrics, `歌词一首`, nor a line of a play, `台词`).
+_OWN_VERSE = r"|(?<![《“歌填作台]){verse}(?:近|见|[一二三四五六七八九十两数百余]+首)"
+VERSE_WRITERS = {"诗人": re.compile(_writes("诗", "话社经集") + _OWN_VERSE.format(verse="诗")),
+                 "词人": re.compile(_writes("词", "牌曲典汇组语条集") + _OWN_VERSE.format(verse="词") + "|" + _CI_COLLECTION)}
 
 
 # A prefect's office said the classical way (docs/alignment.md, Song poets,
@@ -403,6 +411,11 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))
+    top = _TOP_GRADUATE.match(value)
+    if top:
+        # `元丰二年状元` is `元丰二年 (1079) 进士第一`: the same year, the first of the examination
+        when = re.escape(top.group(1)) + r"\s*(?:[（(][^（）()]{1,12}[）)])?\s*" if top.group(1) else ""
+        out.extend(m.span() for m in re.finditer(when + r"(?:登|中|擢|举|考中)?进士(?:科)?第一", text))
     if relation in OCCUPATION_RELATIONS:
         if value in OCCUPATION_SYNONYMS:
             out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))
@@ -423,8 +436,11 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
 _LIFE_DATE = r"\d{3,4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?"
 # `（1037—1101）`, `(？－约 1053)`: an unknown date is `？`, an estimate `约`
 # (kept apart: `约1053` states only a cell that says `约` too).
+# Another reading of the birth year may follow it (`(1151，一作 1156－1202)`):
+# the text gives the first, and the death year after the dash is both's.
 _LIFESPAN = re.compile(r"\s*[：:]?\s*[（(](?:[^（）()，,]{1,40}[，,]\s*){0,2}"
                        r"(?:(?P<about1>约\s*)?(?P<born>" + _LIFE_DATE + r")|[？?])"
+                       r"(?:\s*年?\s*[，,]\s*(?:一作|一说|或作|又作)\s*约?\s*" + _LIFE_DATE + r")?"
                        r"\s*年?\s*[—–\-~～－―至]+\s*"
                        r"(?:(?P<about2>约\s*)?(?P<died>" + _LIFE_DATE + r")|[？?])?\s*年?\s*[）)]")
 

@@ -14,10 +14,10 @@ import re
 from functools import lru_cache
 
 from transforms.align_forms import DEMONYM_RELATIONS, DYNASTY_RELATIONS, NATIONALITY_RELATIONS, PLACE_RELATIONS
-from transforms.other_roles import NEARBY_RELATIONS
 from transforms.places import COUNTRIES
 from transforms.quantities import parse_date, parse_quantity
 from transforms.role_cues import ALMA_MATER, FEMALE_KIN, KIN_RELATIONS, MALE_KIN, PERSON_RELATIONS
+from transforms.sight_roles import NEARBY_RELATIONS
 from transforms.text import normalise
 
 _MONTH_DAY = re.compile(r"^\s*\d{1,2}\s*月\s*\d{1,2}\s*[日号]?\s*$")

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from transforms.other_roles import NEARBY_RELATIONS
 from transforms.role_cues import ADDRESS_RELATIONS
+from transforms.sight_roles import NEARBY_RELATIONS
 
 # A degree before a habit (`稍耐阴`, `较耐寒`, `不耐寒`), a hedge (`有一定的耐旱性`:
 # some tolerance), or a life stage (`幼苗耐荫` says it of the young plant only).

@@ -17,6 +17,7 @@ from transforms.align_forms import NATIONALITY_RELATIONS, PRODUCTION_REGION_RELA
 from transforms.role_cues import (
     ALMA_MATER, AWARD_RELATION, CREDIT_RELATIONS, FEMALE_KIN, MALE_KIN, OCCUPATION_RELATIONS, SINGER_RELATIONS,
 )
+from transforms.sight_roles import NEARBY_RELATIONS, sight_told_elsewhere
 from transforms.text import clause_span, sentence_span
 
 
@@ -105,142 +106,6 @@ _SEAT_BEFORE = re.compile(r"(?:总部|厂址|社址|会址|位于|设于|设在|
 _SEAT_KIND_AFTER = re.compile(r"(?:(?!的)[\u4e00-\u9fff]){0,8}?(?:公司|集团|企业|厂牌|品牌|机构)")
 _KIND_AFTER = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:歌手|演员|艺人|经纪人|导演|明星|音乐人|乐队|乐团|组合"
                          r"|机构|公司|集团|企业|厂牌|品牌)")
-# A sight beside the entity (`周边景点`) is said to be near it: `景山公园位于故宫北面`,
-# `东边不远就是北海`, `位于颐和园内`. A sight the text names in another
-# role (`与颐和园相比`, `英法联军焚毁圆明园`) is not one beside it.
-NEARBY_RELATIONS = frozenset({"周边景点", "附近景点", "周边", "邻近景点"})
-# `建于1959年`, `建于明代`: 建于 before a time says when, not where (`建于山顶`).
-_A_TIME = (r"\s*(?:公元|上世纪|民国|[0-9０-９一二三四五六七八九十〇零]{2,4}年"
-           r"|[0-9０-９一二三四五六七八九十]{1,2}世纪|[明清元宋唐辽金汉隋](?:代|朝|初|末|中期|时期))")
-_NEAR = re.compile(r"附近|旁|畔|对面|隔壁|紧邻|紧临|毗邻|比邻|相邻|邻近|靠近|临近|紧挨|[东南西北][邻临靠接]|背靠|依傍|相望|呼应"
-                   r"|之隔|步行|脚下|距(?!今)|(?:很|较|非常)近"
-                   r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至|岸)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
-                   r"|包括|不远|公里|米处|对岸|门前|位于|[坐座]落|地处|进入|[东南西北山]麓|[建设]于(?!" + _A_TIME + ")"
-                   r"|[东南西北]{2}(?:方|侧|面|的|角)|[东南西北]濒|沿|[设建内还]有|连为一体"
-                   # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`,
-                   # `景区中有座古寺`, `…古戏台和石碾等景点`)
-                   r"|[区园院寺馆宫殿校]内|[区园院寺]中(?![心国])|主体建筑|主要建筑|组成部分|一部分|分为|分别是|园区"
-                   r"|景点有|等景点|主要有"
-                   # a sight at the centre of the entity's area (`以天池为中心分布的两座古庙`),
-                   # what an area has open (`如今开放的有定陵、长陵`), what stands there (`…东侧，耸立着一座白塔`),
-                   # what is seen from it (`从山顶能看到整个颐和园`), what it takes up (`颐和园大半面积被它占据`)
-                   r"|为(?:核心|中心)|开放(?:的)?有|(?:耸|矗|屹)立着|看到|望见|眺望|占据")
-# `乾清宫是故宫的主要建筑`, `午门是紫禁城的正门`, `大悲寺为八大处的第四处`: the sight holds the entity.
-# `清华第一座女生宿舍`: an ordinal counts the entity among the sight's own, with or without 的.
-_PART_OF_AFTER = re.compile(r"的(?:主体|主要|核心|中心|标志性|一部分|组成部分|[东南西北正城大]门|一座|一处)"
-                            r"|的?第[一二三四五六七八九十0-9]+[处座个所栋]")
-# `宝珠洞为八大处地势最高的一处`, `工字厅是清华园的古建筑之一`: the entity is
-# said to be one of the sight's parts; `…在天坛西南角`: it is in the sight.
-_IS_OF_BEFORE = re.compile(r"(?<!成)(?:是|为)$")
-_IS_OF_AFTER = re.compile(r"[^，。；;！？!?、]{0,8}?(?:的|之一)")
-# A town, a street, a station, an area, a farm or a reservoir named after a
-# sight (`潭柘寺镇`, `天坛路`, `三里屯东五街`, `三里屯酒吧街`, `妙峰山地区`, `南口农场`) is not
-# the sight; `古北水镇镇子里` is the water town itself.
-# A resort, a hospital or a hotel named after it (`云佛山度假村`, `天坛医院`) is
-# a longer name (rule 4), not the sight; nor is the range a mountain names
-# (`百花山脉`: round 16, a shared mountain range is no nearness).
-_NAMED_AFTER = re.compile(r"镇(?!子)|乡|[东南西北中]?[一二三四五六七八九十0-9]*(?:路|街|大街|胡同)|站|地区"
-                          r"|(?:酒吧|美食|小吃|商业|步行)街|农场|林场|水库|度假村|医院|宾馆|酒店|饭店|山?脉")
-# `…景区内`, `园中`; not `、吴冠中` (a list goes on to other names), nor the
-# `中` that opens a word (`故宫博物院堪称中国最大的…`: 中国, 中心, 中华).
-_INSIDE_AFTER = re.compile(r"[^，。；;！？!?、]{0,3}?(?:[内里]|中(?![国心华]))")
-# A town the sight lies in is a unit of its address (`昌平区小汤山镇讲礼村`),
-# a much larger area than a sight beside it.
-_TOWN = re.compile(r"(?:镇|乡|街道)$")
-_ADDRESS_CHAIN_AFTER = re.compile(r"[\u4e00-\u9fff]{1,5}?[村路街号]")
-_CLAUSE_STOP = re.compile(r"[，。；;！？!?]")
-
-
-def _clause_start(text: str, s: int, window: int) -> int:
-    """Where the clause holding text[s] starts, looking back `window` characters at most."""
-    floor = max(0, s - window)
-    return max((m.end() for m in _CLAUSE_STOP.finditer(text, floor, s)), default=floor)
-
-
-# `在十三陵中属中等规模`, `是八大处中最高的一处`: the entity ranked or compared
-# within a group (docs/alignment.md, round 17), not set beside it.
-# `是八大处中面积最大的一座寺院` still puts the temple inside the park.
-_RANKED_WITHIN_AFTER = re.compile(r"(?:之)?中(?:属于?|排[名行第]?|居(?!住|民|室)于?|位列|位居|算是?)")  # not `胡同中居住`
-# `故宫外八庙之一`: one of a group named after the sight and lying outside it
-# (round 14: a group the entity belongs to is no nearness).
-_GROUP_OUTSIDE_AFTER = re.compile(r"外[一二三四五六七八九十百]+[\u4e00-\u9fff]{1,2}之一")
-# `…与这两个景区混淆`, `与颐和园齐名`: the text compares the sights or warns
-# they are confused, whatever else its clause says (round 16: a namesake or a
-# shared mountain range is no nearness).
-_COMPARED_AFTER = re.compile(r"[^，。；;！？!?而并但又]{0,20}?(混淆|混为一谈|搞混|弄混|分不清|齐名|相比|媲美|相提并论)")
-# `保存在故宫博物院内`, `现藏于国家博物馆`: where things of the entity are
-# kept, a museum as a collection (rounds 15-16), not the entity's place
-# (a bare 藏 before a name is 西藏's: `西藏布达拉宫`).
-_KEPT_BEFORE = re.compile(r"(?:(?:保存|收藏|珍藏|存放|陈列)[在于至到]?|藏[在于]|移[至到入交])$")
-# `在清朝是圆明园附属的…`, `曾属于`, `原为…的一部分`: a tie of the past
-# (round 16: a garden that once belonged to 圆明园 is no nearness).
-_PAST_TIE_BEFORE = re.compile(r"(?:[在于]?[明清元宋唐辽金](?:朝|代)(?:时|时期)?|曾经?|(?<![草平高荒中])原先?|旧时|昔日|当年|历史上)"
-                              r"(?:是|为|属于?|归)?[^，。；;！？!?]{0,4}$")
-_TIE_AFTER = re.compile(r"的?(?:附属|所属|属地|赐园|一部分)")
-
-
-def sight_in_another_role(text: str, s: int, e: int) -> str | None:
-    """Why the sight at text[s:e] is told in a role other than a neighbour of
-    the entity, by the words right around it, or None: ranked within a group
-    (`在十三陵中属中等规模`), a group outside it (`故宫外八庙之一`), the place
-    where things of the entity are kept (`保存在故宫博物院内`), or a tie of the past (`在清朝是圆明园附属的…`)."""
-    if ranked := _RANKED_WITHIN_AFTER.match(text, e):
-        return "a group it is ranked within: " + text[s:ranked.end()]
-    if group := _GROUP_OUTSIDE_AFTER.match(text, e):
-        return "a group named after it: " + text[s:group.end()]
-    if _KEPT_BEFORE.search(text, max(0, s - 4), s):
-        return "where a collection is kept"
-    if _TIE_AFTER.match(text, e) and _PAST_TIE_BEFORE.search(text, _clause_start(text, s, 60), s):
-        return "a tie of the past"
-    return None
-
-
-def compared_after(text: str, s: int, e: int) -> str | None:
-    """The comparison word right after the sight at text[s:e] (`与颐和园齐名`,
-    `和百花山景区混淆`), or None: a sight the text compares with the entity,
-    or warns is confused with it, is told no nearness, whatever other word
-    its clause has."""
-    # the sight itself is compared: the word follows it in its predicate, which
-    # may list other sights (`将A和B与这两个景区混淆`), not in another one
-    # (`紧邻颐和园而与故宫齐名` compares 故宫)
-    m = _COMPARED_AFTER.match(text, e)
-    return m.group(1) if m else None
-
-
-def near_said(text: str, s: int, e: int) -> bool:
-    """The clause of the sight at text[s:e] says it is near the entity, or
-    holds it (`…景区内`)."""
-    lo = _clause_start(text, s, 60)
-    stop = _CLAUSE_STOP.search(text, e)
-    hi = stop.start() if stop else len(text)
-    if (_IS_OF_BEFORE.search(text, lo, s) and _IS_OF_AFTER.match(text, e)) or text[s - 1:s] == "在":
-        return True
-    return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e) or _PART_OF_AFTER.match(text, e)
-                or _examples_of_near(text, lo))
-
-
-# `两侧还有很多文化设施，如国家博物馆、故宫博物院…`: examples of what the clause before names.
-_EXAMPLES_OPEN = re.compile(r"(?:(例如|比如|诸如|包括)|如)[：:]?")
-# `像颐和园一样`, `如…一般`: a likeness, not examples.
-_LIKENESS = re.compile(r"一样|似的|一般|相似|类似")
-
-
-def _examples_of_near(text: str, lo: int) -> bool:
-    """The clause at text[lo:] lists examples (`如A、B`) of what the clause
-    right before it says is near the entity or inside it (`两侧还有很多文化设施`):
-    they are told near as that clause's words say. A bare 如 must open a list
-    (`如A、B`) and tell no likeness (`如颐和园一样`)."""
-    m = _EXAMPLES_OPEN.match(text, lo)
-    if not m or lo < 1 or text[lo - 1] not in "，,":
-        return False
-    stop = _CLAUSE_STOP.search(text, lo)
-    hi = stop.start() if stop else len(text)
-    if not m.group(1) and ("、" not in text[lo:hi] or _LIKENESS.search(text, lo, hi)):
-        return False
-    before = _clause_start(text, lo - 1, 60)
-    return bool(_NEAR.search(text, before, lo - 1))
-
-
 def released_in(text: str, s: int, e: int) -> bool:
     """The place at text[s:e] is where the work opened, not where it was made."""
     return bool(_RELEASED_BEFORE.search(text, max(0, s - 2), s) and _RELEASED_AFTER.match(text, e))
@@ -341,19 +206,8 @@ def name_told_elsewhere(text: str, s: int, e: int, relation: str) -> str | None:
         kind = (_SEAT_KIND_AFTER if relation == "总部地点" else _KIND_AFTER).match(text, e)
         if kind:
             return "it qualifies a " + text[e:kind.end()]
-    if relation in NEARBY_RELATIONS:
-        other = sight_in_another_role(text, s, e)
-        if other:
-            return other
-        if _NAMED_AFTER.match(text, e):
-            return "a place named after it: " + text[s:_NAMED_AFTER.match(text, e).end()]
-        if _TOWN.search(text, s, e) and ((s and text[s - 1] in "区县市") or _ADDRESS_CHAIN_AFTER.match(text, e)):
-            return "a town of its address"
-        if not near_said(text, s, e):
-            return "no nearness said"
-        compared = compared_after(text, s, e)
-        if compared:
-            return "a comparison: " + compared
+    if relation in NEARBY_RELATIONS and (other := sight_told_elsewhere(text, s, e)):
+        return other
     if ("语言" in relation or "语种" in relation) and _TITLE_AFTER.match(text, e):
         return "the language of a title"
     if relation in ALMA_MATER and _HONORARY.match(text, e):
@@ -386,6 +240,16 @@ _ALBUM_AFTER = re.compile(r"^[^，。；;《》]{0,16}?专辑")
 # a first sale before the release (`7月29日举行首卖会，7月31日正式发行`), or a new name
 # (`于1997年3月29日改名“五月天”` is no founding date).
 _OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|榜|首卖|预售|签售|更名|改名")
+
+
+# `(约 1231 年以前在世)`, `约1100年前后在世`: a year the person was alive in,
+# neither a birth nor a death date, nor any other date of theirs.
+_ALIVE_AFTER = re.compile(r"\s*年?\s*(?:以前|之前|以后|之后|前后|左右)?\s*在世")
+
+
+def alive_in(text: str, e: int) -> bool:
+    """The date ending at text[e] is a year the person was alive in."""
+    return bool(_ALIVE_AFTER.match(text, e))
 
 
 def predecessor_date(text: str, s: int) -> bool:
@@ -518,37 +382,6 @@ def another_event(text: str, s: int, e: int, relation: str, clause_start: int, c
     return _OTHER_EVENT.search(text, clause_start, s) or _OTHER_EVENT.search(text, e, clause_end)
 
 
-# ----------------------------------------------------------------- addresses
-
-# `南顶坐落在丰台区…`: the clause locates a part of the entity or another place,
-# named as its subject, not the entity.
-_LOCATING = re.compile(r"(?:位于|[坐座]落于|[坐座]落在|地处|在|于)$")
-_LOCATING_WORD = re.compile(r"位于|[坐座]落[于在]?|地处")
-_SUBJECT = re.compile(r"[\u4e00-\u9fff]{2,8}")
-# The entity said by a pronoun or a generic word.
-_SELF_WORDS = re.compile(r"[该本此这其它全整]|景区|园区|公园|故居|旧址|遗址|地址|位置|地点")
-
-
-def address_of_another(text: str, s: int, own_names: tuple[str, ...]) -> str | None:
-    """The subject of the clause that locates the address at text[s:], when
-    it is a name sharing at most one character with each of the entity's
-    names (`南顶` of 五顶庙): that clause is the address of something else.
-    None otherwise."""
-    head = text[_clause_start(text, s, 30):s]
-    if not _LOCATING_WORD.match(text, s):
-        # the locating word right before the mention, or a strong one earlier
-        # in the clause (`南顶坐落在丰台区南顶村`: the mention is the village)
-        m = _LOCATING.search(head) or next(reversed(list(_LOCATING_WORD.finditer(head))), None)
-        if not m:
-            return None
-        head = head[:m.start()]
-    if not _SUBJECT.fullmatch(head) or _SELF_WORDS.search(head):
-        return None
-    if any(len(set(head) & set(n)) >= 2 for n in own_names):
-        return None  # `普渡寺大殿` of 普度寺: a part of the entity, named after it
-    return head
-
-
 # A courtesy name (字), an art name (号) or a posthumous name (谥号) is given right after its word
 # (`字子高`, `自号赤城居士`, `号鹿门居士、襄阳漫士`): the same characters
 # elsewhere are a place, a book or the head of a longer name (`具茨山下`,
@@ -561,6 +394,12 @@ _COURTESY_ITEMS = re.compile(r"(?:[^、，,。；;（）()\s字号]+、)*$")
 _COURTESY_END = frozenset("，,。；;、（）() ”\"」』")
 
 
+def _private_posthumous(text: str, e: int, relation: str) -> bool:
+    """`卒谥庄靖先生`: a posthumous name given by the poet's pupils is said
+    with 先生 after it, which is no longer name."""
+    return relation == "谥号" and text.startswith("先生", e) and (e + 2 == len(text) or text[e + 2] in _COURTESY_END)
+
+
 def courtesy_name_off(text: str, s: int, e: int, relation: str) -> str | None:
     """Why the mention text[s:e] is no `字`, `号` or `谥号` of the entity, or None: it
     must follow its word (or an item of the list after it) and end where
@@ -568,7 +407,7 @@ def courtesy_name_off(text: str, s: int, e: int, relation: str) -> str | None:
     word = _COURTESY_WORD.get(relation)
     if word is None:
         return None
-    if e < len(text) and text[e] not in _COURTESY_END:
+    if e < len(text) and text[e] not in _COURTESY_END and not _private_posthumous(text, e, relation):
         return f"the head of a longer name {text[s:e + 2]}…"
     before = text[max(0, s - 24):s].rstrip("“\"「『：: ")  # `谥号“文正”`
     items = _COURTESY_ITEMS.search(before)
@@ -589,13 +428,21 @@ _RESIDENCE_BEFORE = re.compile(r"(?:徙居|寓居|侨居|迁居|定居|移居|�
 _FOREBEARS_BEFORE = re.compile(r"(?:先世|其先|先祖|祖上)(?:自|由|本|为|系)?\s*$")
 
 
+# A place inside the note of today's name (`家泽州 (今山西晋城)`) is said of the
+# place before the note: that place's words tell whether it was the birthplace.
+_TODAYS_NOTE_BEFORE = re.compile(r"[\u4e00-\u9fff]{2,4}\s*[（(]\s*今[^（）()]{0,12}$")
+
+
 def residence_not_birth(text: str, s: int, relation: str) -> str | None:
     """Why the place at text[s:] is where the entity lived, not where it was born, or None."""
     if relation not in BIRTHPLACE_RELATIONS:
         return None
-    m = _RESIDENCE_BEFORE.search(text, max(0, s - 4), s)
-    if m:
-        return f"lived there: {m.group(0).strip('，,。；;、 ')}"
+    note = _TODAYS_NOTE_BEFORE.search(text, max(0, s - 24), s)
+    heads = range(note.start(), note.start() + 3) if note else (s,)
+    for h in heads:
+        m = _RESIDENCE_BEFORE.search(text, max(0, h - 4), h)
+        if m:
+            return f"lived there: {m.group(0).strip('，,。；;、 ')}"
     f = _FOREBEARS_BEFORE.search(text, max(0, s - 4), s) if relation == "出生地" else None
     return f"the forebears' place: {f.group(0).strip()}" if f else None
 

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 
 from transforms.cells import HOUSE_NUMBER
-from transforms.mentions import jieba_place_names
+from transforms.mentions import jieba_dictionary, jieba_place_names
 from transforms.text import find_all
 from transforms.word_lists import word_list
 
@@ -97,15 +97,27 @@ _PLACE_JOINERS = "·・ ,，、"
 _JOINER_SPLIT = re.compile(r"[\s,，、]+")
 
 
+# jieba's frequency of a county's name it barely knows (阳曲 8, 熊岳 0; 水库 1,186, 镇子 130)
+_RARE_WORD = 50
+
+
 def _last_place(part: str) -> str:
     """The last of two places written without their admin suffixes
     (`陕西西安` -> 西安, `波士顿剑桥市` -> 剑桥市): a known place name closing
-    the part, after a known place (or a name of three characters or more)."""
+    the part, after a known place (or a name of three characters or more);
+    or the second half of four characters after a known place."""
     places = jieba_place_names()
     for i in range(2, len(part) - 1):
         head, rest = part[:i], part[i:]
         if (rest in places or place_stem(rest) in places) and (head in places or len(head) >= 3):
             return rest
+    if (len(part) == 4 and part[:2] in places and part[-1] not in ADMIN_SUFFIXES
+            and jieba_dictionary()[0].get(part[2:], 0) < _RARE_WORD):
+        # `中山阳曲`, `辽东熊岳`: a county the dictionary hardly knows after a
+        # known prefecture, two characters each, as old places are written;
+        # not a word of everyday text (`密云水库`), nor one name with its
+        # unit (`古北水镇`)
+        return part[2:]
     for i in range(3, len(part) - 1):
         # `加利福尼亚伯班克`: a known place of three characters or more, then a
         # smaller one the dictionary does not know

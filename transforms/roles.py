@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 from transforms.cue_index import COLON, EVENT, ROLE, CueIndex, is_cued
 from transforms.other_roles import (
-    album_date, album_owner, another_event, is_award_relation, name_told_elsewhere, performance_date,
+    album_date, album_owner, alive_in, another_event, is_award_relation, name_told_elsewhere, performance_date,
     predecessor_date,
 )
 from transforms.role_cues import (
@@ -310,6 +310,8 @@ def dated_role(index: CueIndex, relation: str, s: int, e: int, anchors: list[tup
     lo, hi = sentence_span(text, s)
     if predecessor_date(text, s):
         return RoleEvidence("other", "the date of its predecessor", 0.0)
+    if alive_in(text, e):
+        return RoleEvidence("other", "a year alive in", 0.0)
     cues = [c for c in _cues_in(index, lo, hi, s, e) if c[3] in index.dated or c[3] == relation]
     if not any(c[3] == relation for c in cues) and relation in SENTENCE_CUE_ONLY:
         return RoleEvidence("uncued", "no cue of " + relation + " in its sentence", 0.0)

@@ -52,8 +52,8 @@ from transforms.align_kinds import SCHOOL_NAME
 from transforms.defining_clause import defining_phrases, opening_sentence
 from transforms.eras import is_dynasty
 from transforms.items.exclusion import ALIAS_RELATIONS
-from transforms.other_roles import NEARBY_RELATIONS
 from transforms.role_cues import ALMA_MATER
+from transforms.sight_roles import NEARBY_RELATIONS
 from transforms.word_lists import word_list
 
 # The ranks a taxon's name ends with (胡颓子科, 溲疏属).
