@@ -43,6 +43,7 @@ from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans,
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
 from transforms.text import find_all, sentence_span
+from transforms.value_variants import VARIANT_CHARS
 
 # An address (`地址`, role_cues.ADDRESS_RELATIONS) is a place too: a text that
 # gives its most specific part (`东城景山前街4号`) states it, as `北京延庆`
@@ -415,7 +416,8 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
     if top:
         # `元丰二年状元` is `元丰二年 (1079) 进士第一`: the same year, the first of the examination
         when = re.escape(top.group(1)) + r"\s*(?:[（(][^（）()]{1,12}[）)])?\s*" if top.group(1) else ""
-        out.extend(m.span() for m in re.finditer(when + r"(?:登|中|擢|举|考中)?进士(?:科)?第一", text))
+        for form in dict.fromkeys((when, when.translate(VARIANT_CHARS))):
+            out.extend(m.span() for m in re.finditer(form + r"(?:登|中|擢|举|考中|考取)?进士(?:科)?第一", text))
     if relation in OCCUPATION_RELATIONS:
         if value in OCCUPATION_SYNONYMS:
             out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))

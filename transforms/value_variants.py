@@ -37,8 +37,19 @@ def value_variants(value: str) -> list[str]:
 
 @lru_cache(maxsize=16384)
 def variants(value: str) -> tuple[str, ...]:
-    """value_variants, memoised: values repeat across entries."""
-    return tuple(_variants_of(value))
+    """value_variants, memoised: values repeat across entries; with the
+    value written in its variant characters, when it has any."""
+    out = _variants_of(value)
+    other = value.translate(VARIANT_CHARS)
+    if other != value:
+        out = [*out, other, *_variants_of(other)]
+    return tuple(dict.fromkeys(out))
+
+
+# Characters written either way in names and titles, old texts and new
+# (`宝祐`/`宝佑` of a reign name, `钜野`/`巨野`, `花著露`/`花着露`, `诗馀`/`诗余`):
+# a value in one form names the same thing in the other.
+VARIANT_CHARS = str.maketrans("祐佑钜巨著着馀余", "佑祐巨钜着著余馀")
 
 
 _ROMAN = {"I": "1", "II": "2", "III": "3", "IV": "4", "V": "5", "VI": "6",
