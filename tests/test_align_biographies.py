@@ -198,6 +198,8 @@ def test_a_year_the_poet_was_alive_in_is_no_birth_or_death_date():
     assert kept[("号", "竹山")] == "竹山"
     assert "a year alive in" in dropped[("出生日期", "1274年")]
     assert "a year alive in" in dropped[("逝世日期", "1274年")]
+    from transforms.other_roles import alive_in
+    assert alive_in("1265年尚在世。", 5) and not alive_in("1998年在世界杯决赛中进球", 5)  # the cup's year
 
 
 def test_a_lifespan_with_another_reading_of_the_birth_year():
