@@ -244,8 +244,8 @@ _OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|�
 
 # `(约 1231 年以前在世)`, `约1100年前后在世`, `1265年尚在世`: a year the
 # person was alive in, neither a birth nor a death date, nor any other date
-# of theirs. A bare
-# `在世` must end its phrase: `1990年在世界杯上` is a date of the cup.
+# of theirs. A bare `在世` must end its phrase: `1990年在世界杯上` is a
+# date of the cup.
 _ALIVE_AFTER = re.compile(r"\s*年?\s*(?:(?:以前|之前|以后|之后|前后|左右)\s*在世|(?:尚|仍|还)?在世(?=[，,。；;）)\s]|$))")
 
 
