@@ -249,12 +249,6 @@ def test_a_place_in_the_note_of_todays_name_is_the_place_before_it():
     assert "lived there: 徙居" in dropped[("出生地", "信州上饶（今江西上饶）")]
 
 
-def test_a_monk_by_becoming_one():
-    kept, _ = _clean("道潜", "字参寥，於潜人。自幼出家为僧，与苏轼交好，有《参寥子诗集》。",
-                     [("职业", "僧人"), ("字", "参寥")])
-    assert kept[("职业", "僧人")] == "出家为僧"
-
-
 def test_a_value_written_with_variant_characters():
     kept, _ = _clean("晁补之", "(1053－1110) 字无咎，号归来子，济州钜野人。北宋文学家。",
                      [("出生地", "济州巨野"), ("号", "归来子")])

@@ -41,8 +41,8 @@ from transforms.addresses import address_spans
 from transforms.mentions import jieba_place_names
 from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans, place_cores, place_stem, provinces
 from transforms.quantities import dates_compatible, parse_date
-from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, OCCUPATION_RELATIONS
-from transforms.text import find_all, sentence_span
+from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, AWARD_RELATION, OCCUPATION_RELATIONS
+from transforms.text import clause_span, find_all, sentence_span
 from transforms.value_variants import VARIANT_CHARS
 
 # An address (`地址`, role_cues.ADDRESS_RELATIONS) is a place too: a text that
@@ -295,6 +295,23 @@ PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 
 # The first of the palace examination (`元丰二年状元`, `状元`), with the year it names.
 _TOP_GRADUATE = re.compile(r"^([\u4e00-\u9fff]{0,8}?)状元$")
+# Another person's first in the same clause: a kinsman or a friend (`兄陈尧叟端拱二年进士第一`)
+# or the name after it (`同年进士第一为张孝祥`).
+_KIN_IN_CLAUSE = re.compile(r"兄|弟|其?子|父|叔|侄|孙|婿|友|师")
+
+
+def top_graduate_spans(when: str, text: str) -> list[tuple[int, int]]:
+    """`元丰二年状元` is `元丰二年 (1079) 进士第一`: the same year (in either
+    form of its characters), the first of the examination; not `第一甲`
+    (the top tier, whose third is 探花), nor another person's first."""
+    out = []
+    for year in dict.fromkeys((when, when.translate(VARIANT_CHARS))):
+        form = re.escape(year) + r"\s{0,2}(?:[（(][^（）()]{1,12}[）)])?\s{0,2}" if year else ""
+        for m in re.finditer(form + r"(?:登|中|擢|举|考中|考取)?进士(?:科)?第一(?!甲)", text):
+            lo, _ = clause_span(text, m.start())
+            if not _KIN_IN_CLAUSE.search(text, lo, m.start()) and not text.startswith(("为", "是"), m.end()):
+                out.append(m.span())
+    return out
 
 
 # Occupations said in other words: value -> the words a text uses for it.
@@ -304,7 +321,6 @@ _SAME_OCCUPATION = (("词曲作家", "词曲创作人", "词曲作者"), ("填�
 OCCUPATION_SYNONYMS = {
     "制片人": re.compile(r"(?<!音乐)(?<!唱片)制作人"),
     "音乐人": re.compile(r"音乐创作人"),
-    "僧人": re.compile(r"(?:出家|削发)?为僧"),
     **{v: re.compile("|".join(w for w in group if w != v)) for group in _SAME_OCCUPATION for v in group},
 }
 
@@ -325,9 +341,12 @@ def _writes(verse: str, not_after: str) -> str:
 # `《雪舟长短句》`; rounds 26-27); not an anthology or a reference (`《花庵词选》`,
 # `《全宋词》`, `《词林纪事》`), nor 乐府 (yuefu poems as often).
 _CI_COLLECTION = r"《(?!全)[^《》]{1,10}?(?<![选林综谱律话])(?:词|长短句|词稿|词集)》"
-# `词近稼轩`, `词见《湖州词征》`, `并词一首`: the poet's own ci said as such (not a
-# song's lyrics, `歌词一首`, nor a line of a play, `台词`).
-_OWN_VERSE = r"|(?<![《“歌填作台]){verse}(?:近|见|[一二三四五六七八九十两数百余]+首)"
+# `词近稼轩`, `词见《湖州词征》`, `并词一首`, `小词一首`: the poet's own ci said
+# as such, opening its clause, after 并/另/有 or after its kind (小词, 慢词,
+# 艳词, 新词); not a word the verse character ends (`歌词`, `用词`, `证词`,
+# `唐诗`, `赠诗`, `《宋词三百首》`), nor a count of a collection (`收宋词近两万首`).
+_OWN_VERSE = (r"|(?:(?<![\u4e00-\u9fff《“])|(?<=[并另有小慢艳新])){verse}"
+              r"(?:近(?![一二三四五六七八九十两百千万0-9])|见|[一二三四五六七八九十两数百余]+首)")
 VERSE_WRITERS = {"诗人": re.compile(_writes("诗", "话社经集") + _OWN_VERSE.format(verse="诗")),
                  "词人": re.compile(_writes("词", "牌曲典汇组语条集") + _OWN_VERSE.format(verse="词") + "|" + _CI_COLLECTION)}
 
@@ -412,12 +431,9 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))
-    top = _TOP_GRADUATE.match(value)
+    top = _TOP_GRADUATE.match(value) if AWARD_RELATION.search(relation) else None
     if top:
-        # `元丰二年状元` is `元丰二年 (1079) 进士第一`: the same year, the first of the examination
-        when = re.escape(top.group(1)) + r"\s*(?:[（(][^（）()]{1,12}[）)])?\s*" if top.group(1) else ""
-        for form in dict.fromkeys((when, when.translate(VARIANT_CHARS))):
-            out.extend(m.span() for m in re.finditer(form + r"(?:登|中|擢|举|考中|考取)?进士(?:科)?第一", text))
+        out.extend(top_graduate_spans(top.group(1), text))
     if relation in OCCUPATION_RELATIONS:
         if value in OCCUPATION_SYNONYMS:
             out.extend((m.start(), m.end()) for m in OCCUPATION_SYNONYMS[value].finditer(text))
@@ -442,7 +458,7 @@ _LIFE_DATE = r"\d{3,4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?"
 # the text gives the first, and the death year after the dash is both's.
 _LIFESPAN = re.compile(r"\s*[：:]?\s*[（(](?:[^（）()，,]{1,40}[，,]\s*){0,2}"
                        r"(?:(?P<about1>约\s*)?(?P<born>" + _LIFE_DATE + r")|[？?])"
-                       r"(?:\s*年?\s*[，,]\s*(?:一作|一说|或作|又作)\s*约?\s*" + _LIFE_DATE + r")?"
+                       r"(?:\s{0,2}年?\s{0,2}[，,]\s{0,2}(?:一作|一说|或作|又作)\s{0,2}约?\s{0,2}" + _LIFE_DATE + r")?"
                        r"\s*年?\s*[—–\-~～－―至]+\s*"
                        r"(?:(?P<about2>约\s*)?(?P<died>" + _LIFE_DATE + r")|[？?])?\s*年?\s*[）)]")
 

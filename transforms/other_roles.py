@@ -246,7 +246,8 @@ _OTHER_EVENT = re.compile(r"票房|获|奖|提名|入围|评为|评选|排名|�
 # person was alive in, neither a birth nor a death date, nor any other date
 # of theirs. A bare `在世` must end its phrase: `1990年在世界杯上` is a
 # date of the cup.
-_ALIVE_AFTER = re.compile(r"\s*年?\s*(?:(?:以前|之前|以后|之后|前后|左右)\s*在世|(?:尚|仍|还)?在世(?=[，,。；;）)\s]|$))")
+_ALIVE_AFTER = re.compile(r"(?:\s{0,2}年)?\s{0,2}(?:(?:以前|之前|以后|之后|前后|左右)\s{0,2}在世"
+                          r"|(?:尚|仍|还)?在世(?=[，,。；;）)\s]|$))")
 
 
 def alive_in(text: str, e: int) -> bool:
@@ -430,6 +431,8 @@ _RESIDENCE_BEFORE = re.compile(r"(?:徙居|寓居|侨居|迁居|定居|移居|�
 _FOREBEARS_BEFORE = re.compile(r"(?:先世|其先|先祖|祖上)(?:自|由|本|为|系)?\s*$")
 
 
+# `家乡丰润`, `家族`, `家世`: 家 opening a word of home or lineage says no residence.
+_HOME_WORDS = frozenset("乡族世")
 # A place inside the note of today's name (`家泽州 (今山西晋城)`) is said of the
 # place before the note: that place's words tell whether it was the birthplace.
 _TODAYS_NOTE_BEFORE = re.compile(r"[\u4e00-\u9fff]{2,4}\s*[（(]\s*今[^（）()]{0,12}$")
@@ -443,7 +446,7 @@ def residence_not_birth(text: str, s: int, relation: str) -> str | None:
     heads = range(note.start(), note.start() + 3) if note else (s,)
     for h in heads:
         m = _RESIDENCE_BEFORE.search(text, max(0, h - 4), h)
-        if m:
+        if m and not (m.group(0).endswith("家") and text[h] in _HOME_WORDS):
             return f"lived there: {m.group(0).strip('，,。；;、 ')}"
     f = _FOREBEARS_BEFORE.search(text, max(0, s - 4), s) if relation == "出生地" else None
     return f"the forebears' place: {f.group(0).strip()}" if f else None

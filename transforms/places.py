@@ -99,6 +99,8 @@ _JOINER_SPLIT = re.compile(r"[\s,，、]+")
 
 # jieba's frequency of a county's name it barely knows (阳曲 8, 熊岳 0; 水库 1,186, 镇子 130)
 _RARE_WORD = 50
+# The last characters of a side or a kind of place, never of a county's name.
+_GENERIC_FEATURES = frozenset("麓畔缘陲边侧滨岸街路环圈楼")
 
 
 def _last_place(part: str) -> str:
@@ -112,11 +114,13 @@ def _last_place(part: str) -> str:
         if (rest in places or place_stem(rest) in places) and (head in places or len(head) >= 3):
             return rest
     if (len(part) == 4 and part[:2] in places and part[-1] not in ADMIN_SUFFIXES
+            and part[2] not in "东南西北" and part[-1] not in _GENERIC_FEATURES
             and jieba_dictionary()[0].get(part[2:], 0) < _RARE_WORD):
         # `中山阳曲`, `辽东熊岳`: a county the dictionary hardly knows after a
         # known prefecture, two characters each, as old places are written;
-        # not a word of everyday text (`密云水库`), nor one name with its
-        # unit (`古北水镇`)
+        # not a word of everyday text (`密云水库`), one name with its unit
+        # (`古北水镇`), a side of the place (`蒙山西麓`, `阳澄湖东畔`) or a
+        # kind of place (`福建土楼`, `北京五环`)
         return part[2:]
     for i in range(3, len(part) - 1):
         # `加利福尼亚伯班克`: a known place of three characters or more, then a
