@@ -7,7 +7,8 @@ told where the sight is rather than merely named; a landmark closing it
 (`潭柘寺内`) is precise enough alone; a bracket note, a landmark after a
 comma and the sight's own building after the house number are no parts
 the text must give; an address that ends with the sight's own name is
-placed by the part before it.
+placed by the part before it. An address told by two streets is an area
+between them, stated by the same bounds, or their crossing, a point.
 """
 from __future__ import annotations
 
@@ -81,6 +82,9 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
     # a bracket note (`(近庑殿路)`), a full stop or a direction closing
     # the cell is no part of the place
     value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
+    two_roads = _two_roads_spans(value, text)
+    if two_roads is not None:
+        return two_roads
     # the sight's own building named after its house number
     # (`…正黄旗18号北京香麓园文化艺术中心`) is no part of the address
     value = _NAME_AFTER_NUMBER.sub(r"\1", value)
@@ -104,6 +108,8 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
         out = core_spans(core, text)
         if not out and _HAS_NUMBER.search(core):
             out = _number_written_otherwise_spans(core, text)
+        if not out:
+            out = _area_head_spans(core, text)
         out = [(j, k) for j, k in out if (_address_located(value, core, text, j) or _self_located(subject, text, j))
                and not _on_the_way(text, j)]
         if core not in place_cores(value) and _STREET.match(core):
@@ -114,6 +120,51 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
     return out
 
 
+# A street or a river that bounds a place (`新街口南大街`, `护国寺西巷`, `温北路`).
+_WAY = r"[\u4e00-\u9fff0-9]{2,10}?(?:大街|街|路|胡同|巷|河)"
+# `新街口南大街与护国寺西巷之间`: an area between two ways; `温北路与白家瞳路交叉口西南角`:
+# their crossing (and the corner of it the sight takes).
+_BETWEEN = re.compile(rf"({_WAY})[与和及]({_WAY})之间")
+_CROSSING_WORDS = "(?:交叉口|交汇处|交口|路口|十字路口)"
+_CROSSING = re.compile(rf"({_WAY})[与和、]({_WAY}){_CROSSING_WORDS}([东南西北]{{1,2}}[角侧])?")
+# What may stand between two bounds the text gives (`东起护国寺西巷，西至新街口南大街`).
+_BOUNDS_BETWEEN = re.compile(r"[^。；;！？!?]{0,8}?(?:[起至到]|之间|[与和及])[^。；;！？!?]{0,4}")
+
+
+def _after_units(way: str) -> str:
+    """The first of two ways without the units the cell gives before it
+    (`北京市顺义区府前街` -> 府前街)."""
+    return place_parts(way)[-1]
+
+
+def _two_roads_spans(value: str, text: str) -> list[tuple[int, int]] | None:
+    """An address told by two ways, or None for any other address. An area
+    between two ways (`新街口南大街与护国寺西巷之间`) is stated by the text's
+    bounds, in either order (`东起护国寺西巷，西至新街口南大街`, docs/alignment.md:
+    an area is stated by the same bounds); a crossing of two ways
+    (`温北路与白家瞳路交叉口西南角`) is a point, the finest part an address
+    can give: the text names both ways at their crossing, and the corner
+    the cell gives. What follows a crossing after a comma (`，温泉镇政府东西两侧`)
+    describes the same point again."""
+    m = _BETWEEN.search(value)
+    if m:
+        a, b = _after_units(m.group(1)), m.group(2)
+        out = []
+        for first, second in ((a, b), (b, a)):
+            for j in find_all(text, first):
+                k = text.find(second, j + len(first), j + len(first) + 16)
+                if k >= 0 and _BOUNDS_BETWEEN.fullmatch(text, j + len(first), k) and not _on_the_way(text, j):
+                    out.append((j, k + len(second)))
+        return sorted(out)
+    m = _CROSSING.search(value)
+    if m:
+        a, b, corner = _after_units(m.group(1)), m.group(2), m.group(3)
+        rx = re.compile(rf"(?:{re.escape(a)}[与和、]{re.escape(b)}|{re.escape(b)}[与和、]{re.escape(a)}){_CROSSING_WORDS}"
+                        + (rf"的?{re.escape(corner)}" if corner else ""))
+        return [x.span() for x in rx.finditer(text) if not _on_the_way(text, x.start())]
+    return None
+
+
 _HAS_NUMBER = re.compile(r"[0-9０-９]")
 _NAME_AFTER_NUMBER = re.compile(r"([0-9０-９]+号)(?![院楼])[\u4e00-\u9fff]{3,}$")
 _DIGITS_RUN = re.compile(r"[0-9]+")
@@ -121,23 +172,49 @@ _DIGITS_RUN = re.compile(r"[0-9]+")
 
 def _number_written_otherwise_spans(core: str, text: str) -> list[tuple[int, int]]:
     """An address part whose number the text spaces off (`地安门东大街47 号`)
-    or writes in Chinese numerals (`正黄旗十八号`)."""
+    or writes in Chinese numerals (`正黄旗十八号`); the side of the street
+    told between the street and its number (`文津街北侧七号` for 文津街7号:
+    the number is the same house)."""
     pieces, pos = [], 0
     for m in _DIGITS_RUN.finditer(core):
         n = int(m.group())
         forms = [m.group()] + ([chinese_numeral(n)] if 0 < n < 100 else [])
-        pieces += [re.escape(core[pos:m.start()]), r"\s*(?:" + "|".join(forms) + r")\s*"]
+        before = re.escape(core[pos:m.start()])
+        if _WAY_END.search(core, pos, m.start()):
+            before += _STREET_SIDE
+        pieces += [before, r"\s*(?:" + "|".join(forms) + r")\s*"]
         pos = m.end()
     rx = "".join(pieces) + re.escape(core[pos:])
     return [m.span() for m in re.finditer(rx, text)]
 
 
+# A street closing before a house number, and the side of it a text may give there.
+_WAY_END = re.compile(r"(?:街|路|巷|胡同)$")
+_STREET_SIDE = r"(?:[东西南北](?:侧|边)?)?"
+# The generic head of a scenic area, which an address and a text write
+# differently for one area (`十渡风景区`, `十渡风景名胜区`, `十渡景区`).
+_AREA_HEAD = re.compile(r"^(.{2,}?)(?:风景名胜区|旅游风景区|风景区|旅游区|景区)$")
+
+
+def _area_head_spans(core: str, text: str) -> list[tuple[int, int]]:
+    """A scenic area closing an address (`房山区十渡风景区`) named with
+    another of the generic heads of an area (`房山区十渡风景名胜区`): the
+    same area; its stem alone is the place (`十渡` is a town too)."""
+    m = _AREA_HEAD.match(core)
+    if not m:
+        return []
+    rx = re.escape(m.group(1)) + r"(?:风景名胜区|旅游风景区|风景区|旅游区|景区)"
+    return [x.span() for x in re.finditer(rx, text)]
+
+
 # Words that say where the sight is (a street named elsewhere is only named).
 _ADDRESS_WORD = re.compile(r"位于|[坐座]落|地处|地址|在")
 # A landmark closing an address, with where the sight is by it (`青龙湖公园内`,
-# `潭柘寺内`, `故宫西侧`).
-_LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场))"
-                       r"([内里中]|[东南西北]侧)$")
+# `潭柘寺内`, `故宫西侧`, `颐和园西侧`: a garden too; `天安门广场中央`: its centre).
+_LANDMARK = re.compile(r"((?!寺庙|宫观)[\u4e00-\u9fff]+?(?:公园|寺|庙|宫|观|祠|博物馆|纪念馆|度假村|山庄|景区|乐园|广场|园))"
+                       r"([内里中]|[东南西北]侧|中央|中心|正中)$")
+# The centre of a landmark, said either way (`天安门广场中央`, `…广场中心`).
+_CENTRE = ("中央", "中心", "正中")
 
 
 _ROUTE = re.compile(r"[路街道桥角村巷环]")
@@ -161,11 +238,22 @@ def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
         if _ROUTE.search(last, 0, k):
             return []  # a road or a bridge before the landmark is a finer part the text must give
         name, where = m.groups()
-        places = [where] if where[-1] == "侧" else ["内", "里", "中"]
+        if where[-1] == "侧":
+            out = [x.span() for x in re.finditer(re.escape(name) + _side(where[0]), text)]
+            if out:
+                return out
+            continue
+        places = list(_CENTRE) if where in _CENTRE else ["内", "里", "中"]
         out = sorted(j for w in places for j in find_all(text, name + w))
         if out:
             return [(j, j + len(name) + len(where)) for j in out]
     return []
+
+
+def _side(direction: str) -> str:
+    """A side of a landmark as a text says it: `西侧`, `西面`, `西边`, `以西`,
+    or `西` alone closing the phrase (`位于颐和园西，…`); not `西门`, a gate."""
+    return rf"(?:以?{direction}[侧面边]|以{direction}|{direction}(?![\u4e00-\u9fff]))"
 
 
 _ROAD_BEFORE = re.compile(r"[\u4e00-\u9fff]{2,}?(?:大街|街|路|道|胡同|巷)")

@@ -273,7 +273,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
             subject = closing or ctx.entity
         yield "place", _forms.place_spans(placed, text, relation, subject), True
     if cfg.sights and relation in NEARBY_RELATIONS:
-        yield "sight", sight_spans(value, text), True
+        yield "sight", sight_spans(value, text, ctx.own_names if ctx is not None else ()), True
     if cfg.list_items:
         yield "list_item", _forms.list_item_spans(value, text), True
     if cfg.paraphrases:

@@ -43,7 +43,7 @@ from transforms.places import ADMIN_SUFFIXES, COUNTRIES, core_forms, core_spans,
 from transforms.quantities import dates_compatible, parse_date
 from transforms.role_cues import ADDRESS_RELATIONS, ALMA_MATER, AWARD_RELATION, OCCUPATION_RELATIONS
 from transforms.text import clause_span, find_all, sentence_span
-from transforms.value_variants import VARIANT_CHARS
+from transforms.value_variants import BRACKETS, VARIANT_CHARS
 
 # An address (`地址`, role_cues.ADDRESS_RELATIONS) is a place too: a text that
 # gives its most specific part (`东城景山前街4号`) states it, as `北京延庆`
@@ -293,6 +293,31 @@ PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
 )
 
 
+# A sight's timetable (docs/alignment.md, "Sights": `开放时间` is one value).
+OPENING_RELATIONS = frozenset({"开放时间", "营业时间"})
+# A timetable cell that only says the sight is closed, with its reason or a
+# hint to ask (`现为小学，不能入内参观`, `目前装修暂不对外开放，具体开放时间请电话咨询`):
+# no hours (no digit), and closure said outside its brackets (not
+# `全天开放（内部不对外开放…）`, open all day).
+_CLOSURE = (r"(?:暂|并|仍|已)?不(?:对[\u4e00-\u9fff]{1,4})?开放|不(?:能|可|得|准)(?:入内|进入|进去)"
+            r"|暂停(?:营业|开放)|(?:暂时)?停业|暂时关闭|谢绝(?:游客|参观)")
+_CLOSURE_RE = re.compile(_CLOSURE)
+_DIGIT = re.compile(r"[0-9０-９]")
+
+
+def closure_spans(value: str, text: str, relation: str) -> list[tuple[int, int]]:
+    """A timetable that only says the sight is closed (`不对外开放`, `暂时停业`,
+    `现为小学，不能入内参观`) is stated by the text's closure in other words
+    (`暂不对游客开放`, `普通游客不能入内`, `不能进入参观`): its reason and a
+    hint to ask are no hours the text must give. A cell with hours is a
+    timetable whatever closure it adds (`9:00-17:00，周一闭馆`)."""
+    if relation not in OPENING_RELATIONS or _DIGIT.search(value):
+        return []
+    if not _CLOSURE_RE.search(BRACKETS.sub("", value)):
+        return []
+    return [m.span() for m in _CLOSURE_RE.finditer(text)]
+
+
 # The first of the palace examination (`元丰二年状元`, `状元`), with the year it names.
 _TOP_GRADUATE = re.compile(r"^([\u4e00-\u9fff]{0,8}?)状元$")
 # Another person's first in the same clause: a kinsman or a friend (`兄陈尧叟端拱二年进士第一`)
@@ -425,13 +450,13 @@ def group_member_spans(value: str, text: str) -> list[tuple[int, int]]:
 
 
 def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[int, int]]:
-    out = deed_spans(value, text, relation) + group_member_spans(value, text)
+    out = deed_spans(value, text, relation) + group_member_spans(value, text) + closure_spans(value, text, relation)
     if value in LANGUAGE_SYNONYMS and _LANGUAGE_RELATION.search(relation):
         out.extend(m.span() for m in LANGUAGE_SYNONYMS[value].finditer(text))
     for vrx, trx in PARAPHRASES:
         if vrx.search(value):
             out.extend((m.start(), m.end()) for m in trx.finditer(text))
-    top = _TOP_GRADUATE.match(value) if AWARD_RELATION.search(relation) else None
+    top = _TOP_GRADUATE.match(value) if AWARD_RELATION.search(relation or "") else None
     if top:
         out.extend(top_graduate_spans(top.group(1), text))
     if relation in OCCUPATION_RELATIONS:

@@ -4,7 +4,9 @@ KdConv's travel sights name the sights around them (`周边景点`) as a visitor
 guide does, and a text names the same sight its own way: without the
 generic head (`八大处` for 八大处公园), by an older or a common name (`紫禁城`
 for 故宫, `北大` for 北京大学), without the places before it (`金海湖` for
-北京平谷金海湖), a Great Wall section the other way round (`长城八达岭`). A
+北京平谷金海湖), a Great Wall section the other way round (`长城八达岭`) or
+by its pass (`居庸关`), a sight inside the entity without the entity's name
+(`双清别墅` for 香山双清别墅 on the page of 香山公园). A
 form that is a place or an everyday word itself is no name of the sight
 (`石景山` of 石景山游乐园, `世界` of 世界公园), and a `周边景点` cell that
 names the entity itself is none of its neighbours (`names_the_entity`).
@@ -19,7 +21,7 @@ from transforms.text import find_all
 from transforms.value_variants import BRACKETS
 
 # The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
-_HEADS = "国家森林公园|国家地质公园|森林公园|地质公园|湿地公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|艺术区|中心区|景区|公园"
+_HEADS = "国家森林公园|国家地质公园|国家湿地公园|森林公园|地质公园|湿地公园|遗址公园|风景名胜区|旅游风景区|风景区|旅游区|度假区|艺术区|中心区|景区|公园"
 _SIGHT_HEAD = re.compile(rf"^(.{{2,}}?)(?:{_HEADS})$")
 _HEAD_AFTER = re.compile(_HEADS)
 # Other names of a few sights a text uses as often as the cell's.
@@ -93,12 +95,13 @@ def _without_places(name: str) -> list[str]:
 
 def _wall_names(name: str) -> list[str]:
     """A section of the Great Wall the other way round: `八达岭长城` ->
-    长城八达岭; `卧虎山长城` -> 卧虎长城 too. Not the pass alone: `古北口`
-    and `八达岭` are towns and passes as often as walls."""
+    长城八达岭; `卧虎山长城` -> 卧虎长城 too. The pass alone only when it is
+    named a pass (`居庸关` of 居庸关长城, `将军关`): `古北口` and `八达岭`
+    are towns and mountains as often as walls."""
     if not name.endswith("长城") or len(name) < 4:
         return []
     stem = name[:-2]
-    out = ["长城" + stem]
+    out = ["长城" + stem] + ([stem] if stem.endswith("关") and len(stem) >= 3 else [])
     if stem.endswith("山") and len(stem) >= 3:
         out.append(stem[:-1] + "长城")
     return out
@@ -143,7 +146,7 @@ def names_the_entity(value: str, own_names: tuple[str, ...]) -> bool:
 _ADMIN_AFTER = r"(?:[镇乡村区县市]|城区|地区|境内)"
 
 
-def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
+def sight_spans(value: str, text: str, own_names: tuple[str, ...] = ()) -> list[tuple[int, int]]:
     """A sight by another form of its name (_sight_names), or by the cell's
     name with a generic head the text adds (`圆明园遗址公园` for 圆明园). A
     form that is a place or a common word itself (_place_or_word) is no name
@@ -168,7 +171,28 @@ def sight_spans(value: str, text: str) -> list[tuple[int, int]]:
             out.append((j, head.end()))
     if not out:
         out = _with_another_head(v, text)
+    if not out:
+        out = _inside_the_entity_spans(v, text, own_names)
     return sorted(set(out))
+
+
+def _inside_the_entity_spans(v: str, text: str, own_names: tuple[str, ...]) -> list[tuple[int, int]]:
+    """A sight inside the entity, named after it (`野鸭湖湿地博物馆` on the
+    page of 野鸭湖国家湿地公园, its stem 野鸭湖 opening the name): on the
+    entity's own page the text names it without the entity's name
+    (`景区内的湿地博物馆`), as a guide inside the park does. What is left
+    must be a name of three characters or more, not a generic head alone
+    (`森林公园` of 白水寺森林公园 is the entity's kind, not a sight in it)."""
+    for own in own_names:
+        head = _SIGHT_HEAD.match(own)
+        for stem in dict.fromkeys((own, head.group(1) if head else own)):
+            rest = v[len(stem):]
+            if len(stem) >= 2 and v.startswith(stem) and len(rest) >= 3 and not _HEADS_ONLY.fullmatch(rest):
+                return [(j, j + len(rest)) for j in find_all(text, rest)]
+    return []
+
+
+_HEADS_ONLY = re.compile(rf"(?:{_HEADS}|自然风景区)")
 
 
 # The heads a stem is told with in `_with_another_head`: the generic heads,
