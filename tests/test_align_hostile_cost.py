@@ -124,3 +124,18 @@ def test_a_sentence_of_hundreds_of_dates_binds_each_to_its_own_clause(monkeypatc
     assert dropped == {("上映时间", dates[0]), ("出品时间", dates[-1])}
     # each cue's clause is read once for the sentence, not once per mention (47,362 reads before)
     assert clauses[0] <= 2 * len(dates)
+
+
+def test_a_long_landmark_cell_tries_a_bounded_number_of_tails(monkeypatch):
+    """A `…侧` address tries ever-shorter tails of its landmark, and each tail
+    compiled its own pattern of the side: a 4,000-character cell took 9.7 s
+    (session 41's review). The text's sides are found once, and a landmark's
+    name is bounded (`addresses._LONGEST_LANDMARK`)."""
+    from transforms import addresses
+    sides = _counting(monkeypatch, addresses, "_side")
+    text = "某园西侧，" * 1000
+    assert addresses.address_spans("北京市海淀区" + "寺" * 4000 + "西侧", text) == []
+    assert sides[0] <= 1  # once per cell, not once per tail (3,999 before)
+    # a short cell still finds its landmark's side
+    text = "圆明园在颐和园以东，两园相距不过两公里。"
+    assert [text[j:k] for j, k in addresses.address_spans("北京市海淀区颐和园东侧", text)] == ["颐和园以东"]

@@ -82,6 +82,7 @@ def address_spans(value: str, text: str, subject: str | None = None) -> list[tup
     # a bracket note (`(近庑殿路)`), a full stop or a direction closing
     # the cell is no part of the place
     value = BRACKETS.sub("", value).strip().rstrip("。．.；;，, ")
+    value = _house_inside_area(value)
     two_roads = _two_roads_spans(value, text)
     if two_roads is not None:
         return two_roads
@@ -127,14 +128,36 @@ _WAY = r"[\u4e00-\u9fff0-9]{2,10}?(?:大街|街|路|胡同|巷|河)"
 _BETWEEN = re.compile(rf"({_WAY})[与和及]({_WAY})之间")
 _CROSSING_WORDS = "(?:交叉口|交汇处|交口|路口|十字路口)"
 _CROSSING = re.compile(rf"({_WAY})[与和、]({_WAY}){_CROSSING_WORDS}([东南西北]{{1,2}}[角侧])?")
-# What may stand between two bounds the text gives (`东起护国寺西巷，西至新街口南大街`).
-_BOUNDS_BETWEEN = re.compile(r"[^。；;！？!?]{0,8}?(?:[起至到]|之间|[与和及])[^。；;！？!?]{0,4}")
+# How a text bounds an area by two ways: `A与B之间`, or from one to the other
+# with 起 opening the first (`东起A，西至B`, `南起A，北至B`). Two ways joined
+# alone (`附近有A和B两条老街`, `A与B交叉口`) bound nothing, nor does a walk from
+# one to the other (`沿A向北步行至B`).
+_JOINED_BETWEEN = re.compile(r"[与和及]")
+_BETWEEN_AFTER = re.compile(r"之间")
+_BOUNDS_BETWEEN = re.compile(r"[，,、]?[东南西北]?[至到]")
+_BOUND_OPENS = re.compile(r"[东南西北]?起$")
+# A crossing where a walk starts or goes on (`从A与B交叉口向东步行约300米`) is on
+# the way there, not where the sight is.
+_WALK_FROM = re.compile(r"(?:从|由|自)$")
+_WALK_ON = re.compile(r"[^，。；;！？!?]{0,4}?(?:步行|行走|走|前行|直行|下车)")
 
 
 def _after_units(way: str) -> str:
     """The first of two ways without the units the cell gives before it
     (`北京市顺义区府前街` -> 府前街)."""
     return place_parts(way)[-1]
+
+
+def _house_inside_area(value: str) -> str:
+    """A house inside the area between two ways
+    (`北京市东城区东四北大街与朝阳门北小街之间的史家胡同24号`) is placed by the
+    house (`北京市东城区史家胡同24号`): the area is no part the text must
+    give, and the bounds alone state less than the cell."""
+    m = _BETWEEN.search(value)
+    if not m or not value.startswith("的", m.end()) or len(value) == m.end() + 1:
+        return value
+    first = m.group(1)
+    return value[:m.start(1)] + first[:len(first) - len(_after_units(first))] + value[m.end() + 1:]
 
 
 def _two_roads_spans(value: str, text: str) -> list[tuple[int, int]] | None:
@@ -145,23 +168,45 @@ def _two_roads_spans(value: str, text: str) -> list[tuple[int, int]] | None:
     (`温北路与白家瞳路交叉口西南角`) is a point, the finest part an address
     can give: the text names both ways at their crossing, and the corner
     the cell gives. What follows a crossing after a comma (`，温泉镇政府东西两侧`)
-    describes the same point again."""
+    describes the same point again.
+
+    Only when the two ways are the cell's finest part: the cell closes with
+    them (or a comma goes on), and gives no number. `A与B之间的史家胡同24号`
+    is a house inside the area and `A与B交叉口往东100米路南` a point away from
+    the crossing: the bounds or the crossing alone state less than the cell,
+    so the area is taken off and the rest tried as any address (None)."""
     m = _BETWEEN.search(value)
     if m:
+        rest = value[m.end():]
+        if (rest and rest[0] not in "，,") or _HAS_NUMBER.search(value):
+            return None
         a, b = _after_units(m.group(1)), m.group(2)
         out = []
         for first, second in ((a, b), (b, a)):
             for j in find_all(text, first):
-                k = text.find(second, j + len(first), j + len(first) + 16)
-                if k >= 0 and _BOUNDS_BETWEEN.fullmatch(text, j + len(first), k) and not _on_the_way(text, j):
-                    out.append((j, k + len(second)))
+                e = j + len(first)
+                if _on_the_way(text, j):
+                    continue
+                joined = _JOINED_BETWEEN.match(text, e)
+                if joined and text.startswith(second, e + 1) and _BETWEEN_AFTER.match(text, e + 1 + len(second)):
+                    out.append((j, e + 1 + len(second) + 2))
+                    continue
+                if not _BOUND_OPENS.search(text, max(0, j - 2), j):
+                    continue
+                bound = _BOUNDS_BETWEEN.match(text, e)
+                if bound and text.startswith(second, bound.end()):
+                    out.append((j, bound.end() + len(second)))
         return sorted(out)
     m = _CROSSING.search(value)
     if m:
+        if _HAS_NUMBER.search(value) or (value[m.end():] and value[m.end()] not in "，,"):
+            return None
         a, b, corner = _after_units(m.group(1)), m.group(2), m.group(3)
-        rx = re.compile(rf"(?:{re.escape(a)}[与和、]{re.escape(b)}|{re.escape(b)}[与和、]{re.escape(a)}){_CROSSING_WORDS}"
-                        + (rf"的?{re.escape(corner)}" if corner else ""))
-        return [x.span() for x in rx.finditer(text) if not _on_the_way(text, x.start())]
+        rx = re.compile(rf"(?:{re.escape(a)}[与和、]{re.escape(b)}|{re.escape(b)}[与和、]{re.escape(a)})"
+                        + _CROSSING_WORDS + (rf"的?{re.escape(corner)}" if corner else ""))
+        return [x.span() for x in rx.finditer(text)
+                if not _on_the_way(text, x.start()) and not _WALK_FROM.search(text, max(0, x.start() - 1), x.start())
+                and not _WALK_ON.match(text, x.end())]
     return None
 
 
@@ -204,7 +249,27 @@ def _area_head_spans(core: str, text: str) -> list[tuple[int, int]]:
     if not m:
         return []
     rx = re.escape(m.group(1)) + r"(?:风景名胜区|旅游风景区|风景区|旅游区|景区)"
-    return [x.span() for x in re.finditer(rx, text)]
+    # the stem opening the text's name: `八达岭—十三陵风景名胜区` is an area of
+    # two (a compound), more than `十三陵景区`; `黑龙潭景区` another area than 龙潭景区
+    return [x.span() for x in re.finditer(rx, text) if _starts_a_name(text, x.start())]
+
+
+# A character that goes on with a name before it (`北京大学` before 大学校园内,
+# `地坛` before 坛公园, `八达岭—` before 十三陵风景名胜区); a unit, a locating word
+# or a joiner of a list closes what comes before a name (`海淀区`, `位于`, `、`).
+# Not 村: `中关村软件园` is another park than 东软软件园.
+_NAME_GOES_ON = re.compile(r"(?![省市区县镇乡于在是的和与及])[\u4e00-\u9fff]|[—–－\-~～]")
+
+
+# What closes a place before a landmark's name in the cell (`潭柘山麓潭柘寺内`,
+# `东南部…`, `海淀区…`): a tail after it is a name of its own, whatever the text
+# says before it (`京西古刹潭柘寺内`).
+_CELL_NAME_BEFORE = re.compile(r"[麓部边侧旁内处的省市区县镇乡村]")
+
+
+def _starts_a_name(text: str, j: int) -> bool:
+    """The text's name at text[j:] starts there: what stands before is no part of a longer name."""
+    return j == 0 or not _NAME_GOES_ON.match(text, j - 1)
 
 
 # Words that say where the sight is (a street named elsewhere is only named).
@@ -220,40 +285,63 @@ _CENTRE = ("中央", "中心", "正中")
 _ROUTE = re.compile(r"[路街道桥角村巷环]")
 
 
+# The longest landmark name tried (`东南部潭柘山麓潭柘寺` is ten): the tails of a
+# longer cell are bounded, so a long cell costs no more than a short one.
+_LONGEST_LANDMARK = 24
+
+
 def _landmark_spans(value: str, text: str) -> list[tuple[int, int]]:
     """An address whose finest part is a landmark and the sight's place by
     it, right after the district or the town, with no number: the text gives
     the landmark with the same place (`内`, `里` and `中` alike), which is
     precise enough alone. The longest tail of the cell's last part the text
     gives wins (`潭柘寺内` of `东南部潭柘山麓潭柘寺内`). A village, a road
-    or a second landmark before it is a part the text must give too."""
+    or a second landmark before it is a part the text must give too.
+
+    A tail shorter than the cell's landmark is a name only where the cell
+    or the text starts a name with it (`…山麓潭柘寺内`): `北京大学校园内`
+    gives 大学校园内, a tail of 清华大学校园内, inside another university's
+    name, and `地坛公园中央` the tail 坛公园中央 of 天坛公园中央 (_starts_a_name)."""
     parts = place_parts(value)
     if _HAS_NUMBER.search(value) or len(parts) < 2 or parts[-2][-1] not in "市区县镇乡":
         return []
     last = parts[-1]
-    for k in range(len(last) - 3):
+    sides = None
+    for k in range(max(0, len(last) - _LONGEST_LANDMARK), len(last) - 3):
         m = _LANDMARK.fullmatch(last, k)
         if not m:
             continue
         if _ROUTE.search(last, 0, k):
             return []  # a road or a bridge before the landmark is a finer part the text must give
         name, where = m.groups()
+        own = k == 0 or _CELL_NAME_BEFORE.match(last, k - 1) is not None  # a name in the cell too
         if where[-1] == "侧":
-            out = [x.span() for x in re.finditer(re.escape(name) + _side(where[0]), text)]
+            if sides is None:
+                # the sides the text gives, found once for every tail
+                sides = [x.span() for x in re.finditer(_side(where[0]), text)]
+            out = [(j - len(name), e) for j, e in sides if j >= len(name) and text.startswith(name, j - len(name))
+                   and (own or _starts_a_name(text, j - len(name)))]
             if out:
                 return out
             continue
         places = list(_CENTRE) if where in _CENTRE else ["内", "里", "中"]
-        out = sorted(j for w in places for j in find_all(text, name + w))
+        out = sorted(j for w in places for j in find_all(text, name + w) if own or _starts_a_name(text, j))
         if out:
             return [(j, j + len(name) + len(where)) for j in out]
     return []
 
 
+# How far a text may place a sight from a landmark (`以东约1公里处`, `西侧500米`):
+# away from it, not on its side.
+_DISTANCE = (r"(?:约|大约|不到|不足)?[0-9０-９.一二三四五六七八九十百千几两半]+[多余]?"
+             r"(?:公里|千米|米|里|华里|km)")
+
+
 def _side(direction: str) -> str:
     """A side of a landmark as a text says it: `西侧`, `西面`, `西边`, `以西`,
-    or `西` alone closing the phrase (`位于颐和园西，…`); not `西门`, a gate."""
-    return rf"(?:以?{direction}[侧面边]|以{direction}|{direction}(?![\u4e00-\u9fff]))"
+    or `西` alone closing the phrase (`位于颐和园西，…`); not `西门`, a gate,
+    nor a distance on that side (`香山公园以东约1公里处` is a kilometre away)."""
+    return rf"(?:以?{direction}[侧面边]|以{direction}|{direction}(?![\u4e00-\u9fff]))(?!{_DISTANCE})"
 
 
 _ROAD_BEFORE = re.compile(r"[\u4e00-\u9fff]{2,}?(?:大街|街|路|道|胡同|巷)")

@@ -17,7 +17,7 @@ import re
 from functools import lru_cache
 
 from transforms.mentions import common_nouns, jieba_place_names
-from transforms.text import find_all
+from transforms.text import clause_span, find_all
 from transforms.value_variants import BRACKETS
 
 # The generic head of a sight's name: `八大处` names 八大处公园, `香山` 香山公园.
@@ -182,14 +182,26 @@ def _inside_the_entity_spans(v: str, text: str, own_names: tuple[str, ...]) -> l
     entity's own page the text names it without the entity's name
     (`景区内的湿地博物馆`), as a guide inside the park does. What is left
     must be a name of three characters or more, not a generic head alone
-    (`森林公园` of 白水寺森林公园 is the entity's kind, not a sight in it)."""
+    (`森林公园` of 白水寺森林公园 is the entity's kind, not a sight in it).
+    The text names what is left as a name of its own (not inside another:
+    `民俗博物馆`, `北京植物园`, `一座小型游乐园`) and inside the entity
+    (`园内`, `景区内的`, `公园里` earlier in its clause)."""
     for own in own_names:
         head = _SIGHT_HEAD.match(own)
         for stem in dict.fromkeys((own, head.group(1) if head else own)):
             rest = v[len(stem):]
             if len(stem) >= 2 and v.startswith(stem) and len(rest) >= 3 and not _HEADS_ONLY.fullmatch(rest):
-                return [(j, j + len(rest)) for j in find_all(text, rest)]
+                return [(j, j + len(rest)) for j in find_all(text, rest)
+                        if (j == 0 or not _NAME_GOES_ON.match(text, j - 1))
+                        and _INSIDE_BEFORE.search(text, clause_span(text, j)[0], j)]
     return []
+
+
+# A character that goes on with a name before it (`民俗` of 民俗博物馆); a joiner,
+# a locating word or a verb of having closes what comes before a name.
+_NAME_GOES_ON = re.compile(r"(?![的有是、和与及在着])[\u4e00-\u9fff]")
+# The entity holding what follows in its clause (`园内有`, `景区内的`, `公园里`, `园中`).
+_INSIDE_BEFORE = re.compile(r"[内里]|[园区馆寺宫]中")
 
 
 _HEADS_ONLY = re.compile(rf"(?:{_HEADS}|自然风景区)")

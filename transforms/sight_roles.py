@@ -20,8 +20,7 @@ _A_TIME = (r"\s*(?:公元|上世纪|民国|[0-9０-９一二三四五六七八�
 _NEAR = re.compile(r"附近|旁|畔|对面|隔壁|紧邻|紧临|毗邻|比邻|相邻|邻近|靠近|临近|紧挨|[东南西北][邻临靠接]|背靠|依傍|相望|呼应"
                    r"|之隔|步行|脚下|距(?!今)|(?:很|较|非常)近"
                    r"|周边|周围|[东南西北](?:侧|面|边|端|部|起|至|岸)|之间|之内|境内|沿途|一带|就是|相连|连成|组成"
-                   # on the sight's corners (`紫禁城四个角上`)
-                   r"|包括|不远|公里|米处|对岸|门前|角上|位于|[坐座]落|地处|进入|[东南西北山]麓|[建设]于(?!" + _A_TIME + ")"
+                   r"|包括|不远|公里|米处|对岸|门前|位于|[坐座]落|地处|进入|[东南西北山]麓|[建设]于(?!" + _A_TIME + ")"
                    r"|[东南西北]{2}(?:方|侧|面|的|角)|[东南西北]濒|沿|[设建内还]有|连为一体"
                    # what holds the entity, or what it holds (`景区内有长陵、定陵`, `公园分为五个园区`,
                    # `景区中有座古寺`, `…古戏台和石碾等景点`)
@@ -122,7 +121,13 @@ def near_said(text: str, s: int, e: int) -> bool:
     if (_IS_OF_BEFORE.search(text, lo, s) and _IS_OF_AFTER.match(text, e)) or text[s - 1:s] == "在":
         return True
     return bool(_NEAR.search(text, lo, hi) or _INSIDE_AFTER.match(text, e) or _PART_OF_AFTER.match(text, e)
-                or _examples_of_near(text, lo))
+                or _CORNERS_AFTER.match(text, e) or _examples_of_near(text, lo))
+
+
+# On the sight's corners (`紫禁城城墙的四个角上`): the corners the sight's own,
+# right after it; not any 角上 of the clause (`古城四个角上的角楼仿照故宫的角楼建造`
+# is another town's corners, `视角上` a point of view).
+_CORNERS_AFTER = re.compile(r"[^，。；;！？!?、]{0,6}?(?<!视)角上")
 
 
 # `两侧还有很多文化设施，如国家博物馆、故宫博物院…`: examples of what the clause before names.
