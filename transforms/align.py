@@ -39,10 +39,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import islice
 from typing import NamedTuple, Sequence
 
-from transforms.quantities import find_dates, find_quantities, parse_date, parse_quantity
+from transforms.quantities import find_dates, find_quantities, parse_date, parse_duration_range, parse_quantity
 from transforms import align_forms as _forms
 from transforms.addresses import address_before_own_name
 from transforms import awards as _awards
@@ -62,7 +63,8 @@ from transforms.sight_names import names_the_entity, sight_spans
 from transforms.mentions import entry_lexicon, word_fit
 from transforms.given_names import GIVEN_NAME_RELATIONS, given_name_spans
 from transforms.other_roles import (
-    SONG_CREDITS, courtesy_name_off, is_award_relation, nominated, not_the_work, residence_not_birth, singer_header,
+    ELSEWHERE_RELATIONS, SONG_CREDITS, courtesy_name_off, is_award_relation, nominated, not_the_work,
+    residence_not_birth, singer_header,
 )
 from transforms.sight_roles import NEARBY_RELATIONS, address_of_another
 from transforms.text import boundary_ok, normalise
@@ -231,27 +233,80 @@ class AlignContext:
         return self._quantity_anchors
 
 
+class _Plan(NamedTuple):
+    """Which levels past the exact one can find a value in SOME text, read
+    from the value (and relation) alone; see _value_plan."""
+
+    outside: str   # the value without its bracket notes (the date level's second try)
+    date: bool
+    number: bool
+    transliteration: bool
+    list_item: bool
+    paraphrase: bool
+    short_name: bool
+    nlen: int      # len(normalise(value)), for the fuzzy level's length bounds
+
+
+@lru_cache(maxsize=16384)
+def _value_plan(value: str, relation: str | None) -> _Plan:
+    """Speed only (session 41): each flag is False exactly when its level's
+    function returns [] at its first step, before it reads the text: date_spans
+    without parse_date of the value or of its part outside brackets,
+    number_spans without parse_quantity or parse_duration_range,
+    transliteration_spans without a sound-group character or a dot
+    (transliteration_possible), list_item_spans for a value under four
+    characters (its suffix form breaks at k=1, its head form needs five),
+    paraphrase_spans without a form of the value's shape (paraphrase_possible),
+    short_name_spans without company_core. A skipped level would have
+    yielded no candidate, which align_triple passes over: the decisions are
+    the same. Cached by (value, relation), as values repeat across entries;
+    bounded, so memory stays flat."""
+    outside = BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value
+    return _Plan(outside,
+                 parse_date(value) is not None or (outside != value and parse_date(outside) is not None),
+                 parse_quantity(value) is not None or parse_duration_range(value) is not None,
+                 _forms.transliteration_possible(value),
+                 len(value) >= 4,
+                 _forms.paraphrase_possible(value, relation),
+                 _forms.company_core(value) is not None,
+                 len(normalise(value)))
+
+
 def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, relation: str | None,
             ctx: AlignContext | None):
     """(level, candidate spans, judged as a name?) cheapest first; lazily."""
     # The lifespan after the name is the most specific statement of a birth
     # or death date (`1926年3月` later in the text is another event).
-    if cfg.lifespans and ctx is not None and relation:
+    # (lifespan_spans is [] for any relation but a birth or a death date: the
+    # call and the empty level are skipped for the others; speed only)
+    if cfg.lifespans and ctx is not None and relation and (
+            relation in _forms.BIRTH_RELATIONS or relation in _forms.DEATH_RELATIONS):
         yield "lifespan", _forms.lifespan_spans(value, relation, text, ctx.entity), False
     if cfg.exact:
         yield "exact", not_range_bounds(value, text, exact_spans(value, text)), True
-    if cfg.dates:
+    # Past the exact level (about half the values: those not in the text),
+    # the levels that cannot find this value in any text are skipped
+    # (_value_plan). Should the plan raise (a hostile value a level's own
+    # parser fails on), every level runs as before and fails where it did.
+    try:
+        plan = _value_plan(value, relation)
+    except Exception:
+        plan = None
+    if cfg.dates and (plan is None or plan.date):
         # `2015年06月18日（中国）`: the date without its bracket note
-        outside = BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value
+        outside = plan.outside if plan is not None else (
+            BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value)
         yield "date", date_spans(value, text, cfg) or (date_spans(outside, text, cfg) if outside != value else []), False
-    if cfg.numbers:
+    if cfg.numbers and (plan is None or plan.number):
         yield "number", number_spans(value, text, cfg, relation), False
     if cfg.aliases:
-        yield "alias", alias_spans([*aliases, *variants(value)], text), True
+        names = [*aliases, *variants(value)]
+        if names:  # alias_spans([]) is []
+            yield "alias", alias_spans(names, text), True
     if cfg.given_names and ctx is not None and relation in GIVEN_NAME_RELATIONS:
         # judged by its own word, not as a word of the text (`弟辙` is one)
         yield "given_name", given_name_spans(value, text, relation, ctx.entity), False
-    if cfg.transliterations:
+    if cfg.transliterations and (plan is None or plan.transliteration):
         yield "transliteration", _forms.transliteration_spans(value, text, relation or ""), True
     if cfg.awards and relation and is_award_relation(relation):
         yield "award", _awards.award_spans(value, text), False
@@ -274,13 +329,15 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "place", _forms.place_spans(placed, text, relation, subject), True
     if cfg.sights and relation in NEARBY_RELATIONS:
         yield "sight", sight_spans(value, text, ctx.own_names if ctx is not None else ()), True
-    if cfg.list_items:
+    if cfg.list_items and (plan is None or plan.list_item):
         yield "list_item", _forms.list_item_spans(value, text), True
-    if cfg.paraphrases:
+    if cfg.paraphrases and (plan is None or plan.paraphrase):
         yield "paraphrase", _forms.paraphrase_spans(value, text, relation), False
-    if cfg.short_names:
+    if cfg.short_names and (plan is None or plan.short_name):
         yield "short_name", _forms.short_name_spans(value, text), True
-    if cfg.fuzzy:
+    # fuzzy_span's own first tests: too short a value, or no edit allowed
+    if cfg.fuzzy and (plan is None or (plan.nlen >= cfg.fuzzy_min_length
+                                       and int((100 - cfg.fuzzy_threshold) * plan.nlen // 100) != 0)):
         hit = fuzzy_span(value, text, cfg)
         yield "fuzzy", [hit] if hit else [], True
 
@@ -325,13 +382,15 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
     other_role: list[str] = []
     uncued: list[str] = []  # mentions without the cue their relation needs in their sentence
     cut: list[str] = []
+    lexicon = None
     for level, spans, name_like in _levels(value, text, aliases, cfg, relation, ctx):
         if not spans:
             continue
         best = inner = None  # the best word; the best head of another name of the entry
+        if lexicon is None:  # one closure per triple, not per mention
+            lexicon = (lambda: ctx.lexicon) if ctx is not None else frozenset()
         for s, e in islice(spans, MAX_MENTIONS):
-            fit = word_fit(text, s, e, (lambda: ctx.lexicon) if ctx is not None else frozenset(),
-                           cfg.compounds) if cfg.word_boundaries and name_like else "word"
+            fit = word_fit(text, s, e, lexicon, cfg.compounds) if cfg.word_boundaries and name_like else "word"
             if fit is None:
                 cut.append(text[s:e])
                 continue
@@ -366,7 +425,8 @@ def align_triple(value: str, text: str, aliases: Sequence[str] = (), cfg: AlignC
                 other_role.append(f"{text[s:e]}@{s} (《》)")
                 continue
             elsewhere = (courtesy_name_off(text, s, e, relation) or residence_not_birth(text, s, relation)
-                         or not_the_work(text, s, e, value, relation) if cfg.roles and relation else None)
+                         or not_the_work(text, s, e, value, relation)
+                         if cfg.roles and relation and relation in ELSEWHERE_RELATIONS else None)
             if elsewhere:
                 other_role.append(f"{text[s:e]}@{s} ({elsewhere})")
                 continue

@@ -280,6 +280,14 @@ def dotted_name_spans(value: str, text: str, relation: str = "") -> list[tuple[i
 _OWN_SPELLING = re.compile(r"别名|译名|又名|昵称|外号|艺名|本名|原名")
 
 
+def transliteration_possible(value: str) -> bool:
+    """False only when transliteration_spans(value, any text) is [] whatever
+    the text: it needs a character of a sound group (_sound_key) or a dot
+    (dotted_name_spans). Kept beside them: a new form there must be let
+    through here (align.py skips the level on False)."""
+    return _sound_key(value) is not None or _DOT_SPLIT.search(value) is not None
+
+
 # Paraphrases of frequent values: value pattern -> text pattern.
 PARAPHRASES: tuple[tuple[re.Pattern, re.Pattern], ...] = (
     (re.compile(r"^(?:省部|部省|部市|省市|部委与地方)共建"),
@@ -518,6 +526,24 @@ def paraphrase_spans(value: str, text: str, relation: str = "") -> list[tuple[in
         if d:
             out.extend((j, j + len(d.group(1)) + 2) for j in find_all(text, d.group(1) + "专业"))
     return out
+
+
+def paraphrase_possible(value: str, relation: str | None) -> bool:
+    """False only when paraphrase_spans(value, any text, relation) is []
+    whatever the text: each of its forms first needs the value (or the
+    relation) in its shape, checked here in the same way; the relations of
+    an occupation, an office or a school are let through whole. Kept beside
+    it: a new form there must be let through here (align.py skips the level
+    on False)."""
+    if (relation is None or relation in OCCUPATION_RELATIONS or relation in OFFICE_RELATIONS or relation in ALMA_MATER
+            or relation in OPENING_RELATIONS):
+        return True
+    v = value.strip()
+    return ((_DEED.match(v) is not None and _DEED_RELATIONS.search(relation) is not None)
+            or _ONE_OF.match(v) is not None
+            or (value in LANGUAGE_SYNONYMS and _LANGUAGE_RELATION.search(relation) is not None)
+            or any(vrx.search(value) for vrx, _ in PARAPHRASES)
+            or _TOP_GRADUATE.match(value) is not None)
 
 
 _LIFE_DATE = r"\d{3,4}(?:[.\-/年]\d{1,2}(?:[.\-/月]\d{1,2}日?)?)?"

@@ -73,7 +73,6 @@ def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
     k = int((100 - cfg.fuzzy_threshold) * n // 100)
     if k == 0:
         return None  # no edit allowed: the exact level already decided
-    from rapidfuzz import fuzz
 
     # The character bound below, first with the ideographs surely absent
     # from the text, before the text is normalised.
@@ -95,6 +94,10 @@ def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
     run = -(-(n - k) // (k + 1))
     if run >= 2 and not any(nv[i:i + run] in nt.text for i in range(n - run + 1)):
         return None
+    # Imported here, after the cheap bounds that stop most values (an import
+    # statement costs a look-up in sys.modules on every call; no decision reads it).
+    from rapidfuzz import fuzz
+
     # partial_ratio (C++) locates the best candidate window; a slightly lower
     # cutoff lets a window shifted by an insertion through to verification.
     res = fuzz.partial_ratio_alignment(nv, nt.text, score_cutoff=max(0.0, cfg.fuzzy_threshold - 10))

@@ -287,6 +287,8 @@ def award_spans(value: str, text: str) -> list[tuple[int, int]]:
     a = parse_award(value)
     if a is None:
         return []
+    if a.parts[0] not in text and (len(a.parts) < 2 or a.parts[-1] not in text):
+        return []  # no mention below can start (speed only: the squeezed text is not made)
     sq, idx = _squeezed_text(text)
     # The body by its first part with the others after it (`柏林…金熊`), or
     # by its prize alone (`金熊奖` for 柏林国际电影节金熊奖): the prize of a

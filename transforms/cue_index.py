@@ -105,6 +105,7 @@ _IN_CATEGORY = re.compile(r"最佳[^，。；;、\s]{0,5}$")
 # lacks (`出生于韩国` is a birthplace, not a nationality).
 STRONG_FOREIGN = ("出生于", "生于", "毕业于", "就读于", "位于", "成立于", "收录于", "发行于", "上映于", "创办于")
 _STRONG_FOREIGN_RE = re.compile("|".join(STRONG_FOREIGN))
+assert all("于" in w for w in STRONG_FOREIGN)  # CueIndex.in_span scans only a segment holding 于
 
 
 class CueIndex:
@@ -212,7 +213,8 @@ class CueIndex:
         # entry does not have still mark a role: the mention after `作词：` is a
         # lyricist even without a 作词 triple. (Without the colon such words
         # are too common to count.)
-        for m in _STRONG_FOREIGN_RE.finditer(seg):
+        # every STRONG_FOREIGN word holds 于: a segment without it holds none (speed only)
+        for m in (_STRONG_FOREIGN_RE.finditer(seg) if "于" in seg else ()):
             w = m.group()
             if not any(w.startswith(o) or o.startswith(w[:2]) for o in self.own_words):
                 out.append((lo + m.start(), lo + m.end(), w, FOREIGN))

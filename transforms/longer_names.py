@@ -97,8 +97,10 @@ def inside_longer_name(text: str, start: int, end: int, relation: str | None = N
     """The longer name that holds text[start:end] strictly inside it, or None."""
     if relation and _AWARD_RELATION.search(relation):
         return None
-    mention = text[start:end].strip()
     holding = [(a, b) for a, b in name_spans(text) if a <= start and end <= b]
+    if not holding:
+        return None  # most mentions: no name holds them, and the mention need not be sliced
+    mention = text[start:end].strip()
     if any(text[a:b].strip() == mention for a, b in holding):
         return None  # the mention is one of the names (`《上五楼的快活(豪华版)》` names 上五楼的快活)
-    return text[holding[-1][0]:holding[-1][1]] if holding else None
+    return text[holding[-1][0]:holding[-1][1]]

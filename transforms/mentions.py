@@ -183,7 +183,10 @@ def _joined(lexicon: frozenset[str]) -> str:
 def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: frozenset[str]) -> bool:
     """Some dictionary word or name of the run crosses an edge of the mention."""
     freq, _ = jieba_dictionary()
-    edges = [x for x in (start, end) if lo < x < hi]
+    # the edges inside the run, start first (no comprehension: this runs for most mentions)
+    edges = [start] if lo < start < hi else []
+    if lo < end < hi:
+        edges.append(end)
     for edge in edges:
         # A word starting 1-3 characters before the edge and running past it
         # (中国|科学院, 加入|中国共产党). jieba's dictionary holds every prefix
@@ -200,7 +203,10 @@ def _crossing_word(text: str, lo: int, hi: int, start: int, end: int, lexicon: f
                     return True
                 j += 1
     joined = _joined(lexicon)
-    if not any(text[x - 1:x + 1] in joined for x in edges):
+    for x in edges:
+        if text[x - 1:x + 1] in joined:
+            break
+    else:
         return False
     run = text[lo:hi]
     for w in lexicon:

@@ -460,6 +460,10 @@ def residence_not_birth(text: str, s: int, relation: str) -> str | None:
 # (`念奴娇·赤壁怀古`), which is no mention of a cell that gives the tune alone
 # (docs/alignment.md, "Song poets": a 词牌 alone names hundreds of poems).
 _WORKS_CELLS = frozenset({"代表作品", "主要作品", "代表作", "作品"})
+# The relations courtesy_name_off, residence_not_birth or not_the_work can
+# answer for at all: each returns None at its first test for any other
+# (align_triple calls none of them then; speed only).
+ELSEWHERE_RELATIONS = frozenset(_COURTESY_WORD) | BIRTHPLACE_RELATIONS | _WORKS_CELLS
 _ONE_POEM_AFTER = re.compile(r"》?\s*(?:[（(][\u4e00-\u9fff，,、]{3,14}[）)]|[·・][\u4e00-\u9fff])")
 # A bracket of credits or notes is no first line.
 _NOT_A_FIRST_LINE = re.compile(r"主演|导演|执导|演唱|作词|作曲|电影|电视剧|歌曲|专辑|版|[、，,]")

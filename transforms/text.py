@@ -141,12 +141,21 @@ def absent_ideographs(s: str, text: str) -> int:
     normalised to know it (most values of an entry are not in its text)."""
     if not _plain_ideographs(text):
         return 0
-    return sum(1 for c in _ideographs(s) if c not in text)
+    n = 0
+    for c in _ideographs(s):  # a loop, not a generator: asked for most values of every entry
+        if c not in text:
+            n += 1
+    return n
 
 
 def any_absent_ideograph(s: str, text: str) -> bool:
     """absent_ideographs(s, text) > 0, stopping at the first such character."""
-    return _plain_ideographs(text) and any(c not in text for c in _ideographs(s))
+    if not _plain_ideographs(text):
+        return False
+    for c in _ideographs(s):  # a loop, not any() over a generator (the same answer, cheaper)
+        if c not in text:
+            return True
+    return False
 
 
 @lru_cache(maxsize=16384)
@@ -231,17 +240,22 @@ _SENTENCE_STOP_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | fro
 _CLAUSE_STOP_NO_COMMA_RE = re.compile("[" + re.escape("".join(sorted(SENTENCE_END | frozenset("，\u3000")))) + "]")
 
 
+# One cache per kind, keyed by the text alone: a one-argument lru_cache looks
+# a str up as it is, with no key tuple to build and hash (asked for every
+# mention's clause and sentence); each is as large as the one cache was.
 @lru_cache(maxsize=256)
-def _stops(text: str, sentence: bool) -> tuple[int, ...]:
-    if sentence:
-        rx = _SENTENCE_STOP_RE
-    else:
-        rx = _CLAUSE_STOP_RE if "," in text else _CLAUSE_STOP_NO_COMMA_RE
+def _sentence_stops(text: str) -> tuple[int, ...]:
+    return tuple([m.start() for m in _SENTENCE_STOP_RE.finditer(text)])
+
+
+@lru_cache(maxsize=256)
+def _clause_stops(text: str) -> tuple[int, ...]:
+    rx = _CLAUSE_STOP_RE if "," in text else _CLAUSE_STOP_NO_COMMA_RE
     return tuple([m.start() for m in rx.finditer(text)])
 
 
 def _span(text: str, pos: int, sentence: bool) -> tuple[int, int]:
-    stops = _stops(text, sentence)
+    stops = _sentence_stops(text) if sentence else _clause_stops(text)
     k = bisect_left(stops, pos)
     lo = stops[k - 1] + 1 if k > 0 else 0
     hi = stops[k] if k < len(stops) else len(text)
