@@ -238,7 +238,8 @@ _WAY_END = re.compile(r"(?:街|路|巷|胡同)$")
 _STREET_SIDE = r"(?:[东西南北](?:侧|边)?)?"
 # The generic head of a scenic area, which an address and a text write
 # differently for one area (`十渡风景区`, `十渡风景名胜区`, `十渡景区`).
-_AREA_HEAD = re.compile(r"^(.{2,}?)(?:风景名胜区|旅游风景区|风景区|旅游区|景区)$")
+_AREA_HEADS = "(?:风景名胜区|旅游风景区|风景区|旅游区|景区)"
+_AREA_HEAD = re.compile(rf"^(.{{2,}}?){_AREA_HEADS}$")
 
 
 def _area_head_spans(core: str, text: str) -> list[tuple[int, int]]:
@@ -248,7 +249,7 @@ def _area_head_spans(core: str, text: str) -> list[tuple[int, int]]:
     m = _AREA_HEAD.match(core)
     if not m:
         return []
-    rx = re.escape(m.group(1)) + r"(?:风景名胜区|旅游风景区|风景区|旅游区|景区)"
+    rx = re.escape(m.group(1)) + _AREA_HEADS
     # the stem opening the text's name: `八达岭—十三陵风景名胜区` is an area of
     # two (a compound), more than `十三陵景区`; `黑龙潭景区` another area than 龙潭景区
     return [x.span() for x in re.finditer(rx, text) if _starts_a_name(text, x.start())]

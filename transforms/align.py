@@ -49,7 +49,7 @@ from transforms.addresses import address_before_own_name
 from transforms import awards as _awards
 from transforms import roles as _roles
 from transforms.cue_index import CueIndex, is_cued
-from transforms.align_fuzzy import fuzzy_score, fuzzy_span
+from transforms.align_fuzzy import fuzzy_edits, fuzzy_score, fuzzy_span
 from transforms.align_levels import (
     alias_spans, date_spans, exact_spans, not_range_bounds, number_spans, text_date_spans, text_quantity_spans,
 )
@@ -247,6 +247,11 @@ class _Plan(NamedTuple):
     nlen: int      # len(normalise(value)), for the fuzzy level's length bounds
 
 
+def _outside_brackets(value: str) -> str:
+    """The value without its bracket notes (`2015年06月18日（中国）` -> the date)."""
+    return BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value
+
+
 @lru_cache(maxsize=16384)
 def _value_plan(value: str, relation: str | None) -> _Plan:
     """Speed only (session 41): each flag is False exactly when its level's
@@ -261,7 +266,7 @@ def _value_plan(value: str, relation: str | None) -> _Plan:
     yielded no candidate, which align_triple passes over: the decisions are
     the same. Cached by (value, relation), as values repeat across entries;
     bounded, so memory stays flat."""
-    outside = BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value
+    outside = _outside_brackets(value)
     return _Plan(outside,
                  parse_date(value) is not None or (outside != value and parse_date(outside) is not None),
                  parse_quantity(value) is not None or parse_duration_range(value) is not None,
@@ -294,8 +299,7 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         plan = None
     if cfg.dates and (plan is None or plan.date):
         # `2015年06月18日（中国）`: the date without its bracket note
-        outside = plan.outside if plan is not None else (
-            BRACKETS.sub("", value).strip() if not OPENERS.isdisjoint(value) else value)
+        outside = plan.outside if plan is not None else _outside_brackets(value)
         yield "date", date_spans(value, text, cfg) or (date_spans(outside, text, cfg) if outside != value else []), False
     if cfg.numbers and (plan is None or plan.number):
         yield "number", number_spans(value, text, cfg, relation), False
@@ -335,9 +339,8 @@ def _levels(value: str, text: str, aliases: Sequence[str], cfg: AlignConfig, rel
         yield "paraphrase", _forms.paraphrase_spans(value, text, relation), False
     if cfg.short_names and (plan is None or plan.short_name):
         yield "short_name", _forms.short_name_spans(value, text), True
-    # fuzzy_span's own first tests: too short a value, or no edit allowed
-    if cfg.fuzzy and (plan is None or (plan.nlen >= cfg.fuzzy_min_length
-                                       and int((100 - cfg.fuzzy_threshold) * plan.nlen // 100) != 0)):
+    # fuzzy_span's own first test: too short a value, or no edit allowed
+    if cfg.fuzzy and (plan is None or fuzzy_edits(plan.nlen, cfg) != 0):
         hit = fuzzy_span(value, text, cfg)
         yield "fuzzy", [hit] if hit else [], True
 

@@ -311,24 +311,25 @@ _CLOSURE = (r"(?:暂|并|仍|已)?不(?:对[\u4e00-\u9fff]{1,4})?开放|不(?:�
             r"|暂停(?:营业|开放)|(?:暂时)?停业|暂时关闭|谢绝(?:游客|参观)")
 _CLOSURE_RE = re.compile(_CLOSURE)
 _DIGIT = re.compile(r"[0-9０-９]")
+# A part, a day or a season a closure is for (the cell's and the text's alike).
+_PART_OR_WHEN = r"部分|期间|周[一二三四五六日天末]|星期|节假日|春节|[春夏秋冬]季|每年|每逢"
 # What makes a cell more than a closure: its opening said beside it (`全天开放，…`,
 # `常年营业，…`, `周二至周日开放，周一不开放` written without digits; not `具体开放时间请…`,
 # a hint to ask), or a part, a day or a season the closure is for (`部分展厅`,
 # `春节期间`): the sight is open otherwise.
-_OPEN_OR_WHEN = re.compile(r"(?<![不停止])(?:开放|营业|开馆|开门)(?!时间)|部分|期间|周[一二三四五六日天末]|星期|节假日|春节"
-                           r"|[春夏秋冬]季|每年|每逢|[0-9０-９一二三四五六七八九十]+月")
+_OPEN_OR_WHEN = re.compile(rf"(?<![不停止])(?:开放|营业|开馆|开门)(?!时间)|{_PART_OR_WHEN}|[0-9０-９一二三四五六七八九十]+月")
 # A closure of the text's that is not the sight's now, or not the whole of it: in
 # the past (`一度停业，1952年恢复营业`, `曾…不对外开放`), a part, a time or a
 # weather it is for (`部分殿堂不对外开放`, `冬季封山防火期间不对外开放`,
 # `遇雨雪等恶劣天气，景区暂停开放`: told in the clause before the closure or in its own).
-_CLOSURE_NOT_NOW = re.compile(r"一度|曾|过去|以前|当时|期间|部分|[春夏秋冬]季|每年|每逢|遇|时候|[0-9０-９]+年|恢复|重新|后来"
-                              r"|周[一二三四五六日天末]|星期|节假日|春节")
+_CLOSURE_NOT_NOW = re.compile(rf"一度|曾|过去|以前|当时|遇|时候|[0-9０-９]+年|恢复|重新|后来|{_PART_OR_WHEN}")
 # Who the text says may not enter: a visitor (`普通游客不能入内`), or no one
 # named and the visit itself (`不能进入参观`); not a car (`机动车不能进入`), nor
 # a visitor's photographs (`游客不得入内拍照`).
 _NO_ENTRY = re.compile(r"不(?:能|可|得|准)(?:入内|进入|进去)")
 _VISITOR_BEFORE = re.compile(r"(?:游客|游人|公众|参观者|外人|普通人|市民)[^，。；;！？!?]{0,4}$")
-_VISIT_AFTER = re.compile(r"(?:参观|游览|观光)?(?=$|[，。；;！？!?、])")
+_VISITS = ("参观", "游览", "观光")
+_VISIT_AFTER = re.compile(rf"(?:{'|'.join(_VISITS)})?(?=$|[，。；;！？!?、])")
 
 
 def closure_spans(value: str, text: str, relation: str) -> list[tuple[int, int]]:
@@ -364,7 +365,7 @@ def _closures_now(text: str) -> tuple[tuple[int, int], ...]:
             continue
         if _NO_ENTRY.fullmatch(m.group()):
             visitor = _VISITOR_BEFORE.search(text, clause, m.start()) and _VISIT_AFTER.match(text, m.end())
-            if not visitor and not text.startswith(("参观", "游览", "观光"), m.end()):
+            if not visitor and not text.startswith(_VISITS, m.end()):
                 continue
         out.append(m.span())
     return tuple(out)

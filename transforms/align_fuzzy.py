@@ -64,15 +64,22 @@ def _gapped_span(nv: str, window: str, cfg) -> tuple[int, int] | None:
     return ops[0].dest_start, ops[-1].dest_end
 
 
+def fuzzy_edits(n: int, cfg) -> int:
+    """The edits the fuzzy level allows a normalised value of n characters;
+    0 for a value too short to be matched fuzzily at all (the exact level
+    already decided it). align.py skips the level for such a value."""
+    if n < cfg.fuzzy_min_length:
+        return 0
+    return int((100 - cfg.fuzzy_threshold) * n // 100)
+
+
 def fuzzy_span(value: str, text: str, cfg) -> tuple[int, int] | None:
     """The fuzzy level: [start, end) of a verified near match of the value, or None."""
     nv = normalise(value)
     n = len(nv)
-    if n < cfg.fuzzy_min_length:
-        return None
-    k = int((100 - cfg.fuzzy_threshold) * n // 100)
+    k = fuzzy_edits(n, cfg)
     if k == 0:
-        return None  # no edit allowed: the exact level already decided
+        return None  # too short, or no edit allowed: the exact level already decided
 
     # The character bound below, first with the ideographs surely absent
     # from the text, before the text is normalised.
